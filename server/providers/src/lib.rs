@@ -1,0 +1,1 @@
+//! Provider traits for embeddings, reranking, vector storage and LLMs.

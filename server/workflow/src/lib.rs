@@ -1,0 +1,17 @@
+//! The vai workflow engine: loads `.vai-workflow.json` files, validates them (every problem at
+//! once), parses templates into typed trees, plans the DAG and runs it on tokio, emitting typed
+//! run events. It knows nothing of HTTP frameworks, command lines or concrete providers.
+
+pub mod control;
+pub mod expr;
+pub mod scope;
+pub mod template;
+pub mod tool;
+pub mod value;
+
+pub use scope::{Context, Locals, Scope};
+pub use template::{Condition, Template, TemplateError};
+pub use tool::{
+    ApiCalls, Category, DeferredInput, DeferredKind, DeferredValue, Registry, Tool, ToolCall,
+    ToolError, ToolFuture, ToolOutput, ToolSpec, Usage,
+};

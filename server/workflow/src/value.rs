@@ -1,0 +1,138 @@
+//! JSON value helpers shared by the evaluator and the tools: JS-like truthiness, text
+//! interpolation and number normalisation.
+
+use serde_json::{Number, Value};
+
+/// JavaScript truthiness: `false`, `0`, `""` and `null` are falsy; arrays and objects are truthy.
+pub fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+/// Truthiness where `None` stands for `undefined`.
+pub fn truthy_opt(value: Option<&Value>) -> bool {
+    value.is_some_and(truthy)
+}
+
+/// How a value reads when interpolated into text: undefined → "", null → "null", strings as they
+/// are, numbers as JavaScript prints them, arrays and objects as compact JSON.
+pub fn to_text(value: Option<&Value>) -> String {
+    match value {
+        None => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => number_text(n),
+        Some(v) => v.to_string(),
+    }
+}
+
+/// A JSON number printed as JavaScript would: `3` not `3.0`.
+pub fn number_text(n: &Number) -> String {
+    if let Some(f) = n.as_f64().filter(|_| n.is_f64()) {
+        if f.fract() == 0.0 && f.abs() < 1e15 {
+            return format!("{}", f as i64);
+        }
+    }
+    n.to_string()
+}
+
+/// An `f64` as a JSON number, integral values as integers; NaN and infinities have no JSON form
+/// and yield `None` (undefined).
+pub fn number(f: f64) -> Option<Value> {
+    if !f.is_finite() {
+        return None;
+    }
+    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
+        return Some(Value::Number(Number::from(f as i64)));
+    }
+    Number::from_f64(f).map(Value::Number)
+}
+
+/// A short one-line description of a value for progress lines and events ("12 results").
+pub fn summarise(value: &Value) -> String {
+    if let Some(obj) = value.as_object() {
+        if let Some(n) = obj.get("resultCount").and_then(Value::as_u64) {
+            return format!("{n} result{}", if n == 1 { "" } else { "s" });
+        }
+        if let Some(s) = obj.get("similarity").and_then(Value::as_f64) {
+            return format!("similarity: {s:.4}");
+        }
+        if let Some(t) = obj.get("text").and_then(Value::as_str) {
+            return truncate_chars(&t.replace('\n', " "), 100);
+        }
+        if let Some(n) = obj.get("totalChunks").and_then(Value::as_u64) {
+            return format!("{n} chunks");
+        }
+        if let Some(n) = obj.get("count").and_then(Value::as_u64) {
+            return format!("{n} items");
+        }
+        if let Some(b) = obj.get("branchTaken").and_then(Value::as_str) {
+            return format!("branch: {b}");
+        }
+    }
+    truncate_chars(&value.to_string(), 100)
+}
+
+/// At most `max` characters, with an ellipsis when cut.
+pub fn truncate_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some((at, _)) => format!("{}…", &s[..at]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn truthiness_follows_javascript() {
+        for v in [json!(null), json!(false), json!(0), json!(0.0), json!("")] {
+            assert!(!truthy(&v), "{v} should be falsy");
+        }
+        for v in [
+            json!(true),
+            json!(1),
+            json!(-0.5),
+            json!("0"),
+            json!([]),
+            json!({}),
+        ] {
+            assert!(truthy(&v), "{v} should be truthy");
+        }
+        assert!(!truthy_opt(None));
+    }
+
+    #[test]
+    fn interpolation_rules() {
+        assert_eq!(to_text(None), "");
+        assert_eq!(to_text(Some(&json!(null))), "null");
+        assert_eq!(to_text(Some(&json!(3.0))), "3");
+        assert_eq!(to_text(Some(&json!(2.5))), "2.5");
+        assert_eq!(to_text(Some(&json!([1, "a"]))), "[1,\"a\"]");
+        assert_eq!(to_text(Some(&json!({"a": 1}))), "{\"a\":1}");
+    }
+
+    #[test]
+    fn numbers_normalise() {
+        assert_eq!(number(5.0), Some(json!(5)));
+        assert_eq!(number(0.25), Some(json!(0.25)));
+        assert_eq!(number(f64::NAN), None);
+        assert_eq!(number(f64::INFINITY), None);
+    }
+
+    #[test]
+    fn summaries() {
+        assert_eq!(
+            summarise(&json!({"results": [], "resultCount": 1})),
+            "1 result"
+        );
+        assert_eq!(summarise(&json!({"similarity": 0.5})), "similarity: 0.5000");
+        assert_eq!(truncate_chars("abcdef", 3), "abc…");
+    }
+}
