@@ -15,3 +15,18 @@ pub use tool::{
     ApiCalls, Category, DeferredInput, DeferredKind, DeferredValue, Registry, Tool, ToolCall,
     ToolError, ToolFuture, ToolOutput, ToolSpec, Usage,
 };
+pub mod compile;
+pub mod diagnostic;
+pub mod events;
+pub mod exec;
+pub mod load;
+pub mod model;
+#[cfg(test)]
+pub(crate) mod test_support;
+pub mod testing;
+
+pub use compile::{Compiled, Mode, Plan, compile};
+pub use diagnostic::{Diagnostic, Severity};
+pub use events::{EventSink, RunEvent, RunStatus};
+pub use exec::{Mocks, RunOptions, RunResult, StepRecord, StepStatus, run};
+pub use model::Workflow;

@@ -73,8 +73,13 @@ pub fn summarise(value: &Value) -> String {
         if let Some(b) = obj.get("branchTaken").and_then(Value::as_str) {
             return format!("branch: {b}");
         }
+        let keys: Vec<&str> = obj.keys().take(6).map(String::as_str).collect();
+        return truncate_chars(&format!("{{{}}}", keys.join(", ")), 100);
     }
-    truncate_chars(&value.to_string(), 100)
+    match value {
+        Value::Array(a) => format!("{} item{}", a.len(), if a.len() == 1 { "" } else { "s" }),
+        other => truncate_chars(&to_text(Some(other)).replace('\n', " "), 100),
+    }
 }
 
 /// At most `max` characters, with an ellipsis when cut.

@@ -7,9 +7,63 @@
 //! - `Expr::eval(scope)` returns `None` for undefined; it never panics, never loops, never does
 //!   I/O, and never clones a value it only reads through (paths borrow from the scope).
 //! - `Expr::references()` lists every path rooted at an identifier, in source order.
+//!
+//! # Syntax
+//!
+//! JavaScript-like, lowest precedence first: `c ? a : b` (right-associative), `||`, `&&`,
+//! `== != === !==`, `< > <= >=`, `+ -`, `* / %`, unary `! -`, then member access `.name`, `.0`
+//! and `[expr]`, and parentheses. Literals: numbers (`1`, `2.5`, `.5`, `1e-3`), `'single'` and
+//! `"double"` quoted strings (escapes `\n \t \r \b \f \v \0 \\ \' \" \/ \xHH \uXXXX \u{X…}`;
+//! raw line breaks are allowed inside quotes), `true`, `false`, `null`, `undefined`.
+//! Identifiers are `[A-Za-z_$][A-Za-z0-9_$]*`. There are no function calls, assignments,
+//! object or array literals or loops: anything else is a [`SyntaxError`] with the character
+//! position and a message such as "unexpected '}'", "unterminated string",
+//! "expected ':' of '?:'" or "function calls are not supported".
+//!
+//! # Evaluation (`None` is undefined)
+//!
+//! - Paths: a missing identifier, key or index, or a step through anything that has no members
+//!   (null, numbers, booleans), is undefined — never an error. `.0` and `[0]` index arrays (only
+//!   canonical indexes: `01`, `-1` and `1.5` find nothing) and are the key `"0"` on objects;
+//!   `[expr]` takes a string or number key, anything else gives undefined. `.length` is an
+//!   array's length or a string's length in UTF-16 code units (as JavaScript); on an object it is
+//!   just the key `length`. A string index gives that code unit as a one-character string.
+//! - `a || b`: the first operand that is *present* — not undefined, null, `""` or `false`; `0`
+//!   counts as present — else the last operand's value.
+//! - `a && b`: the first falsy operand (JavaScript truthiness), else the last operand.
+//! - `!a`: the negated JavaScript truthiness, a boolean. `c ? a : b` picks by truthiness.
+//! - `===` / `!==`: same type and value; numbers numerically (`1 === 1.0`); arrays and objects
+//!   compare deeply (there is no identity to compare); `undefined !== null`.
+//! - `==` / `!=`: `null == undefined`, and neither equals anything else; numbers, strings and
+//!   booleans of different types compare as numbers (`5 == "5"`, `0 == ""`, `true == 1`);
+//!   an array or object never loosely equals a value of another type.
+//! - `< > <= >=`: two strings compare by UTF-16 code units; otherwise both sides become
+//!   numbers (null → 0, booleans → 0/1, numeric text → its number, undefined, other text,
+//!   arrays and objects → NaN) and a NaN makes the comparison false.
+//! - `+`: when either side is a string, array or object, concatenation, with undefined and
+//!   null reading as `""` (the reference's rule) and everything else as `value::to_text`
+//!   (arrays and objects as JSON); otherwise numeric addition with the conversions above.
+//! - `- * / %` and unary `-`: numeric. A result that is NaN or infinite (`1 / 0`, `'x' * 2`,
+//!   `undefined + 1`) is undefined, since JSON has no such number.
+//!
+//! # Bounds
+//!
+//! Sources longer than [`MAX_EXPR_LEN`] characters and nesting (parentheses, brackets, unary
+//! operators, ternary branches, `{{ }}` in conditions) deeper than [`MAX_DEPTH`] are syntax
+//! errors. Runs of one binary operator are flat nodes, so the tree — and every recursion over
+//! it — is bounded by the nesting depth; evaluation visits each node at most once.
+
+mod eval;
+mod lexer;
+mod ops;
+mod parser;
+mod refs;
+pub(crate) mod scan;
 
 use crate::scope::Scope;
 use serde_json::Value;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Longest expression source accepted, in characters.
 pub const MAX_EXPR_LEN: usize = 4096;
@@ -32,26 +86,120 @@ pub struct Reference {
     pub path: String,
 }
 
-/// A parsed expression.
+/// A parsed expression. The tree is shared, so cloning is cheap (and never recursive).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
-    _todo: (),
+    node: Arc<parser::Node>,
 }
 
 impl Expr {
-    pub fn parse(_src: &str) -> Result<Expr, SyntaxError> {
-        todo!("expression work package")
+    pub fn parse(src: &str) -> Result<Expr, SyntaxError> {
+        parser::parse(src, false).map(|node| Expr {
+            node: Arc::new(node),
+        })
     }
 
-    pub fn eval(&self, _scope: &dyn Scope) -> Option<Value> {
-        todo!("expression work package")
+    /// Parse a condition: like [`Expr::parse`], but each `{{ e }}` is a parenthesised
+    /// sub-expression.
+    pub(crate) fn parse_condition(src: &str) -> Result<Expr, SyntaxError> {
+        parser::parse(src, true).map(|node| Expr {
+            node: Arc::new(node),
+        })
+    }
+
+    pub fn eval(&self, scope: &dyn Scope) -> Option<Value> {
+        self.eval_cow(scope).map(Cow::into_owned)
+    }
+
+    /// Evaluate without copying: a result read from the scope (or a literal in the expression)
+    /// is borrowed; a computed one is owned.
+    pub fn eval_cow<'a>(&'a self, scope: &'a dyn Scope) -> Option<Cow<'a, Value>> {
+        eval::eval(&self.node, scope)
     }
 
     pub fn eval_bool(&self, scope: &dyn Scope) -> bool {
-        crate::value::truthy_opt(self.eval(scope).as_ref())
+        crate::value::truthy_opt(self.eval_cow(scope).as_deref())
     }
 
     pub fn references(&self) -> Vec<Reference> {
-        todo!("expression work package")
+        let mut out = Vec::new();
+        refs::collect(&self.node, &mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scope::Context;
+    use serde_json::json;
+
+    fn refs(src: &str) -> Vec<String> {
+        Expr::parse(src)
+            .unwrap()
+            .references()
+            .into_iter()
+            .map(|r| r.path)
+            .collect()
+    }
+
+    #[test]
+    fn references_in_source_order_with_normalised_paths() {
+        assert_eq!(
+            refs("search_1.output.results[0].score > inputs.min || defaults.db"),
+            [
+                "search_1.output.results[0].score",
+                "inputs.min",
+                "defaults.db"
+            ]
+        );
+        assert_eq!(refs("results.0.score"), ["results[0].score"]);
+        assert_eq!(refs("a['b c'].d[\"e\"]"), ["a[\"b c\"].d.e"]);
+        assert_eq!(refs("a ? b : c"), ["a", "b", "c"]);
+        assert_eq!(refs("(a || b).c"), ["a", "b"]);
+        assert_eq!(refs("-a.b + !c"), ["a.b", "c"]);
+        let r = Expr::parse("step.output").unwrap().references();
+        assert_eq!(
+            r,
+            [Reference {
+                root: "step".into(),
+                path: "step.output".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn computed_indexes_stop_the_path_and_are_scanned_too() {
+        assert_eq!(refs("a.b[item.i].c[j]"), ["a.b", "item.i", "j"]);
+        assert_eq!(refs("a[0][i + k.l]"), ["a[0]", "i", "k.l"]);
+    }
+
+    #[test]
+    fn string_literals_are_not_references() {
+        assert!(refs("'abc'").is_empty());
+        assert_eq!(refs("x || 'hello.world'"), ["x"]);
+        assert!(refs("'a' + \"b.c\" + 1 + null + undefined + true").is_empty());
+    }
+
+    #[test]
+    fn eval_with_a_context_scope() {
+        let mut ctx = Context::new();
+        ctx.insert("inputs", json!({"q": "hi", "n": 0}));
+        let e = Expr::parse("inputs.q + '!'").unwrap();
+        assert_eq!(e.eval(&ctx), Some(json!("hi!")));
+        assert!(!Expr::parse("inputs.n").unwrap().eval_bool(&ctx));
+        assert!(
+            Expr::parse("inputs.n || 1")
+                .unwrap()
+                .eval_cow(&ctx)
+                .is_some()
+        );
+        assert_eq!(Expr::parse("inputs.zz").unwrap().eval(&ctx), None);
+    }
+
+    #[test]
+    fn errors_display_with_position() {
+        let e = Expr::parse("a }").unwrap_err();
+        assert_eq!(e.to_string(), "unexpected '}' at position 2");
     }
 }

@@ -1,0 +1,640 @@
+//! Structural checks: the JSON has the shape of a workflow, field by field. Produces the typed
+//! `Workflow` with every malformed field reported and left out, so later checks still run.
+
+use super::{Diags, nearest};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::{
+    Formatters, InputDecl, InputType, RESERVED_IDS, RetryPolicy, Step, Workflow, is_valid_id,
+};
+use crate::tool::Registry;
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+/// Most steps a workflow may have.
+pub const MAX_STEPS: usize = 10_000;
+/// Most `forEach` iterations that may run at once.
+pub const MAX_FOR_EACH_CONCURRENCY: u64 = 16;
+/// Longest per-attempt timeout a step may ask for (one hour).
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+const FORMATS: &[&str] = &["json", "table", "markdown", "text", "csv"];
+
+pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<Workflow> {
+    let Some(obj) = value.as_object() else {
+        d.push(Diagnostic::error(
+            "INVALID_DEFINITION",
+            "a workflow must be a JSON object",
+        ));
+        return None;
+    };
+    let mut extra = obj.clone();
+    for known in [
+        "$schema",
+        "name",
+        "description",
+        "version",
+        "inputs",
+        "defaults",
+        "steps",
+        "output",
+        "formatters",
+        "branding",
+    ] {
+        extra.remove(known);
+    }
+
+    let name = match obj.get("name") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        _ => {
+            d.soft(
+                Diagnostic::error(
+                    "MISSING_WORKFLOW_NAME",
+                    "the workflow needs a \"name\" string",
+                )
+                .field("name"),
+                Severity::Info,
+            );
+            String::new()
+        }
+    };
+    let description = opt_string(obj, "description", None, d);
+    let version = opt_string(obj, "version", None, d);
+    if let Some(v) = &version {
+        if !is_semver(v) {
+            d.push(
+                Diagnostic::warning(
+                    "INVALID_VERSION",
+                    format!("version \"{v}\" is not semver (e.g. 1.0.0)"),
+                )
+                .field("version"),
+            );
+        }
+    }
+    let schema = opt_string(obj, "$schema", None, d);
+    let inputs = read_inputs(obj.get("inputs"), d);
+    let defaults = match obj.get("defaults") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(_) => {
+            d.push(
+                Diagnostic::error("INVALID_DEFINITION", "\"defaults\" must be an object")
+                    .field("defaults"),
+            );
+            Map::new()
+        }
+    };
+    let formatters = read_formatters(obj.get("formatters"), d);
+
+    let steps = match obj.get("steps") {
+        Some(Value::Array(a)) if !a.is_empty() => a,
+        _ => {
+            d.push(
+                Diagnostic::error(
+                    "MISSING_STEPS",
+                    "the workflow needs a non-empty \"steps\" array",
+                )
+                .field("steps"),
+            );
+            return None;
+        }
+    };
+    if steps.len() > MAX_STEPS {
+        d.push(
+            Diagnostic::error(
+                "LIMIT_EXCEEDED",
+                format!(
+                    "{} steps; a workflow may have at most {MAX_STEPS}",
+                    steps.len()
+                ),
+            )
+            .field("steps"),
+        );
+        return None;
+    }
+    let mut seen = HashSet::new();
+    let steps = steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| read_step(i, s, registry, &mut seen, d))
+        .collect();
+
+    Some(Workflow {
+        schema,
+        name,
+        description,
+        version,
+        inputs,
+        defaults,
+        steps,
+        output: obj.get("output").cloned(),
+        formatters,
+        branding: obj.get("branding").cloned(),
+        extra,
+    })
+}
+
+fn is_semver(v: &str) -> bool {
+    let core = v.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+}
+
+fn opt_string(
+    obj: &Map<String, Value>,
+    key: &str,
+    step: Option<&str>,
+    d: &mut Diags,
+) -> Option<String> {
+    match obj.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            let mut diag =
+                Diagnostic::error("INVALID_DEFINITION", format!("\"{key}\" must be a string"))
+                    .field(key);
+            if let Some(s) = step {
+                diag = diag.step(s);
+            }
+            d.push(diag);
+            None
+        }
+    }
+}
+
+fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDecl> {
+    let mut out = IndexMap::new();
+    let obj = match value {
+        None | Some(Value::Null) => return out,
+        Some(Value::Object(o)) => o,
+        Some(_) => {
+            d.push(
+                Diagnostic::error(
+                    "INVALID_INPUT",
+                    "\"inputs\" must be an object of input declarations",
+                )
+                .field("inputs"),
+            );
+            return out;
+        }
+    };
+    for (key, decl) in obj {
+        let field = format!("inputs.{key}");
+        let Some(decl) = decl.as_object() else {
+            d.push(
+                Diagnostic::error(
+                    "INVALID_INPUT",
+                    format!("input \"{key}\" must be an object like {{\"type\": \"string\"}}"),
+                )
+                .field(field),
+            );
+            continue;
+        };
+        let kind = match decl.get("type") {
+            Some(Value::String(t)) => match InputType::parse(t) {
+                Some(k) => k,
+                None => {
+                    d.push(Diagnostic::error("INVALID_INPUT_TYPE", format!("input \"{key}\" has invalid type \"{t}\" (must be string, number, boolean, array or object)")).field(format!("{field}.type")));
+                    continue;
+                }
+            },
+            None => InputType::String,
+            Some(_) => {
+                d.push(
+                    Diagnostic::error(
+                        "INVALID_INPUT_TYPE",
+                        format!("input \"{key}\": \"type\" must be a string"),
+                    )
+                    .field(format!("{field}.type")),
+                );
+                continue;
+            }
+        };
+        let required = match decl.get("required") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(_) => {
+                d.push(
+                    Diagnostic::error(
+                        "INVALID_INPUT",
+                        format!("input \"{key}\": \"required\" must be true or false"),
+                    )
+                    .field(format!("{field}.required")),
+                );
+                None
+            }
+        };
+        let default = decl.get("default").cloned();
+        if let Some(v) = &default {
+            if !v.is_null() && !kind.accepts(v) {
+                d.push(
+                    Diagnostic::warning(
+                        "INVALID_INPUT",
+                        format!(
+                            "input \"{key}\": default {v} is not of type {}",
+                            kind.as_str()
+                        ),
+                    )
+                    .field(format!("{field}.default")),
+                );
+            }
+        }
+        let description = match decl.get("description") {
+            Some(Value::String(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let mut extra = decl.clone();
+        for k in ["type", "description", "required", "default"] {
+            extra.remove(k);
+        }
+        out.insert(
+            key.clone(),
+            InputDecl {
+                kind,
+                description,
+                required,
+                default,
+                extra,
+            },
+        );
+    }
+    out
+}
+
+fn read_formatters(value: Option<&Value>, d: &mut Diags) -> Option<Formatters> {
+    let obj = match value? {
+        Value::Null => return None,
+        Value::Object(o) => o,
+        _ => {
+            d.push(
+                Diagnostic::error("INVALID_FORMATTERS", "\"formatters\" must be an object")
+                    .field("formatters"),
+            );
+            return None;
+        }
+    };
+    let text = |key: &str, d: &mut Diags| match obj.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            d.push(
+                Diagnostic::error(
+                    "INVALID_FORMATTERS",
+                    format!("formatters.{key} must be a string"),
+                )
+                .field(format!("formatters.{key}")),
+            );
+            None
+        }
+    };
+    let default = text("default", d);
+    if let Some(f) = &default {
+        if !FORMATS.contains(&f.as_str()) {
+            d.push(
+                Diagnostic::warning(
+                    "INVALID_FORMATTERS",
+                    format!(
+                        "formatters.default \"{f}\" is not one of {}",
+                        FORMATS.join(", ")
+                    ),
+                )
+                .field("formatters.default"),
+            );
+        }
+    }
+    let title = text("title", d);
+    let array_field = text("arrayField", d);
+    let columns = match obj.get("columns") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => Some(
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+        ),
+        Some(_) => {
+            d.push(
+                Diagnostic::error(
+                    "INVALID_FORMATTERS",
+                    "formatters.columns must be an array of strings",
+                )
+                .field("formatters.columns"),
+            );
+            None
+        }
+    };
+    let mut extra = obj.clone();
+    for k in ["default", "title", "columns", "arrayField"] {
+        extra.remove(k);
+    }
+    Some(Formatters {
+        default,
+        title,
+        columns,
+        array_field,
+        extra,
+    })
+}
+
+fn read_step(
+    i: usize,
+    value: &Value,
+    registry: &Registry,
+    seen: &mut HashSet<String>,
+    d: &mut Diags,
+) -> Option<Step> {
+    let at = format!("steps[{i}]");
+    let Some(obj) = value.as_object() else {
+        d.push(
+            Diagnostic::error("INVALID_DEFINITION", format!("step {i} must be an object"))
+                .field(at),
+        );
+        return None;
+    };
+    let id = match obj.get("id") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        _ => {
+            d.push(
+                Diagnostic::error("MISSING_STEP_ID", format!("step {i} needs a string \"id\""))
+                    .field(format!("{at}.id")),
+            );
+            return None;
+        }
+    };
+    if !is_valid_id(&id) {
+        d.push(Diagnostic::error("INVALID_STEP_ID", format!("step id \"{id}\" is not valid: use letters, digits and _, not starting with a digit (templates read it as {{{{ {id}.output }}}})")).step(&id).field("id"));
+    } else if RESERVED_IDS.contains(&id.as_str()) {
+        d.push(
+            Diagnostic::error(
+                "INVALID_STEP_ID",
+                format!("step id \"{id}\" is a reserved name; choose another"),
+            )
+            .step(&id)
+            .field("id"),
+        );
+    }
+    if !seen.insert(id.clone()) {
+        d.push(
+            Diagnostic::error(
+                "DUPLICATE_ID",
+                format!("duplicate step id \"{id}\" (step {i})"),
+            )
+            .step(&id)
+            .field("id"),
+        );
+        return None;
+    }
+    let tool = match obj.get("tool") {
+        Some(Value::String(t)) => {
+            if registry.spec(t).is_none() {
+                let hint = match nearest(t, registry.names()) {
+                    Some(n) => format!("; did you mean \"{n}\"?"),
+                    None => format!(
+                        " (available: {})",
+                        registry.names().collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                d.push(
+                    Diagnostic::error("INVALID_TOOL", format!("unknown tool \"{t}\"{hint}"))
+                        .step(&id)
+                        .field("tool"),
+                );
+            }
+            t.clone()
+        }
+        _ => {
+            d.push(
+                Diagnostic::error("MISSING_TOOL", "the step needs a string \"tool\"")
+                    .step(&id)
+                    .field("tool"),
+            );
+            String::new()
+        }
+    };
+    let inputs = match obj.get("inputs") {
+        Some(Value::Object(m)) => m.clone(),
+        None | Some(Value::Null) => {
+            d.soft(
+                Diagnostic::error("MISSING_INPUTS", "the step needs an \"inputs\" object")
+                    .step(&id)
+                    .field("inputs"),
+                Severity::Info,
+            );
+            Map::new()
+        }
+        Some(_) => {
+            d.push(
+                Diagnostic::error("MISSING_INPUTS", "\"inputs\" must be an object")
+                    .step(&id)
+                    .field("inputs"),
+            );
+            Map::new()
+        }
+    };
+    let name = opt_string(obj, "name", Some(&id), d);
+    if name.is_none() {
+        d.draft_only(
+            Diagnostic::info("MISSING_STEP_NAME", "the step has no \"name\"")
+                .step(&id)
+                .field("name"),
+        );
+    }
+    let description = opt_string(obj, "description", Some(&id), d);
+    let condition = match obj.get("condition") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.trim().is_empty() => {
+            d.soft(
+                Diagnostic::error("EMPTY_CONDITION", "\"condition\" is empty")
+                    .step(&id)
+                    .field("condition"),
+                Severity::Info,
+            );
+            None
+        }
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            d.push(Diagnostic::error("INVALID_CONDITION", "\"condition\" must be a string expression, e.g. \"{{ search.output.resultCount > 0 }}\"").step(&id).field("condition"));
+            None
+        }
+    };
+    let for_each = match obj.get("forEach") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            d.push(Diagnostic::error("INVALID_FOREACH", "\"forEach\" must be a template string resolving to an array, e.g. \"{{ inputs.queries }}\"").step(&id).field("forEach"));
+            None
+        }
+    };
+    let for_each_concurrency = bounded_int(
+        obj,
+        "forEachConcurrency",
+        1,
+        MAX_FOR_EACH_CONCURRENCY,
+        &id,
+        d,
+    )
+    .map(|n| n as u32);
+    let timeout_ms = bounded_int(obj, "timeoutMs", 1, MAX_TIMEOUT_MS, &id, d);
+    let continue_on_error = match obj.get("continueOnError") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(_) => {
+            d.push(
+                Diagnostic::error(
+                    "INVALID_DEFINITION",
+                    "\"continueOnError\" must be true or false",
+                )
+                .step(&id)
+                .field("continueOnError"),
+            );
+            None
+        }
+    };
+    let depends_on = match obj.get("dependsOn") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => Some(
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+        ),
+        Some(_) => {
+            d.push(
+                Diagnostic::error(
+                    "INVALID_DEFINITION",
+                    "\"dependsOn\" must be an array of step ids",
+                )
+                .step(&id)
+                .field("dependsOn"),
+            );
+            None
+        }
+    };
+    let retry = read_retry(obj.get("retry"), &id, d);
+    let mut extra = obj.clone();
+    for k in [
+        "id",
+        "name",
+        "description",
+        "tool",
+        "inputs",
+        "condition",
+        "forEach",
+        "forEachConcurrency",
+        "continueOnError",
+        "dependsOn",
+        "retry",
+        "timeoutMs",
+    ] {
+        extra.remove(k);
+    }
+    Some(Step {
+        id,
+        name,
+        description,
+        tool,
+        inputs,
+        condition,
+        for_each,
+        for_each_concurrency,
+        continue_on_error,
+        depends_on,
+        retry,
+        timeout_ms,
+        extra,
+    })
+}
+
+fn bounded_int(
+    obj: &Map<String, Value>,
+    key: &str,
+    min: u64,
+    max: u64,
+    id: &str,
+    d: &mut Diags,
+) -> Option<u64> {
+    match obj.get(key) {
+        None | Some(Value::Null) => None,
+        Some(v) => match v.as_u64() {
+            Some(n) if (min..=max).contains(&n) => Some(n),
+            Some(n) if n > max => {
+                d.push(
+                    Diagnostic::error(
+                        "LIMIT_EXCEEDED",
+                        format!("\"{key}\" is {n}; the limit is {max}"),
+                    )
+                    .step(id)
+                    .field(key),
+                );
+                None
+            }
+            _ => {
+                d.push(
+                    Diagnostic::error(
+                        "INVALID_DEFINITION",
+                        format!("\"{key}\" must be a whole number from {min} to {max}"),
+                    )
+                    .step(id)
+                    .field(key),
+                );
+                None
+            }
+        },
+    }
+}
+
+fn read_retry(value: Option<&Value>, id: &str, d: &mut Diags) -> Option<RetryPolicy> {
+    let obj = match value? {
+        Value::Null => return None,
+        Value::Object(o) => o,
+        _ => {
+            d.push(
+                Diagnostic::error(
+                    "INVALID_DEFINITION",
+                    "\"retry\" must be an object like {\"maxAttempts\": 3}",
+                )
+                .step(id)
+                .field("retry"),
+            );
+            return None;
+        }
+    };
+    let mut policy = RetryPolicy::default();
+    let mut ok = true;
+    let mut num = |key: &str, min: f64, max: f64| -> Option<f64> {
+        match obj.get(key) {
+            None => None,
+            Some(v) => match v.as_f64() {
+                Some(n) if n >= min && n <= max => Some(n),
+                _ => {
+                    ok = false;
+                    d.push(
+                        Diagnostic::error(
+                            "INVALID_DEFINITION",
+                            format!("retry.{key} must be a number from {min} to {max}"),
+                        )
+                        .step(id)
+                        .field(format!("retry.{key}")),
+                    );
+                    None
+                }
+            },
+        }
+    };
+    if let Some(n) = num("maxAttempts", 1.0, 10.0) {
+        policy.max_attempts = n as u32;
+    }
+    if let Some(n) = num("initialDelayMs", 0.0, 600_000.0) {
+        policy.initial_delay_ms = n as u64;
+    }
+    if let Some(n) = num("backoffRate", 1.0, 10.0) {
+        policy.backoff_rate = n;
+    }
+    if let Some(n) = num("maxDelayMs", 0.0, 3_600_000.0) {
+        policy.max_delay_ms = n as u64;
+    }
+    ok.then_some(policy)
+}

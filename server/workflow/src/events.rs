@@ -1,0 +1,101 @@
+//! Typed run events: one stream that the CLI renders now and the playground streams later.
+
+use crate::tool::Usage;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Something that happened during a run, in order.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RunEvent {
+    RunStarted {
+        workflow: String,
+        /// Step ids per Kahn layer.
+        layers: Vec<Vec<String>>,
+        total_steps: usize,
+    },
+    StepStarted {
+        step_id: String,
+        name: String,
+        tool: String,
+    },
+    /// A transient failure that will be retried after `delay_ms`.
+    StepRetrying {
+        step_id: String,
+        attempt: u32,
+        error: String,
+        delay_ms: u64,
+    },
+    StepCompleted {
+        step_id: String,
+        duration_ms: u64,
+        /// One line describing the output ("12 results").
+        summary: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+        /// Which backend served the step (voyage, mongodb, local, …).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        backend: Option<String>,
+        /// The step's context entry `{output}`, for in-process subscribers; not part of the
+        /// wire form (large outputs are fetched on demand).
+        #[serde(skip)]
+        entry: Arc<Value>,
+    },
+    StepSkipped {
+        step_id: String,
+        reason: String,
+    },
+    StepFailed {
+        step_id: String,
+        error: String,
+        duration_ms: u64,
+        /// True when `continueOnError` let the run go on.
+        continued: bool,
+    },
+    /// A running step stopped because the run failed or was cancelled.
+    StepCancelled {
+        step_id: String,
+    },
+    RunFinished {
+        status: RunStatus,
+        duration_ms: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+    },
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+/// Receives run events. Must not block: the executor calls it inline.
+pub trait EventSink: Send + Sync {
+    fn emit(&self, event: RunEvent);
+}
+
+impl<F: Fn(RunEvent) + Send + Sync> EventSink for F {
+    fn emit(&self, event: RunEvent) {
+        self(event)
+    }
+}
+
+/// A sink that drops everything.
+pub struct NoEvents;
+
+impl EventSink for NoEvents {
+    fn emit(&self, _event: RunEvent) {}
+}
+
+impl EventSink for tokio::sync::mpsc::UnboundedSender<RunEvent> {
+    fn emit(&self, event: RunEvent) {
+        let _ = self.send(event);
+    }
+}

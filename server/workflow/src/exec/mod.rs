@@ -1,0 +1,488 @@
+//! The executor: runs a sealed `Plan` on tokio. A step starts as soon as its dependencies are
+//! done; `condition` and conditional branches skip steps; a failure without `continueOnError`
+//! cancels the steps still running; the user can cancel at any time. Every change is reported
+//! as a `RunEvent`.
+
+mod inputs;
+mod step;
+
+pub use inputs::{InputError, coerce, prepare_inputs};
+
+use crate::compile::{Plan, StepKind};
+use crate::events::{EventSink, RunEvent, RunStatus};
+use crate::scope::Context;
+use crate::tool::{Registry, Usage};
+use crate::value::summarise;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+/// Most elements a `forEach` may iterate over.
+pub const MAX_FOR_EACH_ITEMS: usize = 10_000;
+
+/// Canned outputs for `vai workflow test`: by step id (first) or by tool name.
+#[derive(Debug, Clone, Default)]
+pub struct Mocks {
+    pub by_step: HashMap<String, Value>,
+    pub by_tool: HashMap<String, Value>,
+}
+
+impl Mocks {
+    fn for_step(&self, id: &str, tool: &str) -> Option<&Value> {
+        self.by_step.get(id).or_else(|| self.by_tool.get(tool))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_step.is_empty() && self.by_tool.is_empty()
+    }
+}
+
+/// What a run needs besides the plan and the tools.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Inputs as given by the user; defaults are applied and types coerced before the run.
+    pub inputs: Map<String, Value>,
+    /// Keys that override the workflow's `defaults` (the CLI's `--db`, `--collection`).
+    pub defaults_override: Map<String, Value>,
+    pub mocks: Mocks,
+    /// Cancel the run from outside.
+    pub cancel: CancellationToken,
+}
+
+/// Final state of one step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    /// Never reached (the run stopped first).
+    Pending,
+    Completed,
+    Skipped,
+    Failed,
+    Cancelled,
+}
+
+/// What happened to one step.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepRecord {
+    pub id: String,
+    pub tool: String,
+    pub status: StepStatus,
+    pub duration_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<Value>,
+}
+
+/// The result of a run.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunResult {
+    pub status: RunStatus,
+    /// The resolved `output` mapping (or the whole context when the workflow maps none).
+    pub output: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// One record per step, in file order.
+    pub steps: Vec<StepRecord>,
+    pub duration_ms: u64,
+    pub usage: Usage,
+}
+
+/// Run `plan` with `registry`'s tools. Returns the input problems, if any, before anything runs.
+pub async fn run(
+    plan: Arc<Plan>,
+    registry: Arc<Registry>,
+    options: RunOptions,
+    sink: Arc<dyn EventSink>,
+) -> Result<RunResult, Vec<InputError>> {
+    let inputs = prepare_inputs(&plan.workflow, &options.inputs)?;
+    let mut defaults = plan.workflow.defaults.clone();
+    defaults.extend(options.defaults_override.clone());
+    let mut context = Context::new();
+    context.insert("inputs", Value::Object(inputs));
+    context.insert("defaults", Value::Object(defaults));
+    let scheduler = Scheduler::new(plan, registry, options, sink, context);
+    Ok(scheduler.run().await)
+}
+
+/// What a finished step task hands back to the scheduler.
+pub(crate) struct Finished {
+    pub(crate) result: Result<step::Success, String>,
+    pub(crate) duration: Duration,
+}
+
+enum State {
+    Waiting(usize),
+    Running,
+    Done,
+}
+
+struct Scheduler {
+    plan: Arc<Plan>,
+    registry: Arc<Registry>,
+    mocks: Arc<Mocks>,
+    cancel: CancellationToken,
+    sink: Arc<dyn EventSink>,
+    context: Context,
+    state: Vec<State>,
+    dependents: Vec<Vec<usize>>,
+    branch_skip: Vec<Option<String>>,
+    records: Vec<StepRecord>,
+    ready: VecDeque<usize>,
+    tasks: JoinSet<(usize, Finished)>,
+    usage: Usage,
+    started: Instant,
+}
+
+impl Scheduler {
+    fn new(
+        plan: Arc<Plan>,
+        registry: Arc<Registry>,
+        options: RunOptions,
+        sink: Arc<dyn EventSink>,
+        context: Context,
+    ) -> Self {
+        let n = plan.steps.len();
+        let mut dependents = vec![Vec::new(); n];
+        for (i, s) in plan.steps.iter().enumerate() {
+            for &d in &s.deps {
+                dependents[d].push(i);
+            }
+        }
+        let state = plan
+            .steps
+            .iter()
+            .map(|s| State::Waiting(s.deps.len()))
+            .collect();
+        let records = plan
+            .steps
+            .iter()
+            .map(|s| StepRecord {
+                id: s.id.clone(),
+                tool: s.tool.clone(),
+                status: StepStatus::Pending,
+                duration_ms: 0,
+                error: None,
+                reason: None,
+                output: None,
+            })
+            .collect();
+        let ready = (0..n).filter(|&i| plan.steps[i].deps.is_empty()).collect();
+        Self {
+            plan,
+            registry,
+            mocks: Arc::new(options.mocks),
+            cancel: options.cancel,
+            sink,
+            context,
+            state,
+            dependents,
+            branch_skip: vec![None; n],
+            records,
+            ready,
+            tasks: JoinSet::new(),
+            usage: Usage::default(),
+            started: Instant::now(),
+        }
+    }
+
+    async fn run(mut self) -> RunResult {
+        self.sink.emit(RunEvent::RunStarted {
+            workflow: self.plan.workflow.name.clone(),
+            layers: self.plan.layer_ids(),
+            total_steps: self.plan.steps.len(),
+        });
+        let mut failure: Option<String> = None;
+        let mut cancelled = false;
+        loop {
+            while failure.is_none() {
+                let Some(i) = self.ready.pop_front() else {
+                    break;
+                };
+                if let Err(e) = self.start(i) {
+                    failure = Some(e);
+                }
+            }
+            if failure.is_some() || self.tasks.is_empty() {
+                break;
+            }
+            tokio::select! {
+                biased;
+                _ = self.cancel.cancelled() => {
+                    cancelled = true;
+                    break;
+                }
+                joined = self.tasks.join_next() => {
+                    let Some(joined) = joined else { break };
+                    match joined {
+                        Ok((i, finished)) => {
+                            if let Err(e) = self.finish(i, finished) {
+                                failure = Some(e);
+                            }
+                        }
+                        Err(e) if e.is_panic() => failure = Some(format!("a step task panicked: {e}")),
+                        Err(_) => {}
+                    }
+                }
+            }
+        }
+        self.stop_running();
+        let status = if cancelled {
+            RunStatus::Cancelled
+        } else if failure.is_some() {
+            RunStatus::Failed
+        } else {
+            RunStatus::Completed
+        };
+        let error = if cancelled {
+            Some("the run was cancelled".to_string())
+        } else {
+            failure
+        };
+        let output = (status == RunStatus::Completed).then(|| self.output());
+        let duration_ms = self.started.elapsed().as_millis() as u64;
+        let usage = (self.usage != Usage::default()).then(|| self.usage.clone());
+        self.sink.emit(RunEvent::RunFinished {
+            status,
+            duration_ms,
+            error: error.clone(),
+            usage,
+        });
+        RunResult {
+            status,
+            output,
+            error,
+            steps: self.records,
+            duration_ms,
+            usage: self.usage,
+        }
+    }
+
+    fn output(&self) -> Value {
+        match &self.plan.output {
+            Some(tpl) => tpl.resolve(&self.context).unwrap_or(Value::Null),
+            None => self.context.to_value(),
+        }
+    }
+
+    /// Begin step `i`: skip it, run a conditional inline, or spawn its task.
+    fn start(&mut self, i: usize) -> Result<(), String> {
+        let step = &self.plan.steps[i];
+        if let Some(reason) = self.branch_skip[i].take() {
+            return self.skip(i, reason);
+        }
+        if let Some(cond) = &step.condition {
+            if !cond.eval(&self.context) {
+                return self.skip(i, "condition not met".to_string());
+            }
+        }
+        self.sink.emit(RunEvent::StepStarted {
+            step_id: step.id.clone(),
+            name: step.name.clone(),
+            tool: step.tool.clone(),
+        });
+        self.state[i] = State::Running;
+        if let StepKind::Conditional {
+            condition,
+            then,
+            otherwise,
+        } = &step.kind
+        {
+            let started = Instant::now();
+            let taken = condition.eval(&self.context);
+            let (enabled, skipped) = if taken {
+                (then, otherwise)
+            } else {
+                (otherwise, then)
+            };
+            let ids = |l: &[usize]| {
+                l.iter()
+                    .map(|&j| Value::String(self.plan.steps[j].id.clone()))
+                    .collect::<Vec<_>>()
+            };
+            let output = json!({
+                "conditionResult": taken,
+                "branchTaken": if taken { "then" } else { "else" },
+                "enabledSteps": ids(enabled),
+                "skippedSteps": ids(skipped),
+            });
+            for &j in skipped {
+                if !enabled.contains(&j) {
+                    self.branch_skip[j] = Some("conditional branch not taken".to_string());
+                }
+            }
+            let finished = Finished {
+                result: Ok(step::Success {
+                    output,
+                    usage: None,
+                    backend: None,
+                }),
+                duration: started.elapsed(),
+            };
+            return self.finish(i, finished);
+        }
+        let scope = self.step_scope(i);
+        let task = step::StepTask {
+            plan: self.plan.clone(),
+            index: i,
+            registry: self.registry.clone(),
+            mocks: self.mocks.clone(),
+            sink: self.sink.clone(),
+            scope,
+        };
+        self.tasks.spawn(async move {
+            let started = Instant::now();
+            let result = task.execute().await;
+            (
+                i,
+                Finished {
+                    result,
+                    duration: started.elapsed(),
+                },
+            )
+        });
+        Ok(())
+    }
+
+    /// The part of the context step `i` may read: inputs, defaults and its dependencies.
+    fn step_scope(&self, i: usize) -> Context {
+        let mut scope = Context::new();
+        for name in ["inputs", "defaults"] {
+            if let Some(v) = self.context.get_arc(name) {
+                scope.insert(name, v.clone());
+            }
+        }
+        for &d in &self.plan.steps[i].deps {
+            let id = &self.plan.steps[d].id;
+            if let Some(v) = self.context.get_arc(id) {
+                scope.insert(id.clone(), v.clone());
+            }
+        }
+        scope
+    }
+
+    fn skip(&mut self, i: usize, reason: String) -> Result<(), String> {
+        let step = &self.plan.steps[i];
+        self.sink.emit(RunEvent::StepSkipped {
+            step_id: step.id.clone(),
+            reason: reason.clone(),
+        });
+        if let StepKind::Conditional {
+            then, otherwise, ..
+        } = &step.kind
+        {
+            // A conditional that did not run decides nothing: neither branch runs.
+            for &j in then.iter().chain(otherwise) {
+                self.branch_skip[j] = Some(format!("conditional \"{}\" did not run", step.id));
+            }
+        }
+        self.context
+            .insert(step.id.clone(), json!({"output": null, "skipped": true}));
+        let rec = &mut self.records[i];
+        rec.status = StepStatus::Skipped;
+        rec.reason = Some(reason);
+        self.done(i);
+        Ok(())
+    }
+
+    /// Record a finished task; `Err` when the failure ends the run.
+    fn finish(&mut self, i: usize, finished: Finished) -> Result<(), String> {
+        let step = &self.plan.steps[i];
+        let duration_ms = finished.duration.as_millis() as u64;
+        self.records[i].duration_ms = duration_ms;
+        match finished.result {
+            Ok(success) => {
+                if let Some(u) = &success.usage {
+                    self.usage.add(u);
+                }
+                let summary = summarise(&success.output);
+                let mut entry = Map::with_capacity(1);
+                entry.insert("output".into(), success.output);
+                let entry = Arc::new(Value::Object(entry));
+                self.records[i].status = StepStatus::Completed;
+                self.records[i].output =
+                    entry.get("output").cloned().filter(|_| self.keep_outputs());
+                self.context.insert(step.id.clone(), entry.clone());
+                self.sink.emit(RunEvent::StepCompleted {
+                    step_id: step.id.clone(),
+                    duration_ms,
+                    summary,
+                    usage: success.usage,
+                    backend: success.backend,
+                    entry,
+                });
+                self.done(i);
+                Ok(())
+            }
+            Err(error) => {
+                let continued = step.continue_on_error;
+                self.sink.emit(RunEvent::StepFailed {
+                    step_id: step.id.clone(),
+                    error: error.clone(),
+                    duration_ms,
+                    continued,
+                });
+                self.records[i].status = StepStatus::Failed;
+                self.records[i].error = Some(error.clone());
+                if !continued {
+                    self.state[i] = State::Done;
+                    return Err(format!("step \"{}\" failed: {error}", step.id));
+                }
+                if let StepKind::Conditional {
+                    then, otherwise, ..
+                } = &step.kind
+                {
+                    for &j in then.iter().chain(otherwise) {
+                        self.branch_skip[j] = Some(format!("conditional \"{}\" failed", step.id));
+                    }
+                }
+                self.context
+                    .insert(step.id.clone(), json!({"output": null, "error": error}));
+                self.done(i);
+                Ok(())
+            }
+        }
+    }
+
+    /// Step records keep outputs for small runs only; large runs rely on events and the context.
+    fn keep_outputs(&self) -> bool {
+        self.plan.steps.len() <= 200
+    }
+
+    fn done(&mut self, i: usize) {
+        self.state[i] = State::Done;
+        for k in 0..self.dependents[i].len() {
+            let j = self.dependents[i][k];
+            if let State::Waiting(n) = &mut self.state[j] {
+                *n -= 1;
+                if *n == 0 {
+                    self.ready.push_back(j);
+                }
+            }
+        }
+    }
+
+    fn stop_running(&mut self) {
+        self.tasks.abort_all();
+        for (i, state) in self.state.iter_mut().enumerate() {
+            if matches!(state, State::Running) {
+                *state = State::Done;
+                self.records[i].status = StepStatus::Cancelled;
+                self.sink.emit(RunEvent::StepCancelled {
+                    step_id: self.plan.steps[i].id.clone(),
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
