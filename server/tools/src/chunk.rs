@@ -1,1 +1,253 @@
-//! (being written)
+//! The `chunk` tool and the chunker it shares with `ingest`: split text into overlapping,
+//! size-bounded pieces by one of five strategies.
+
+mod split;
+
+use crate::args::{self, NO_API_CALLS};
+use serde_json::{Map, Value, json};
+use std::sync::LazyLock;
+use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec};
+
+const NAME: &str = "chunk";
+
+/// Most chunks one call may produce.
+pub const MAX_CHUNKS: usize = 100_000;
+/// Largest accepted chunk size, in characters.
+pub const MAX_SIZE: usize = 1_000_000;
+pub const DEFAULT_SIZE: usize = 512;
+pub const DEFAULT_OVERLAP: usize = 50;
+
+/// How text is cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// Windows of exactly `size` characters.
+    Fixed,
+    /// Whole sentences grouped up to `size`.
+    Sentence,
+    /// Whole paragraphs grouped up to `size`; long paragraphs split by sentence, then word.
+    Paragraph,
+    /// Paragraphs, then lines, then sentences, then words, then characters.
+    Recursive,
+    /// Like recursive, but sections start at headings and each chunk records its heading.
+    Markdown,
+}
+
+impl Strategy {
+    pub const NAMES: [&'static str; 5] =
+        ["fixed", "sentence", "paragraph", "recursive", "markdown"];
+
+    pub fn parse(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "fixed" => Some(Strategy::Fixed),
+            "sentence" => Some(Strategy::Sentence),
+            "paragraph" => Some(Strategy::Paragraph),
+            "recursive" => Some(Strategy::Recursive),
+            "markdown" => Some(Strategy::Markdown),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Fixed => "fixed",
+            Strategy::Sentence => "sentence",
+            Strategy::Paragraph => "paragraph",
+            Strategy::Recursive => "recursive",
+            Strategy::Markdown => "markdown",
+        }
+    }
+}
+
+/// Validated chunking settings. Sizes are in characters (Unicode scalar values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkOptions {
+    pub strategy: Strategy,
+    pub size: usize,
+    pub overlap: usize,
+}
+
+impl Default for ChunkOptions {
+    fn default() -> Self {
+        Self {
+            strategy: Strategy::Recursive,
+            size: DEFAULT_SIZE,
+            overlap: DEFAULT_OVERLAP,
+        }
+    }
+}
+
+impl ChunkOptions {
+    /// Checks `1 ≤ size ≤ MAX_SIZE` and `overlap < size`. Without an explicit overlap, the
+    /// default of 50 is capped at half the size, so a small `size` alone is never an error.
+    pub fn new(
+        strategy: Strategy,
+        size: usize,
+        overlap: Option<usize>,
+    ) -> Result<Self, ChunkError> {
+        if size == 0 || size > MAX_SIZE {
+            return Err(ChunkError::Size { size });
+        }
+        let overlap = overlap.unwrap_or(DEFAULT_OVERLAP.min(size / 2));
+        if overlap >= size {
+            return Err(ChunkError::Overlap { overlap, size });
+        }
+        Ok(Self {
+            strategy,
+            size,
+            overlap,
+        })
+    }
+}
+
+/// Why text could not be chunked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChunkError {
+    #[error("size must be between 1 and {MAX_SIZE} characters, got {size}")]
+    Size { size: usize },
+    #[error("overlap ({overlap}) must be smaller than size ({size})")]
+    Overlap { overlap: usize, size: usize },
+    #[error("the text would produce more than {max} chunks; use a larger size")]
+    TooManyChunks { max: usize },
+}
+
+/// One piece of text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    pub index: usize,
+    /// The text, trimmed of surrounding whitespace; never empty.
+    pub content: String,
+    /// `content` length in characters.
+    pub char_count: usize,
+    /// Markdown strategy: the heading of the section where the chunk's new text begins.
+    pub heading: Option<String>,
+    /// Byte range of `content` in the original text.
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Split `text` into chunks of at most `opts.size` characters; consecutive chunks share up to
+/// `opts.overlap` characters. Empty or blank text gives no chunks.
+pub fn chunk_text(text: &str, opts: &ChunkOptions) -> Result<Vec<Chunk>, ChunkError> {
+    split::split(text, opts)
+}
+
+impl Chunk {
+    /// The chunk as the `chunk` tool outputs it.
+    pub fn to_json(&self, strategy: Strategy, source: Option<&str>) -> Value {
+        let mut metadata = Map::new();
+        metadata.insert("strategy".into(), strategy.as_str().into());
+        if let Some(h) = &self.heading {
+            metadata.insert("heading".into(), h.clone().into());
+        }
+        let mut out = Map::new();
+        out.insert("index".into(), self.index.into());
+        out.insert("content".into(), self.content.clone().into());
+        out.insert("charCount".into(), self.char_count.into());
+        if let Some(s) = source {
+            out.insert("source".into(), s.into());
+        }
+        out.insert("metadata".into(), Value::Object(metadata));
+        Value::Object(out)
+    }
+}
+
+static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
+
+/// Splits text into chunks.
+pub struct ChunkTool;
+
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: NAME,
+        label: "Chunk text",
+        category: Category::Management,
+        icon: "ContentCut",
+        description: "Split text into overlapping chunks ready for embedding",
+        help: "Splits `text` into chunks of at most `size` characters. `recursive` (the default) ends each chunk at the strongest break that fits — a paragraph, then a line, a sentence, a word, a character; `paragraph` and `sentence` keep those units whole where they fit; `markdown` also starts sections at headings and records each chunk's heading; `fixed` cuts every `size` characters. Consecutive chunks share up to `overlap` characters (starting on a word), for every strategy. Chunks are trimmed, never empty, and never split a character; blank text gives zero chunks.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "text": {"type": "string", "description": "The text to split (may be empty)"},
+                "strategy": {"type": "string", "enum": Strategy::NAMES, "default": "recursive", "description": "Where chunks may end"},
+                "size": {"type": "integer", "minimum": 1, "maximum": MAX_SIZE, "default": DEFAULT_SIZE, "description": "Largest chunk, in characters"},
+                "overlap": {"type": "integer", "minimum": 0, "default": DEFAULT_OVERLAP, "description": "Characters shared by consecutive chunks; must be smaller than size"},
+                "source": {"type": "string", "description": "Label copied to every chunk (a file name or URL)"}
+            },
+            "required": ["text"]
+        }),
+        outputs: &[
+            (
+                "chunks",
+                "[{index, content, charCount, source?, metadata: {strategy, heading?}}]",
+            ),
+            ("totalChunks", "number of chunks"),
+            ("strategy", "the strategy used"),
+            ("avgChunkSize", "mean chunk length in characters, rounded"),
+        ],
+        deferred: &[],
+        main_input: Some("text"),
+        api_calls: NO_API_CALLS,
+    }
+}
+
+impl Tool for ChunkTool {
+    fn spec(&self) -> &ToolSpec {
+        &SPEC
+    }
+
+    fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let text = match call.inputs.get("text") {
+                Some(Value::String(s)) => s.as_str(),
+                None | Some(Value::Null) => return Err(ToolError::required(NAME, "text")),
+                Some(other) => {
+                    return Err(ToolError::invalid(
+                        NAME,
+                        "text",
+                        format!("must be a string, got {}", args::kind(other)),
+                    ));
+                }
+            };
+            let strategy = args::choice_or(NAME, &call, "strategy", &Strategy::NAMES, "recursive")?;
+            let strategy = Strategy::parse(strategy).unwrap_or(Strategy::Recursive);
+            let size =
+                args::count_or(NAME, &call, "size", DEFAULT_SIZE as u64, MAX_SIZE as u64)? as usize;
+            let overlap = match call.input("overlap") {
+                None => None,
+                Some(_) => {
+                    Some(args::count_or(NAME, &call, "overlap", 0, MAX_SIZE as u64)? as usize)
+                }
+            };
+            let opts = ChunkOptions::new(strategy, size, overlap).map_err(|e| {
+                let field = if matches!(e, ChunkError::Overlap { .. }) {
+                    "overlap"
+                } else {
+                    "size"
+                };
+                ToolError::invalid(NAME, field, e.to_string())
+            })?;
+            let source = args::opt_string(&call, "source");
+            let chunks = chunk_text(text, &opts)
+                .map_err(|e| ToolError::invalid(NAME, "size", e.to_string()))?;
+            let total_chars: usize = chunks.iter().map(|c| c.char_count).sum();
+            let avg = if chunks.is_empty() {
+                0
+            } else {
+                (total_chars as f64 / chunks.len() as f64).round() as u64
+            };
+            let json: Vec<Value> = chunks
+                .iter()
+                .map(|c| c.to_json(strategy, source.as_deref()))
+                .collect();
+            Ok(ToolOutput::new(json!({
+                "chunks": json,
+                "totalChunks": chunks.len(),
+                "strategy": strategy.as_str(),
+                "avgChunkSize": avg,
+            })))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,296 @@
-//! (being written)
+//! The `generate` tool: ask the configured LLM, optionally grounded on retrieved context.
+
+use crate::args;
+use crate::query::{Served, object, provider_error};
+use serde_json::{Value, json};
+use std::sync::{Arc, LazyLock};
+use vai_providers::{CompletionRequest, Message, Providers};
+use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+
+const NAME: &str = "generate";
+
+/// Largest `maxTokens` accepted.
+const MAX_TOKENS: u64 = 200_000;
+
+static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
+
+/// Sends a prompt (plus rendered context) to the LLM.
+pub struct Generate {
+    providers: Arc<Providers>,
+}
+
+impl Generate {
+    pub fn new(providers: Arc<Providers>) -> Self {
+        Generate { providers }
+    }
+}
+
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: NAME,
+        label: "Generate",
+        category: Category::Generation,
+        icon: "AutoAwesome",
+        description: "Generate text with the configured LLM, optionally grounded on retrieved documents",
+        help: "Sends `prompt` to the configured LLM (VAI_LLM_PROVIDER: anthropic, openai or ollama) with `systemPrompt` as its system instructions. `context` is appended after the prompt under \"Context:\": an array of results (or an object with a `results` array, such as a query step's output) becomes numbered sources \"[1] (source: guide.md) text…\" so the answer can cite them; a string is appended as it is. `model`, `temperature` and `maxTokens` are passed to the provider (the reference ignored them). Fails with a message saying what to configure when no LLM is set up.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "prompt": {"type": "string", "description": "The instruction or question"},
+                "context": {"type": ["array", "object", "string"], "description": "Documents to ground the answer, e.g. {{ query.output.results }}, or text"},
+                "systemPrompt": {"type": "string", "description": "System instructions for the model"},
+                "model": {"type": "string", "description": "LLM model; the provider's configured model (VAI_LLM_MODEL) when omitted"},
+                "temperature": {"type": "number", "minimum": 0, "maximum": 2, "description": "Sampling temperature"},
+                "maxTokens": {"type": "integer", "minimum": 1, "maximum": MAX_TOKENS, "description": "Most tokens to generate"}
+            },
+            "required": ["prompt"]
+        }),
+        outputs: &[
+            ("text", "the generated text"),
+            ("model", "the model that answered"),
+            (
+                "provider",
+                "the LLM provider (anthropic, openai, ollama, …)",
+            ),
+        ],
+        deferred: &[],
+        main_input: Some("prompt"),
+        api_calls: ApiCalls {
+            embed: 0,
+            rerank: 0,
+            vector_search: 0,
+            llm: 1,
+            http: 0,
+        },
+    }
+}
+
+impl Tool for Generate {
+    fn spec(&self) -> &ToolSpec {
+        &SPEC
+    }
+
+    fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let prompt = args::required_str(NAME, &call, "prompt")?;
+            let temperature = match call.input("temperature") {
+                None => None,
+                Some(_) => match args::number_or(NAME, &call, "temperature", 0.0)? {
+                    t if (0.0..=2.0).contains(&t) => Some(t),
+                    t => {
+                        return Err(ToolError::invalid(
+                            NAME,
+                            "temperature",
+                            format!("must be between 0 and 2, got {t}"),
+                        ));
+                    }
+                },
+            };
+            let max_tokens = match call.input("maxTokens") {
+                None => None,
+                Some(_) => match args::count_or(NAME, &call, "maxTokens", 0, MAX_TOKENS)? {
+                    0 => return Err(ToolError::invalid(NAME, "maxTokens", "must be at least 1")),
+                    n => Some(n as u32),
+                },
+            };
+            let user = match call.input("context").and_then(render_context) {
+                Some(context) => format!("{prompt}\n\nContext:\n{context}"),
+                None => prompt.to_string(),
+            };
+            let llm = self
+                .providers
+                .llm(NAME)
+                .map_err(|e| provider_error(NAME, e))?;
+
+            let completion = llm
+                .complete(CompletionRequest {
+                    system: args::opt_string(&call, "systemPrompt"),
+                    messages: vec![Message::user(user)],
+                    model: args::opt_string(&call, "model"),
+                    temperature,
+                    max_tokens,
+                })
+                .await
+                .map_err(|e| provider_error(NAME, e))?;
+            let mut served = Served::default();
+            served.llm(llm.name(), completion.usage);
+            Ok(served.output(object([
+                ("text", Value::String(completion.text)),
+                ("model", Value::String(completion.model)),
+                ("provider", Value::String(llm.name().to_string())),
+            ])))
+        })
+    }
+}
+
+/// Context as prompt text; `None` when there is nothing to add.
+///
+/// Arrays (and objects with a `results` array) become numbered sources separated by blank
+/// lines: `[1] (source: a.md) text`. Null items, as left by skipped steps, are dropped.
+fn render_context(context: &Value) -> Option<String> {
+    let items = match context {
+        Value::Array(items) => items,
+        Value::Object(o) => match o.get("results") {
+            Some(Value::Array(items)) => items,
+            _ => return Some(context.to_string()),
+        },
+        Value::String(s) if s.trim().is_empty() => return None,
+        Value::String(s) => return Some(s.clone()),
+        Value::Null => return None,
+        other => return Some(vai_workflow::value::to_text(Some(other))),
+    };
+    let sources: Vec<String> = items
+        .iter()
+        .filter(|item| !item.is_null())
+        .enumerate()
+        .map(|(i, item)| {
+            let n = i + 1;
+            let text = args::document_text(item);
+            match item.get("source").filter(|s| !s.is_null()) {
+                Some(source) => {
+                    let source = vai_workflow::value::to_text(Some(source));
+                    format!("[{n}] (source: {source}) {text}")
+                }
+                None => format!("[{n}] {text}"),
+            }
+        })
+        .collect();
+    (!sources.is_empty()).then(|| sources.join("\n\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::testing::{Fakes, run};
+    use vai_providers::{ProviderError, Role, Settings};
+
+    #[tokio::test]
+    async fn results_become_numbered_sources_after_the_prompt() {
+        let fakes = Fakes::new();
+        let tool = Generate::new(fakes.providers());
+        let out = run(
+            &tool,
+            json!({
+                "prompt": "What is vai?",
+                "systemPrompt": "Cite sources.",
+                "context": [
+                    {"text": "vai composes RAG pipelines", "source": "readme.md", "score": 0.9},
+                    null,
+                    {"content": "Workflows are JSON files"},
+                    "a plain string"
+                ],
+                "model": "claude-x",
+                "temperature": 0.2,
+                "maxTokens": "300"
+            }),
+            json!({}),
+        )
+        .await
+        .unwrap();
+        let request = &fakes.llm.requests()[0];
+        assert_eq!(request.system.as_deref(), Some("Cite sources."));
+        assert_eq!(request.messages.len(), 1);
+        assert_eq!(request.messages[0].role, Role::User);
+        assert_eq!(
+            request.messages[0].content,
+            "What is vai?\n\nContext:\n[1] (source: readme.md) vai composes RAG pipelines\n\n\
+             [2] Workflows are JSON files\n\n[3] a plain string"
+        );
+        assert_eq!(
+            (
+                request.model.as_deref(),
+                request.temperature,
+                request.max_tokens
+            ),
+            (Some("claude-x"), Some(0.2), Some(300))
+        );
+
+        let obj = out.output.as_object().unwrap();
+        assert_eq!(
+            obj.keys().collect::<Vec<_>>(),
+            ["text", "model", "provider"]
+        );
+        assert!(
+            obj["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("fake answer to: What is vai?")
+        );
+        assert_eq!(obj["model"], "claude-x");
+        assert_eq!(obj["provider"], "fake");
+        let usage = out.usage.unwrap();
+        assert!(usage.llm_input_tokens > 0 && usage.llm_output_tokens > 0);
+        assert_eq!(usage.requests, 1);
+    }
+
+    #[test]
+    fn context_shapes() {
+        assert_eq!(render_context(&json!("as is")).as_deref(), Some("as is"));
+        assert_eq!(render_context(&json!("  ")), None);
+        assert_eq!(render_context(&json!([])), None);
+        assert_eq!(render_context(&Value::Null), None);
+        assert_eq!(
+            render_context(&json!({"results": [{"text": "t", "source": 3}], "resultCount": 1}))
+                .as_deref(),
+            Some("[1] (source: 3) t")
+        );
+        assert_eq!(
+            render_context(&json!({"a": 1})).as_deref(),
+            Some("{\"a\":1}")
+        );
+        assert_eq!(render_context(&json!(42)).as_deref(), Some("42"));
+    }
+
+    #[tokio::test]
+    async fn without_context_the_prompt_goes_alone() {
+        let fakes = Fakes::new();
+        let tool = Generate::new(fakes.providers());
+        let out = run(&tool, json!({"prompt": "Hi", "context": []}), json!({}))
+            .await
+            .unwrap();
+        assert_eq!(out.output["text"], "fake answer to: Hi");
+        assert_eq!(out.output["model"], "fake-llm");
+        let request = &fakes.llm.requests()[0];
+        assert_eq!(request.system, None);
+        assert_eq!((request.temperature, request.max_tokens), (None, None));
+    }
+
+    #[tokio::test]
+    async fn no_llm_configured_says_what_to_set() {
+        let tool = Generate::new(Arc::new(Providers::none(Settings::default())));
+        let err = run(&tool, json!({"prompt": "Hi"}), json!({}))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ToolError::NotConfigured(_)));
+        assert!(
+            err.to_string().starts_with(
+                "generate: no LLM provider is configured. Set VAI_LLM_PROVIDER (anthropic, openai or ollama) and VAI_LLM_API_KEY"
+            ),
+            "{err}"
+        );
+    }
+
+    #[tokio::test]
+    async fn inputs_and_provider_errors() {
+        let fakes = Fakes::new();
+        let tool = Generate::new(fakes.providers());
+        let err = run(&tool, json!({"prompt": ""}), json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(err.to_string(), "generate: input \"prompt\" is required");
+        let err = run(&tool, json!({"prompt": "p", "temperature": 3}), json!({}))
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("between 0 and 2"));
+        fakes.llm.fail_next(ProviderError::RateLimited {
+            provider: "anthropic".into(),
+            message: "overloaded".into(),
+            retry_after: None,
+        });
+        let err = run(&tool, json!({"prompt": "p"}), json!({}))
+            .await
+            .unwrap_err();
+        assert!(err.is_transient());
+        assert!(fakes.llm.requests().len() == 1);
+    }
+}

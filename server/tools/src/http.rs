@@ -1,1 +1,489 @@
-//! (being written)
+//! The `http` tool: call a web API or fetch a page, limited to the project's allowed hosts, with
+//! a timeout, bounded redirects and a bounded response body.
+
+mod html;
+
+pub use html::html_to_text;
+
+use crate::args::{self, NO_API_CALLS};
+use reqwest::redirect;
+use reqwest::{Client, Method, Url};
+use serde_json::{Map, Value, json};
+use std::sync::{Arc, LazyLock, Once};
+use std::time::{Duration, Instant};
+use vai_workflow::{
+    ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage,
+};
+
+const NAME: &str = "http";
+
+/// Largest response body kept; longer bodies are cut and the output carries a `warning`.
+pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
+pub const MAX_REDIRECTS: usize = 5;
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub const MAX_TIMEOUT_MS: u64 = 120_000;
+
+const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/// Install rustls' *ring* crypto provider as the process default (once; later calls and an
+/// already-installed provider are fine). Every reqwest client needs one.
+pub fn install_crypto_provider() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Err means another provider is already installed, which serves as well.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// Which hosts the tool may reach (`.vai.json` `allowedHosts`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpPolicy {
+    /// `None`: any host. `Some`: only these — exact names (`api.example.com`, optionally with a
+    /// port), `*.example.com` for any subdomain (not `example.com` itself), or `*`.
+    pub allowed_hosts: Option<Vec<String>>,
+}
+
+impl HttpPolicy {
+    /// `Ok` when `url` is http(s) and its host is allowed; otherwise why not.
+    pub fn check(&self, url: &Url) -> Result<(), String> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(format!(
+                "only http and https URLs are allowed, not \"{}:\"",
+                url.scheme()
+            ));
+        }
+        let host = url.host_str().ok_or("the URL has no host")?;
+        let host = host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_ascii_lowercase();
+        let Some(allowed) = &self.allowed_hosts else {
+            return Ok(());
+        };
+        if allowed
+            .iter()
+            .any(|p| host_matches(p, &host, url.port_or_known_default()))
+        {
+            Ok(())
+        } else {
+            Err(format!(
+                "host \"{host}\" is not in allowedHosts ({}); add it to allowedHosts in .vai.json",
+                if allowed.is_empty() {
+                    "empty".to_string()
+                } else {
+                    allowed.join(", ")
+                }
+            ))
+        }
+    }
+}
+
+/// Whether an allow-list entry admits `host` (lower-case) on `port`. Entries may be written as
+/// URLs (`https://api.example.com/v1`): scheme and path are ignored.
+fn host_matches(pattern: &str, host: &str, port: Option<u16>) -> bool {
+    let mut p = pattern.trim().to_ascii_lowercase();
+    if let Some((_, rest)) = p.split_once("://") {
+        p = rest.to_string();
+    }
+    if let Some(i) = p.find('/') {
+        p.truncate(i);
+    }
+    let (pat_host, pat_port) = split_port(&p);
+    if pat_port.is_some() && pat_port != port {
+        return false;
+    }
+    if pat_host == "*" {
+        return true;
+    }
+    match pat_host.strip_prefix("*.") {
+        Some(suffix) => host
+            .strip_suffix(suffix)
+            .is_some_and(|sub| sub.len() > 1 && sub.ends_with('.')),
+        None => pat_host == host,
+    }
+}
+
+/// `host:port`, `[v6]:port` or a bare host.
+fn split_port(p: &str) -> (&str, Option<u16>) {
+    if let Some(v6) = p.strip_prefix('[') {
+        return match v6.split_once(']') {
+            Some((h, rest)) => (h, rest.strip_prefix(':').and_then(|n| n.parse().ok())),
+            None => (v6, None),
+        };
+    }
+    match p.split_once(':') {
+        Some((h, port)) if !port.contains(':') => match port.parse() {
+            Ok(n) => (h, Some(n)),
+            Err(_) => (p, None),
+        },
+        _ => (p, None),
+    }
+}
+
+static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
+
+/// Makes HTTP requests within an [`HttpPolicy`].
+pub struct Http {
+    policy: Arc<HttpPolicy>,
+    /// Follows up to `MAX_REDIRECTS` redirects, re-checking each target against the policy.
+    following: Result<Client, String>,
+    /// Returns redirects as they are (`followRedirects: false`).
+    direct: Result<Client, String>,
+}
+
+impl Http {
+    pub fn new(policy: HttpPolicy) -> Self {
+        install_crypto_provider();
+        let policy = Arc::new(policy);
+        let checker = Arc::clone(&policy);
+        let follow = redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() > MAX_REDIRECTS {
+                return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
+            }
+            match checker.check(attempt.url()) {
+                Ok(()) => attempt.follow(),
+                Err(why) => attempt.error(format!("redirect refused: {why}")),
+            }
+        });
+        Self {
+            following: build_client(follow),
+            direct: build_client(redirect::Policy::none()),
+            policy,
+        }
+    }
+
+    pub fn policy(&self) -> &HttpPolicy {
+        &self.policy
+    }
+}
+
+fn build_client(redirects: redirect::Policy) -> Result<Client, String> {
+    Client::builder()
+        .user_agent(concat!("vai/", env!("CARGO_PKG_VERSION")))
+        .redirect(redirects)
+        .build()
+        .map_err(|e| {
+            format!(
+                "http: could not set up the HTTP client: {}",
+                error_chain(&e)
+            )
+        })
+}
+
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: NAME,
+        label: "HTTP request",
+        category: Category::Integration,
+        icon: "Http",
+        description: "Call a web API or fetch a web page",
+        help: "Sends one HTTP request and returns the status, headers and body; a 4xx or 5xx status is returned, not treated as a failure. JSON bodies are parsed (falling back to text), `responseType: \"text\"` keeps the raw text, and `extract: \"text\"` turns an HTML page into readable text. `body` is sent for POST, PUT and PATCH — objects as JSON. Only hosts listed in `allowedHosts` of .vai.json are reachable when that list is set; up to 5 redirects are followed (each target checked against it) unless `followRedirects` is false; bodies beyond 5 MB are cut with a `warning`.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "url": {"type": "string", "format": "uri", "description": "http or https URL"},
+                "method": {"type": "string", "enum": METHODS, "default": "GET"},
+                "headers": {"type": "object", "additionalProperties": {"type": "string"}, "default": {}, "description": "Request headers"},
+                "body": {"description": "Request body for POST, PUT and PATCH; objects and arrays are sent as JSON"},
+                "timeout": {"type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS, "description": "Milliseconds before the request is abandoned"},
+                "responseType": {"type": "string", "enum": ["json", "text"], "default": "json", "description": "json parses the body when it is JSON; text keeps it as text"},
+                "extract": {"type": "string", "enum": ["text"], "description": "\"text\": strip HTML tags, scripts and styles, leaving readable text"},
+                "followRedirects": {"type": "boolean", "default": true, "description": "Follow up to 5 redirects"}
+            },
+            "required": ["url"]
+        }),
+        outputs: &[
+            ("status", "HTTP status code"),
+            ("statusText", "standard reason phrase of the status"),
+            ("headers", "response headers, lower-case names"),
+            ("body", "parsed JSON, or text"),
+            ("durationMs", "time taken, in milliseconds"),
+            ("warning", "present when the body was cut at 5 MB"),
+        ],
+        deferred: &[],
+        main_input: Some("url"),
+        api_calls: ApiCalls {
+            http: 1,
+            ..NO_API_CALLS
+        },
+    }
+}
+
+/// The request a call describes, validated.
+struct Request {
+    url: Url,
+    method: Method,
+    headers: Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)>,
+    body: Option<(Vec<u8>, bool)>,
+    timeout: Duration,
+    parse_json: bool,
+    extract_text: bool,
+    follow: bool,
+}
+
+fn read_request(call: &ToolCall<'_>, policy: &HttpPolicy) -> Result<Request, ToolError> {
+    let raw = args::required_str(NAME, call, "url")?.trim();
+    let url = Url::parse(raw).map_err(|e| {
+        ToolError::invalid(NAME, "url", format!("is not a valid URL ({e}): \"{raw}\""))
+    })?;
+    policy
+        .check(&url)
+        .map_err(|why| ToolError::invalid(NAME, "url", why))?;
+    let method = args::choice_or(NAME, call, "method", &METHODS, "GET")?;
+    let method = Method::from_bytes(method.as_bytes())
+        .map_err(|e| ToolError::invalid(NAME, "method", e.to_string()))?;
+    let mut headers = Vec::new();
+    for (name, value) in args::opt_object(NAME, call, "headers")?
+        .into_iter()
+        .flatten()
+    {
+        if value.is_null() {
+            continue;
+        }
+        let text = vai_workflow::value::to_text(Some(value));
+        let bad = |what: &str| ToolError::invalid(NAME, "headers", format!("{what}: \"{name}\""));
+        let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| bad("invalid header name"))?;
+        let value = reqwest::header::HeaderValue::from_str(&text)
+            .map_err(|_| bad("invalid value for header"))?;
+        headers.push((name, value));
+    }
+    let body = if matches!(method, Method::POST | Method::PUT | Method::PATCH) {
+        match call.input("body") {
+            None => None,
+            Some(Value::String(s)) => Some((s.clone().into_bytes(), false)),
+            Some(v @ (Value::Object(_) | Value::Array(_))) => {
+                Some((v.to_string().into_bytes(), true))
+            }
+            Some(v) => Some((vai_workflow::value::to_text(Some(v)).into_bytes(), false)),
+        }
+    } else {
+        None
+    };
+    let timeout = args::count_or(
+        NAME,
+        call,
+        "timeout",
+        DEFAULT_TIMEOUT_MS,
+        u64::from(u32::MAX),
+    )?;
+    let extract_text = match args::opt_string(call, "extract") {
+        None => false,
+        Some(e) if e.eq_ignore_ascii_case("text") => true,
+        Some(other) => {
+            return Err(ToolError::invalid(
+                NAME,
+                "extract",
+                format!("must be \"text\", got \"{other}\""),
+            ));
+        }
+    };
+    let response_type = args::choice_or(
+        NAME,
+        call,
+        "responseType",
+        &["json", "text"],
+        if extract_text { "text" } else { "json" },
+    )?;
+    Ok(Request {
+        url,
+        method,
+        headers,
+        body,
+        timeout: Duration::from_millis(timeout.clamp(1, MAX_TIMEOUT_MS)),
+        parse_json: response_type == "json" && !extract_text,
+        extract_text,
+        follow: args::bool_or(NAME, call, "followRedirects", true)?,
+    })
+}
+
+impl Tool for Http {
+    fn spec(&self) -> &ToolSpec {
+        &SPEC
+    }
+
+    fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let req = read_request(&call, &self.policy)?;
+            let client = if req.follow {
+                &self.following
+            } else {
+                &self.direct
+            };
+            let client = client.as_ref().map_err(|e| ToolError::Failed(e.clone()))?;
+            let timeout = req.timeout;
+            let timed_out = || ToolError::Transient {
+                message: format!(
+                    "http: request to {} timed out after {} ms",
+                    redacted(&req.url),
+                    timeout.as_millis()
+                ),
+                retry_after: None,
+            };
+            let started = Instant::now();
+            let fetched = tokio::time::timeout(timeout, fetch(client, &req))
+                .await
+                .map_err(|_| timed_out())?;
+            let fetched = fetched.map_err(|e| {
+                if e.is_timeout() {
+                    timed_out()
+                } else {
+                    request_error(e, &req.url)
+                }
+            })?;
+            let duration_ms = started.elapsed().as_millis() as u64;
+            Ok(ToolOutput {
+                output: fetched.into_output(&req, duration_ms),
+                usage: Some(Usage {
+                    requests: 1,
+                    ..Usage::default()
+                }),
+                backend: None,
+            })
+        })
+    }
+}
+
+struct Fetched {
+    status: reqwest::StatusCode,
+    headers: Map<String, Value>,
+    body: Vec<u8>,
+    truncated: bool,
+}
+
+async fn fetch(client: &Client, req: &Request) -> Result<Fetched, reqwest::Error> {
+    let mut builder = client
+        .request(req.method.clone(), req.url.clone())
+        .timeout(req.timeout);
+    let has_content_type = req
+        .headers
+        .iter()
+        .any(|(n, _)| n == reqwest::header::CONTENT_TYPE);
+    for (name, value) in &req.headers {
+        builder = builder.header(name, value);
+    }
+    if let Some((bytes, is_json)) = &req.body {
+        if *is_json && !has_content_type {
+            builder = builder.header(reqwest::header::CONTENT_TYPE, "application/json");
+        }
+        builder = builder.body(bytes.clone());
+    }
+    let mut response = builder.send().await?;
+    let mut headers = Map::new();
+    for (name, value) in response.headers() {
+        let value = String::from_utf8_lossy(value.as_bytes());
+        match headers.get_mut(name.as_str()) {
+            Some(Value::String(existing)) => {
+                existing.push_str(", ");
+                existing.push_str(&value);
+            }
+            _ => {
+                headers.insert(name.as_str().to_string(), Value::String(value.into_owned()));
+            }
+        }
+    }
+    let mut body = Vec::new();
+    let mut truncated = false;
+    while let Some(chunk) = response.chunk().await? {
+        let room = MAX_BODY_BYTES - body.len();
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            truncated = true;
+            break;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Fetched {
+        status: response.status(),
+        headers,
+        body,
+        truncated,
+    })
+}
+
+impl Fetched {
+    fn into_output(mut self, req: &Request, duration_ms: u64) -> Value {
+        if self.truncated {
+            // Do not leave half a character at the cut.
+            if let Err(e) = std::str::from_utf8(&self.body)
+                && e.error_len().is_none()
+            {
+                self.body.truncate(e.valid_up_to());
+            }
+        }
+        let text = match String::from_utf8(self.body) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
+        let body = if req.extract_text {
+            Value::String(html_to_text(&text))
+        } else if req.parse_json {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        } else {
+            Value::String(text)
+        };
+        let mut out = Map::new();
+        out.insert("status".into(), self.status.as_u16().into());
+        out.insert(
+            "statusText".into(),
+            self.status.canonical_reason().unwrap_or("").into(),
+        );
+        out.insert("headers".into(), Value::Object(self.headers));
+        out.insert("body".into(), body);
+        out.insert("durationMs".into(), duration_ms.into());
+        if self.truncated {
+            out.insert(
+                "warning".into(),
+                format!(
+                    "response body truncated at {} MB",
+                    MAX_BODY_BYTES / (1024 * 1024)
+                )
+                .into(),
+            );
+        }
+        Value::Object(out)
+    }
+}
+
+/// The URL without credentials or query string, safe to show in messages.
+fn redacted(url: &Url) -> String {
+    let mut shown = url.clone();
+    let _ = shown.set_username("");
+    let _ = shown.set_password(None);
+    shown.set_query(None);
+    shown.set_fragment(None);
+    shown.to_string()
+}
+
+fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
+
+fn request_error(e: reqwest::Error, url: &Url) -> ToolError {
+    let is_redirect = e.is_redirect();
+    let is_builder = e.is_builder();
+    let detail = error_chain(&e.without_url());
+    let message = format!("http: request to {} failed: {detail}", redacted(url));
+    if is_redirect {
+        ToolError::Failed(message)
+    } else if is_builder {
+        ToolError::invalid(NAME, "url", detail)
+    } else {
+        ToolError::Transient {
+            message,
+            retry_after: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

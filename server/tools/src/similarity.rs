@@ -1,1 +1,153 @@
-//! (being written)
+//! The `similarity` tool: cosine similarity of two texts' embeddings.
+
+use crate::args;
+use crate::query::{Served, object, provider_error};
+use serde_json::{Value, json};
+use std::sync::{Arc, LazyLock};
+use vai_providers::{EmbedRequest, InputType, Providers, cosine_similarity};
+use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+
+const NAME: &str = "similarity";
+
+static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
+
+/// Embeds two texts in one request and compares them.
+pub struct Similarity {
+    providers: Arc<Providers>,
+}
+
+impl Similarity {
+    pub fn new(providers: Arc<Providers>) -> Self {
+        Similarity { providers }
+    }
+}
+
+pub fn spec() -> ToolSpec {
+    ToolSpec {
+        name: NAME,
+        label: "Similarity",
+        category: Category::Embedding,
+        icon: "CompareArrows",
+        description: "How similar two texts are: cosine similarity of their embeddings",
+        help: "Embeds `text1` and `text2` as documents in a single embedding request and returns the cosine similarity of the two vectors, from -1 to 1 (in practice mostly 0 to 1; near 1 means the texts say nearly the same thing). Use it to detect duplicates before ingesting or to check that an answer stays close to its sources.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "text1": {"type": "string", "description": "First text"},
+                "text2": {"type": "string", "description": "Second text"},
+                "model": {"type": "string", "description": "Embedding model; defaults to defaults.model, then voyage-4-large"}
+            },
+            "required": ["text1", "text2"]
+        }),
+        outputs: &[
+            (
+                "similarity",
+                "cosine similarity of the two embeddings, -1 to 1",
+            ),
+            ("model", "the embedding model used"),
+        ],
+        deferred: &[],
+        main_input: Some("text1"),
+        api_calls: ApiCalls {
+            embed: 1,
+            rerank: 0,
+            vector_search: 0,
+            llm: 0,
+            http: 0,
+        },
+    }
+}
+
+impl Tool for Similarity {
+    fn spec(&self) -> &ToolSpec {
+        &SPEC
+    }
+
+    fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            let text1 = args::required_str(NAME, &call, "text1")?.to_string();
+            let text2 = args::required_str(NAME, &call, "text2")?.to_string();
+            let model = self
+                .providers
+                .settings
+                .embedding_model(args::opt_string(&call, "model").as_deref(), call.defaults);
+            let embedder = self
+                .providers
+                .embedder(NAME)
+                .map_err(|e| provider_error(NAME, e))?;
+
+            let response = embedder
+                .embed(EmbedRequest {
+                    texts: vec![text1, text2],
+                    model,
+                    input_type: Some(InputType::Document),
+                    dimensions: None,
+                })
+                .await
+                .map_err(|e| provider_error(NAME, e))?;
+            let mut served = Served::default();
+            served.embed(embedder.name(), response.usage);
+            let [a, b] = <[Vec<f32>; 2]>::try_from(response.embeddings).map_err(|all| {
+                ToolError::Failed(format!(
+                    "{NAME}: {} returned {} embeddings for 2 texts",
+                    embedder.name(),
+                    all.len()
+                ))
+            })?;
+            Ok(served.output(object([
+                ("similarity", Value::from(cosine_similarity(&a, &b))),
+                ("model", Value::String(response.model)),
+            ])))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::testing::{Fakes, run};
+
+    #[tokio::test]
+    async fn embeds_both_texts_as_documents_in_one_request() {
+        let fakes = Fakes::new();
+        let tool = Similarity::new(fakes.providers());
+        let same = run(
+            &tool,
+            json!({"text1": "The cat sat", "text2": "the cat SAT"}),
+            json!({}),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            same.output.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["similarity", "model"]
+        );
+        assert!((same.output["similarity"].as_f64().unwrap() - 1.0).abs() < 1e-6);
+        assert_eq!(same.output["model"], "voyage-4-large");
+
+        let different = run(
+            &tool,
+            json!({"text1": "cat", "text2": "stock market"}),
+            json!({}),
+        )
+        .await
+        .unwrap();
+        assert!(different.output["similarity"].as_f64().unwrap() < 0.5);
+
+        let requests = fakes.embedder.requests();
+        assert_eq!(requests.len(), 2);
+        assert_eq!(requests[0].texts, ["The cat sat", "the cat SAT"]);
+        assert_eq!(requests[0].input_type, Some(InputType::Document));
+        assert_eq!(same.usage.unwrap().requests, 1);
+    }
+
+    #[tokio::test]
+    async fn both_texts_are_required() {
+        let fakes = Fakes::new();
+        let tool = Similarity::new(fakes.providers());
+        let err = run(&tool, json!({"text1": "a"}), json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(err.to_string(), "similarity: input \"text2\" is required");
+    }
+}
