@@ -1,1 +1,31 @@
-fn main() {}
+//! `vai`: run RAG workflows described as `.vai-workflow.json` files.
+
+mod app;
+mod builtin;
+mod commands;
+mod project;
+mod render;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = commands::Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(commands::EXIT_INVALID);
+        }
+    };
+    match runtime.block_on(commands::dispatch(cli)) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(commands::EXIT_INVALID)
+        }
+    }
+}

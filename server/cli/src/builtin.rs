@@ -1,0 +1,151 @@
+//! The workflows shipped inside the binary (`workflows/*.json`, `workflows/examples/*.json`)
+//! and their test cases, and resolving a command-line argument to a workflow.
+
+use std::path::{Path, PathBuf};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_workflows.rs"));
+}
+
+/// Where a workflow came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    File,
+    BuiltIn,
+    Example,
+}
+
+impl Source {
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::File => "file",
+            Source::BuiltIn => "built-in",
+            Source::Example => "example",
+        }
+    }
+}
+
+/// A workflow's text and where it came from.
+#[derive(Debug, Clone)]
+pub struct Located {
+    pub name: String,
+    /// What to call it in messages: the path, or `built-in "name"`.
+    pub display: String,
+    pub text: String,
+    /// The file, when it is one on disk.
+    pub path: Option<PathBuf>,
+    /// Embedded path prefix ("" or "examples/") for finding embedded tests.
+    embedded_dir: Option<&'static str>,
+}
+
+/// Why an argument names no workflow.
+#[derive(Debug, thiserror::Error)]
+pub enum LocateError {
+    #[error("no workflow file or built-in named \"{0}\" (see `vai workflow list`)")]
+    NotFound(String),
+    #[error("{0}")]
+    Load(#[from] vai_workflow::load::LoadError),
+}
+
+/// An existing path first, then a built-in, then an example.
+pub fn locate(arg: &str) -> Result<Located, LocateError> {
+    let path = Path::new(arg);
+    if path.is_file() {
+        let text = read_limited(path)?;
+        return Ok(Located {
+            name: vai_workflow::load::stem(path),
+            display: arg.to_string(),
+            text,
+            path: Some(path.to_path_buf()),
+            embedded_dir: None,
+        });
+    }
+    let stem = arg.strip_suffix(".json").unwrap_or(arg);
+    let stem = stem.strip_suffix(".vai-workflow").unwrap_or(stem);
+    for (dir, source) in [("", Source::BuiltIn), ("examples/", Source::Example)] {
+        let rel = format!("{dir}{stem}.json");
+        if let Some((_, text)) = embedded::FILES.iter().find(|(p, _)| *p == rel) {
+            return Ok(Located {
+                name: stem.to_string(),
+                display: format!("{} \"{stem}\"", source.label()),
+                text: text.to_string(),
+                path: None,
+                embedded_dir: Some(dir),
+            });
+        }
+    }
+    Err(LocateError::NotFound(arg.to_string()))
+}
+
+fn read_limited(path: &Path) -> Result<String, vai_workflow::load::LoadError> {
+    use vai_workflow::load::{LoadError, MAX_FILE_BYTES};
+    let io = |source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let len = std::fs::metadata(path).map_err(io)?.len();
+    if len > MAX_FILE_BYTES {
+        return Err(LoadError::Invalid {
+            path: path.to_path_buf(),
+            diagnostic: vai_workflow::Diagnostic::error(
+                "FILE_TOO_LARGE",
+                format!(
+                    "the file is {len} bytes; workflow files are limited to {MAX_FILE_BYTES} bytes"
+                ),
+            ),
+        });
+    }
+    std::fs::read_to_string(path).map_err(io)
+}
+
+/// Every built-in and example: (name, source, text).
+pub fn all() -> Vec<(String, Source, &'static str)> {
+    embedded::FILES
+        .iter()
+        .filter_map(|(rel, text)| {
+            let (source, file) = match rel.split_once('/') {
+                None => (Source::BuiltIn, *rel),
+                Some(("examples", f)) if !f.contains('/') => (Source::Example, f),
+                _ => return None,
+            };
+            if file == "workflow.schema.json" {
+                return None;
+            }
+            Some((file.strip_suffix(".json")?.to_string(), source, *text))
+        })
+        .collect()
+}
+
+/// A test case: its display name (file) and text.
+pub struct CaseFile {
+    pub file: String,
+    pub text: String,
+}
+
+/// The test cases of a located workflow, sorted by file name.
+pub fn cases(located: &Located) -> Result<Vec<CaseFile>, String> {
+    if let Some(path) = &located.path {
+        return vai_workflow::testing::find_cases(path)
+            .into_iter()
+            .map(|p| {
+                std::fs::read_to_string(&p)
+                    .map(|text| CaseFile {
+                        file: p.display().to_string(),
+                        text,
+                    })
+                    .map_err(|e| format!("{}: {e}", p.display()))
+            })
+            .collect();
+    }
+    let dir = located.embedded_dir.unwrap_or("");
+    let prefix = format!("{dir}tests/{}.", located.name);
+    Ok(embedded::FILES
+        .iter()
+        .filter(|(p, _)| p.starts_with(&prefix) && p.ends_with(".test.json"))
+        .map(|(p, text)| CaseFile {
+            file: format!("workflows/{p}"),
+            text: text.to_string(),
+        })
+        .collect())
+}

@@ -1,0 +1,226 @@
+//! `vai workflow init`: scaffold a new workflow file (and a first test case).
+
+use crate::commands::{EXIT_INVALID, EXIT_OK};
+use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// Create a new workflow file. Asks for what is missing when run in a terminal.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Workflow name (free text; the file name is derived from it).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Output file (default: <slug>.vai-workflow.json in the current directory).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// What the workflow starts from.
+    #[arg(long, value_enum)]
+    pub template: Option<Starter>,
+    /// Replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Starting points for a new workflow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Starter {
+    /// Vector search with reranking.
+    Search,
+    /// Search, then answer with an LLM from the results.
+    Rag,
+    /// Chunk and ingest a text.
+    Ingest,
+}
+
+pub fn run(args: InitArgs) -> anyhow::Result<u8> {
+    let interactive = std::io::stdin().is_terminal();
+    let name = match args.name {
+        Some(n) => n,
+        None if interactive => ask("Workflow name", "My workflow")?,
+        None => {
+            eprintln!("error: --name is required when not running in a terminal");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    if name.trim().is_empty() {
+        eprintln!("error: the workflow name cannot be empty");
+        return Ok(EXIT_INVALID);
+    }
+    let starter = match args.template {
+        Some(s) => s,
+        None if interactive => match ask("Start from: search, rag or ingest", "search")?.trim() {
+            "rag" => Starter::Rag,
+            "ingest" => Starter::Ingest,
+            "search" | "" => Starter::Search,
+            other => {
+                eprintln!("error: unknown starting point \"{other}\" (search, rag or ingest)");
+                return Ok(EXIT_INVALID);
+            }
+        },
+        None => Starter::Search,
+    };
+    let slug = slugify(&name);
+    let output = args
+        .output
+        .unwrap_or_else(|| PathBuf::from(format!("{slug}.vai-workflow.json")));
+    if output.exists() && !args.force {
+        eprintln!(
+            "error: {} already exists (use --force to replace it)",
+            output.display()
+        );
+        return Ok(EXIT_INVALID);
+    }
+    let (workflow, case) = scaffold(&name, starter);
+    write_json(&output, &workflow)?;
+    println!("Created {}", output.display());
+    let stem = vai_workflow::load::stem(&output);
+    let tests_dir = output.parent().unwrap_or(Path::new(".")).join("tests");
+    let case_path = tests_dir.join(format!("{stem}.basic.test.json"));
+    if !case_path.exists() {
+        std::fs::create_dir_all(&tests_dir)?;
+        write_json(&case_path, &case)?;
+        println!("Created {}", case_path.display());
+    }
+    println!(
+        "\nNext:\n  vai workflow validate {0}\n  vai workflow test {0}\n  vai workflow run {0} --input query=\"…\" --dry-run",
+        output.display()
+    );
+    Ok(EXIT_OK)
+}
+
+fn ask(question: &str, default: &str) -> anyhow::Result<String> {
+    eprint!("{question} [{default}]: ");
+    std::io::stderr().flush()?;
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line)?;
+    let line = line.trim();
+    Ok(if line.is_empty() {
+        default.to_string()
+    } else {
+        line.to_string()
+    })
+}
+
+fn write_json(path: &Path, value: &Value) -> anyhow::Result<()> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    std::fs::write(path, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// "My RAG flow!" → "my-rag-flow".
+pub fn slugify(name: &str) -> String {
+    let mut slug = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_end_matches('-').to_string();
+    if slug.is_empty() {
+        "workflow".to_string()
+    } else {
+        slug
+    }
+}
+
+fn scaffold(name: &str, starter: Starter) -> (Value, Value) {
+    let search = json!({
+        "id": "search",
+        "name": "Search the knowledge base",
+        "tool": "query",
+        "inputs": {"query": "{{ inputs.query }}", "limit": "{{ inputs.limit }}"}
+    });
+    let query_inputs = json!({
+        "query": {"type": "string", "description": "What to search for", "required": true},
+        "limit": {"type": "number", "description": "How many results", "default": 5}
+    });
+    let results = json!({"results": [{"text": "Example passage", "source": "example.md", "score": 0.9}], "resultCount": 1});
+    match starter {
+        Starter::Search => (
+            json!({
+                "$schema": "https://vai.dev/schemas/workflow-v1.json",
+                "name": name,
+                "description": "Search a collection and rerank the results",
+                "version": "1.0.0",
+                "inputs": query_inputs,
+                "defaults": {},
+                "steps": [search],
+                "output": {"results": "{{ search.output.results }}", "count": "{{ search.output.resultCount }}"}
+            }),
+            json!({
+                "name": "finds results",
+                "inputs": {"query": "example"},
+                "mocks": {"query": results},
+                "expect": {"steps": {"search": {"status": "completed"}}, "output": {"count": {"equals": 1}}, "noErrors": true}
+            }),
+        ),
+        Starter::Rag => (
+            json!({
+                "$schema": "https://vai.dev/schemas/workflow-v1.json",
+                "name": name,
+                "description": "Search a collection, then answer the question from the results",
+                "version": "1.0.0",
+                "inputs": query_inputs,
+                "defaults": {},
+                "steps": [
+                    search,
+                    {
+                        "id": "answer",
+                        "name": "Answer from the results",
+                        "tool": "generate",
+                        "condition": "{{ search.output.resultCount > 0 }}",
+                        "inputs": {"prompt": "{{ inputs.query }}", "context": "{{ search.output.results }}"}
+                    }
+                ],
+                "output": {"answer": "{{ answer.output.text || 'No relevant documents found.' }}", "sources": "{{ search.output.results }}"}
+            }),
+            json!({
+                "name": "answers from results",
+                "inputs": {"query": "example"},
+                "mocks": {"query": results, "generate": {"text": "An answer.", "model": "mock", "provider": "mock"}},
+                "expect": {"steps": {"search": {"status": "completed"}, "answer": {"status": "completed"}}, "output": {"answer": {"equals": "An answer."}}, "noErrors": true}
+            }),
+        ),
+        Starter::Ingest => (
+            json!({
+                "$schema": "https://vai.dev/schemas/workflow-v1.json",
+                "name": name,
+                "description": "Chunk a text and store it with embeddings",
+                "version": "1.0.0",
+                "inputs": {
+                    "text": {"type": "string", "description": "The text to ingest", "required": true},
+                    "source": {"type": "string", "description": "Where it came from", "default": "manual"}
+                },
+                "defaults": {},
+                "steps": [{
+                    "id": "store",
+                    "name": "Chunk, embed and store",
+                    "tool": "ingest",
+                    "inputs": {"text": "{{ inputs.text }}", "source": "{{ inputs.source }}"}
+                }],
+                "output": {"chunks": "{{ store.output.chunks }}", "inserted": "{{ store.output.insertedCount }}"}
+            }),
+            json!({
+                "name": "stores chunks",
+                "inputs": {"text": "Some text to store."},
+                "mocks": {"ingest": {"insertedCount": 1, "chunks": 1, "source": "manual", "model": "mock", "indexCreated": false}},
+                "expect": {"steps": {"store": {"status": "completed"}}, "output": {"inserted": {"equals": 1}}, "noErrors": true}
+            }),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slugify("My RAG flow!"), "my-rag-flow");
+        assert_eq!(slugify("  --  "), "workflow");
+    }
+}

@@ -1,0 +1,343 @@
+//! `vai workflow run`.
+
+use super::{load, print_diagnostics};
+use crate::commands::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
+use crate::{app, project, render};
+use clap::Args;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+use vai_workflow::{Mode, Plan, RunOptions, RunStatus, exec::prepare_inputs};
+
+/// Run a workflow: a file path or the name of a built-in or example.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Workflow file, or the name of a built-in (see `vai workflow list`).
+    pub workflow: String,
+    /// An input as key=value; repeatable. Values are converted to the declared type
+    /// (numbers, true/false, JSON arrays and objects, or a,b,c for arrays).
+    #[arg(short, long = "input", value_name = "KEY=VALUE")]
+    pub inputs: Vec<String>,
+    /// A JSON file holding an object of inputs; --input values override it.
+    #[arg(long, value_name = "FILE")]
+    pub inputs_file: Option<PathBuf>,
+    /// Database for steps that do not name one (overrides the workflow's defaults.db).
+    #[arg(long)]
+    pub db: Option<String>,
+    /// Collection for steps that do not name one (overrides defaults.collection).
+    #[arg(long)]
+    pub collection: Option<String>,
+    /// Print the whole result (status, output, steps, usage) as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress lines on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Also print each step's start and output.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Show the plan (inputs, layers, parallel steps, estimated API calls) without running.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir()?;
+    let project = project::load(&cwd)?;
+    let registry = app::registry(&project);
+    let (located, compiled) = match load(&args.workflow, &registry, Mode::Strict) {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    print_diagnostics(&located.display, &compiled);
+    let Some(plan) = compiled.plan.clone() else {
+        return Ok(EXIT_INVALID);
+    };
+
+    let inputs = match collect_inputs(&args) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    for key in inputs.keys() {
+        if !plan.workflow.inputs.contains_key(key) {
+            eprintln!(
+                "warning: {}: input \"{key}\" is not declared by the workflow (passed through)",
+                located.display
+            );
+        }
+    }
+    let mut defaults_override = Map::new();
+    if let Some(db) = &args.db {
+        defaults_override.insert("db".into(), json!(db));
+    }
+    if let Some(c) = &args.collection {
+        defaults_override.insert("collection".into(), json!(c));
+    }
+
+    if args.dry_run {
+        return Ok(dry_run(
+            &plan,
+            &registry,
+            &inputs,
+            &defaults_override,
+            args.json,
+        ));
+    }
+
+    let cancel = CancellationToken::new();
+    let on_signal = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("\ninterrupted: cancelling the run…");
+            on_signal.cancel();
+        }
+    });
+    let names: HashMap<String, String> = plan
+        .steps
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone()))
+        .collect();
+    let sink: Arc<dyn vai_workflow::EventSink> = if args.quiet {
+        Arc::new(vai_workflow::events::NoEvents)
+    } else {
+        Arc::new(render::Progress::new(names, args.verbose))
+    };
+    let options = RunOptions {
+        inputs,
+        defaults_override,
+        cancel,
+        ..RunOptions::default()
+    };
+    let result = match vai_workflow::run(plan.clone(), registry, options, sink).await {
+        Ok(r) => r,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("error: {}: {e}", located.display);
+            }
+            return Ok(EXIT_INVALID);
+        }
+    };
+
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&result)?);
+    } else if let Some(output) = &result.output {
+        println!(
+            "{}",
+            render::output(output, plan.workflow.formatters.as_ref())
+        );
+    }
+    if !args.quiet {
+        match result.status {
+            RunStatus::Completed => eprintln!("done in {}ms", result.duration_ms),
+            RunStatus::Failed => eprintln!(
+                "error: {}: {}",
+                located.display,
+                result.error.as_deref().unwrap_or("the run failed")
+            ),
+            RunStatus::Cancelled => eprintln!("cancelled after {}ms", result.duration_ms),
+        }
+    }
+    Ok(match result.status {
+        RunStatus::Completed => EXIT_OK,
+        RunStatus::Failed => EXIT_FAILED,
+        RunStatus::Cancelled => EXIT_INTERRUPTED,
+    })
+}
+
+fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {
+    let mut inputs = Map::new();
+    if let Some(file) = &args.inputs_file {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+        match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(m)) => inputs.extend(m),
+            Ok(_) => anyhow::bail!(
+                "{}: the inputs file must hold a JSON object",
+                file.display()
+            ),
+            Err(e) => anyhow::bail!("{}: not valid JSON: {e}", file.display()),
+        }
+    }
+    for pair in &args.inputs {
+        let Some((k, v)) = pair.split_once('=') else {
+            anyhow::bail!("--input \"{pair}\" must be key=value");
+        };
+        let k = k.trim();
+        if k.is_empty() {
+            anyhow::bail!("--input \"{pair}\" has an empty key");
+        }
+        inputs.insert(k.to_string(), Value::String(v.to_string()));
+    }
+    Ok(inputs)
+}
+
+fn dry_run(
+    plan: &Plan,
+    registry: &vai_workflow::Registry,
+    inputs: &Map<String, Value>,
+    overrides: &Map<String, Value>,
+    as_json: bool,
+) -> u8 {
+    let (effective, problems) = match prepare_inputs(&plan.workflow, inputs) {
+        Ok(i) => (i, Vec::new()),
+        Err(errs) => {
+            let mut partial = inputs.clone();
+            for (k, d) in &plan.workflow.inputs {
+                if let (false, Some(v)) = (partial.contains_key(k), &d.default) {
+                    partial.insert(k.clone(), v.clone());
+                }
+            }
+            (partial, errs.iter().map(ToString::to_string).collect())
+        }
+    };
+    let estimate = crate::commands::workflow::run::estimate(plan, registry);
+    let mut defaults = plan.workflow.defaults.clone();
+    defaults.extend(overrides.clone());
+    if as_json {
+        let steps: Vec<Value> = plan
+            .steps
+            .iter()
+            .map(|s| json!({"id": s.id, "name": s.name, "tool": s.tool, "dependsOn": s.deps.iter().map(|&d| &plan.steps[d].id).collect::<Vec<_>>(), "condition": s.condition.is_some(), "forEach": s.for_each.is_some()}))
+            .collect();
+        let out = json!({
+            "name": plan.workflow.name,
+            "inputs": effective,
+            "defaults": defaults,
+            "missingInputs": problems,
+            "layers": plan.layer_ids(),
+            "steps": steps,
+            "apiCalls": estimate,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return EXIT_OK;
+    }
+    println!(
+        "Plan for \"{}\" ({} steps, {} layers)",
+        plan.workflow.name,
+        plan.steps.len(),
+        plan.layers.len()
+    );
+    if !effective.is_empty() {
+        println!("\nInputs:");
+        for (k, v) in &effective {
+            println!(
+                "  {k} = {}",
+                vai_workflow::value::truncate_chars(&v.to_string(), 70)
+            );
+        }
+    }
+    for p in &problems {
+        println!("  ! {p}");
+    }
+    if !defaults.is_empty() {
+        println!("\nDefaults:");
+        for (k, v) in &defaults {
+            println!("  {k} = {v}");
+        }
+    }
+    println!("\nExecution plan:");
+    let mut n = 0;
+    for (li, layer) in plan.layers.iter().enumerate() {
+        println!("  Layer {}", li + 1);
+        for &i in layer {
+            n += 1;
+            let s = &plan.steps[i];
+            let mut notes = Vec::new();
+            if s.condition.is_some() {
+                notes.push("conditional".to_string());
+            }
+            if s.for_each.is_some() {
+                notes.push(format!("forEach ×{}", s.for_each_concurrency));
+            }
+            if s.continue_on_error {
+                notes.push("continueOnError".to_string());
+            }
+            let notes = if notes.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", notes.join(", "))
+            };
+            println!(
+                "    {n}. {} → {}({}){notes}",
+                s.id,
+                s.tool,
+                describe_inputs(&plan.workflow.steps[i].inputs)
+            );
+        }
+        if layer.len() > 1 {
+            let ids: Vec<&str> = layer.iter().map(|&i| plan.steps[i].id.as_str()).collect();
+            println!("       ({} run in parallel)", join_and(&ids));
+        }
+    }
+    println!("\nEstimated API calls:");
+    for (label, key) in [
+        ("embeddings", "embed"),
+        ("reranks", "rerank"),
+        ("vector searches", "vectorSearch"),
+        ("LLM calls", "llm"),
+        ("HTTP requests", "http"),
+    ] {
+        let fixed = estimate["fixed"][key].as_u64().unwrap_or(0);
+        let per_item = estimate["perItem"][key].as_u64().unwrap_or(0);
+        let extra = if per_item > 0 {
+            format!(" + {per_item} per forEach/loop item")
+        } else {
+            String::new()
+        };
+        println!("  {label:<16} {fixed}{extra}");
+    }
+    EXIT_OK
+}
+
+/// Provider calls one run makes: fixed ones, and ones repeated per forEach/loop item.
+pub(crate) fn estimate(plan: &Plan, registry: &vai_workflow::Registry) -> Value {
+    let mut fixed = [0u32; 5];
+    let mut per_item = [0u32; 5];
+    for s in &plan.steps {
+        let tool = match &s.kind {
+            vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
+            _ => s.tool.as_str(),
+        };
+        let Some(spec) = registry.spec(tool) else {
+            continue;
+        };
+        let c = spec.api_calls;
+        let counts = [c.embed, c.rerank, c.vector_search, c.llm, c.http];
+        let repeated =
+            s.for_each.is_some() || matches!(s.kind, vai_workflow::compile::StepKind::Loop { .. });
+        let target = if repeated { &mut per_item } else { &mut fixed };
+        for (t, c) in target.iter_mut().zip(counts) {
+            *t += c;
+        }
+    }
+    let obj = |a: [u32; 5]| json!({"embed": a[0], "rerank": a[1], "vectorSearch": a[2], "llm": a[3], "http": a[4]});
+    json!({"fixed": obj(fixed), "perItem": obj(per_item)})
+}
+
+fn describe_inputs(inputs: &Map<String, Value>) -> String {
+    inputs
+        .iter()
+        .filter_map(|(k, v)| match v {
+            Value::String(s) => Some(format!(
+                "{k}={}",
+                vai_workflow::value::truncate_chars(s, 30)
+            )),
+            Value::Number(_) | Value::Bool(_) => Some(format!("{k}={v}")),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn join_and(ids: &[&str]) -> String {
+    match ids {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}

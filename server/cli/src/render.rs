@@ -1,0 +1,333 @@
+//! Terminal rendering: live progress lines on stderr and the run's output on stdout.
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use vai_workflow::{RunEvent, events::EventSink, model::Formatters, value};
+
+/// Prints one line per step event to stderr.
+pub struct Progress {
+    names: HashMap<String, String>,
+    verbose: bool,
+    colour: bool,
+}
+
+impl Progress {
+    pub fn new(names: HashMap<String, String>, verbose: bool) -> Self {
+        Self {
+            names,
+            verbose,
+            colour: std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
+
+    fn name<'a>(&'a self, id: &'a str) -> &'a str {
+        self.names.get(id).map_or(id, String::as_str)
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+impl EventSink for Progress {
+    fn emit(&self, event: RunEvent) {
+        let line = match &event {
+            RunEvent::StepStarted { step_id, tool, .. } if self.verbose => Some(format!(
+                "{} {}  ({tool})",
+                self.paint("2", "…"),
+                self.name(step_id)
+            )),
+            RunEvent::StepCompleted {
+                step_id,
+                duration_ms,
+                summary,
+                backend,
+                entry,
+                ..
+            } => {
+                let via = backend
+                    .as_ref()
+                    .map(|b| format!(" · {b}"))
+                    .unwrap_or_default();
+                let mut line = format!(
+                    "{} {}  {summary}  {}",
+                    self.paint("32", "✔"),
+                    self.name(step_id),
+                    self.paint("2", &format!("[{duration_ms}ms{via}]"))
+                );
+                if self.verbose {
+                    let output = entry.get("output").cloned().unwrap_or(Value::Null);
+                    let pretty = serde_json::to_string_pretty(&output).unwrap_or_default();
+                    line.push('\n');
+                    line.push_str(&indent(&value::truncate_chars(&pretty, 4000), "    "));
+                }
+                Some(line)
+            }
+            RunEvent::StepSkipped { step_id, reason } => Some(format!(
+                "{} {}  skipped: {reason}",
+                self.paint("33", "⊘"),
+                self.name(step_id)
+            )),
+            RunEvent::StepFailed {
+                step_id,
+                error,
+                continued,
+                ..
+            } => {
+                let cont = if *continued {
+                    "  (continueOnError: going on)"
+                } else {
+                    ""
+                };
+                Some(format!(
+                    "{} {}  {error}{cont}",
+                    self.paint("31", "✗"),
+                    self.name(step_id)
+                ))
+            }
+            RunEvent::StepRetrying {
+                step_id,
+                attempt,
+                error,
+                delay_ms,
+            } => Some(format!(
+                "{} {}  {error}; retrying in {delay_ms}ms (attempt {} failed)",
+                self.paint("33", "↻"),
+                self.name(step_id),
+                attempt
+            )),
+            RunEvent::StepCancelled { step_id } => Some(format!(
+                "{} {}  cancelled",
+                self.paint("2", "■"),
+                self.name(step_id)
+            )),
+            _ => None,
+        };
+        if let Some(line) = line {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        }
+    }
+}
+
+fn indent(text: &str, prefix: &str) -> String {
+    text.lines()
+        .map(|l| format!("{prefix}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Render a run's output for stdout, following the workflow's `formatters` when it has them.
+pub fn output(output: &Value, formatters: Option<&Formatters>) -> String {
+    let format = formatters
+        .and_then(|f| f.default.as_deref())
+        .unwrap_or("auto");
+    let title = formatters.and_then(|f| f.title.as_deref());
+    let columns = formatters.and_then(|f| f.columns.as_ref());
+    let rows = || table_rows(output, formatters.and_then(|f| f.array_field.as_deref()));
+    let body = match format {
+        "table" | "markdown" | "csv" => match rows() {
+            Some(rows) => {
+                let cols = columns.cloned().unwrap_or_else(|| infer_columns(rows));
+                match format {
+                    "table" => text_table(rows, &cols),
+                    "markdown" => markdown_table(rows, &cols),
+                    _ => csv(rows, &cols),
+                }
+            }
+            None => pretty(output),
+        },
+        "text" => text(output),
+        "json" => pretty(output),
+        _ => match output {
+            Value::String(s) => s.clone(),
+            other => pretty(other),
+        },
+    };
+    match title {
+        Some(t) if format == "table" || format == "markdown" || format == "text" => {
+            format!("{t}\n\n{body}")
+        }
+        _ => body,
+    }
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => o
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => format!("{k}: {s}"),
+                other => format!("{k}: {}", value::to_text(Some(other))),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => value::to_text(Some(other)),
+    }
+}
+
+fn table_rows<'a>(output: &'a Value, field: Option<&str>) -> Option<&'a Vec<Value>> {
+    match (output, field) {
+        (Value::Array(a), _) => Some(a),
+        (Value::Object(o), Some(f)) => o.get(f)?.as_array(),
+        (Value::Object(o), None) => o.values().find_map(Value::as_array),
+        _ => None,
+    }
+}
+
+fn infer_columns(rows: &[Value]) -> Vec<String> {
+    let mut cols: Vec<String> = Vec::new();
+    for row in rows.iter().take(20) {
+        if let Value::Object(o) = row {
+            for (k, v) in o {
+                if !v.is_object() && !v.is_array() && !cols.contains(k) {
+                    cols.push(k.clone());
+                }
+            }
+        }
+    }
+    if cols.is_empty() {
+        vec!["value".to_string()]
+    } else {
+        cols
+    }
+}
+
+fn cell(row: &Value, col: &str) -> String {
+    let v = match row {
+        Value::Object(o) => o.get(col),
+        other if col == "value" => Some(other),
+        _ => None,
+    };
+    value::truncate_chars(&value::to_text(v).replace('\n', " "), 60)
+}
+
+fn text_table(rows: &[Value], cols: &[String]) -> String {
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| cols.iter().map(|c| cell(r, c)).collect())
+        .collect();
+    let widths: Vec<usize> = cols
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            cells
+                .iter()
+                .map(|r| r[i].chars().count())
+                .chain([c.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |vals: &[String]| {
+        vals.iter()
+            .zip(&widths)
+            .map(|(v, w)| format!("{v:<w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let mut out = vec![
+        line(cols),
+        widths
+            .iter()
+            .map(|w| "─".repeat(*w))
+            .collect::<Vec<_>>()
+            .join("  "),
+    ];
+    out.extend(cells.iter().map(|r| line(r)));
+    out.join("\n")
+}
+
+fn markdown_table(rows: &[Value], cols: &[String]) -> String {
+    let mut out = vec![
+        format!("| {} |", cols.join(" | ")),
+        format!("|{}|", vec!["---"; cols.len()].join("|")),
+    ];
+    for r in rows {
+        let vals: Vec<String> = cols
+            .iter()
+            .map(|c| cell(r, c).replace('|', "\\|"))
+            .collect();
+        out.push(format!("| {} |", vals.join(" | ")));
+    }
+    out.join("\n")
+}
+
+fn csv(rows: &[Value], cols: &[String]) -> String {
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = vec![cols.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",")];
+    for r in rows {
+        let vals: Vec<String> = cols
+            .iter()
+            .map(|c| {
+                let v = match r {
+                    Value::Object(o) => o.get(c.as_str()),
+                    _ => None,
+                };
+                quote(&value::to_text(v))
+            })
+            .collect();
+        out.push(vals.join(","));
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn strings_print_raw_and_objects_as_json() {
+        assert_eq!(output(&json!("hello"), None), "hello");
+        assert_eq!(output(&json!({"a": 1}), None), "{\n  \"a\": 1\n}");
+    }
+
+    #[test]
+    fn tables_follow_formatters() {
+        let f = Formatters {
+            default: Some("table".into()),
+            title: None,
+            columns: Some(vec!["model".into(), "cost".into()]),
+            array_field: Some("rows".into()),
+            extra: Default::default(),
+        };
+        let out = output(
+            &json!({"rows": [{"model": "a", "cost": 1.5}, {"model": "bb", "cost": 2}]}),
+            Some(&f),
+        );
+        assert_eq!(out, "model  cost\n─────  ────\na      1.5\nbb     2");
+    }
+
+    #[test]
+    fn csv_quotes() {
+        let f = Formatters {
+            default: Some("csv".into()),
+            title: None,
+            columns: None,
+            array_field: None,
+            extra: Default::default(),
+        };
+        assert_eq!(
+            output(&json!([{"a": "x,y", "b": 1}]), Some(&f)),
+            "a,b\n\"x,y\",1"
+        );
+    }
+}
