@@ -9,6 +9,11 @@ mod render;
 use clap::Parser;
 use std::process::ExitCode;
 
+/// Workflows move many small JSON values; mimalloc allocates and frees them markedly faster
+/// than the system allocator (see docs/benchmarks.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = commands::Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()

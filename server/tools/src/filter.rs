@@ -30,7 +30,7 @@ pub fn spec() -> ToolSpec {
         category: Category::ControlFlow,
         icon: "FilterAlt",
         description: "Keep the items of an array that satisfy a condition",
-        help: "Evaluates `condition` once per element of `array`, with the element bound to `item` and its zero-based position to `index`, and keeps the elements for which it is true, in order. Write the condition as an expression such as `item.score >= 0.5 && item.source != 'draft'`; `{{ }}` blocks inside it are read before filtering, so `item.score >= {{ inputs.min_score }}` compares with the input's value. Unlike the reference, `index` is available (`index < 5` keeps the first five).",
+        help: "Evaluates `condition` once per element of `array`, with the element bound to `item` and its zero-based position to `index`, and keeps the elements for which it is true, in order. Write the condition as an expression such as `item.score >= 0.5 && item.source != 'draft'`; `{{ }}` blocks inside it are read before filtering, so `item.score >= {{ inputs.min_score }}` compares with the input's value. `index` is in scope too, so `index < 5` keeps the first five. A condition may also be a plain true or false.",
         input_schema: json!({
             "type": "object",
             "properties": {
@@ -59,13 +59,12 @@ impl Tool for Filter {
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
-            let mut call = call;
-            let array = args::take_array(NAME, &mut call, "array")?;
+            let array = args::required_array(NAME, &call, "array")?;
             let fallback = standalone_condition(&call)?;
             let mut kept = Vec::new();
-            for (i, item) in array.into_iter().enumerate() {
+            for (i, item) in array.iter().enumerate() {
                 let index = Value::from(i);
-                let locals = [("item", &item), ("index", &index)];
+                let locals = [("item", item), ("index", &index)];
                 let keep = match &fallback {
                     None => call
                         .eval_condition("condition", &locals)
@@ -74,7 +73,7 @@ impl Tool for Filter {
                     Some(Fallback::Expr(t)) => truthy_opt(call.resolve_with(t, &locals).as_ref()),
                 };
                 if keep {
-                    kept.push(item);
+                    kept.push(item.clone());
                 }
             }
             Ok(args::results_output(kept))

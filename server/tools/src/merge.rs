@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
-use vai_workflow::{Category, Tool, ToolCall, ToolFuture, ToolSpec};
+use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "merge";
 
@@ -54,52 +54,49 @@ impl Tool for Merge {
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
-            let mut call = call;
             let dedup = args::bool_or(NAME, &call, "dedup", false)?;
             let field = if dedup {
                 args::opt_string(&call, "dedup_field")
             } else {
                 None
             };
-            let arrays = args::take_array(NAME, &mut call, "arrays")?;
-            let merged = merge(arrays, dedup, field.as_deref());
+            let arrays = match call.inputs.members("arrays") {
+                Some(members) => members,
+                None if call.input("arrays").is_none() => {
+                    return Err(ToolError::required(NAME, "arrays"));
+                }
+                None => {
+                    let got = call.input("arrays").map_or("null", args::kind);
+                    return Err(ToolError::invalid(
+                        NAME,
+                        "arrays",
+                        format!("must be an array of arrays, got {got}"),
+                    ));
+                }
+            };
+            let merged = merge(&arrays, dedup, field.as_deref());
             Ok(args::results_output(merged))
         })
     }
 }
 
-/// Flatten the array members of `arrays`; with `dedup`, keep the first item of each key.
-pub fn merge(arrays: Vec<Value>, dedup: bool, field: Option<&str>) -> Vec<Value> {
-    let total = arrays
-        .iter()
-        .filter_map(Value::as_array)
-        .map(Vec::len)
-        .sum();
-    let mut all = Vec::with_capacity(total);
-    for member in arrays {
-        if let Value::Array(items) = member {
-            all.extend(items);
-        }
-    }
+/// Flatten the array members of `arrays`; with `dedup`, keep the first item of each key. Only
+/// the kept items are copied.
+pub fn merge(arrays: &[&Value], dedup: bool, field: Option<&str>) -> Vec<Value> {
+    let all = arrays.iter().filter_map(|a| a.as_array()).flatten();
     if !dedup {
-        return all;
+        return all.cloned().collect();
     }
-    let keep: Vec<bool> = {
-        let mut seen = HashSet::with_capacity(all.len());
-        all.iter()
-            .map(|item| match field {
-                Some(f) => match item.get(f) {
-                    Some(key) => seen.insert(JsonKey(key)),
-                    None => true,
-                },
-                None => seen.insert(JsonKey(item)),
-            })
-            .collect()
-    };
-    all.into_iter()
-        .zip(keep)
-        .filter_map(|(item, keep)| keep.then_some(item))
-        .collect()
+    let mut seen = HashSet::new();
+    all.filter(|item| match field {
+        Some(f) => match item.get(f) {
+            Some(key) => seen.insert(JsonKey(key)),
+            None => true,
+        },
+        None => seen.insert(JsonKey(item)),
+    })
+    .cloned()
+    .collect()
 }
 
 /// A JSON value compared and hashed structurally, without serialising it: object key order does
@@ -271,9 +268,11 @@ mod tests {
                     .collect(),
             )
         };
-        let merged = merge(vec![make(0), make(1000)], true, Some("source"));
+        let (a, b) = (make(0), make(1000));
+        let merged = merge(&[&a, &b], true, Some("source"));
         assert_eq!(merged.len(), 3000);
-        let merged = merge(vec![make(0), make(0)], true, None);
+        let (c, d) = (make(0), make(0));
+        let merged = merge(&[&c, &d], true, None);
         assert_eq!(merged.len(), 2000);
     }
 }

@@ -60,8 +60,7 @@ impl Tool for Transform {
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
-            let mut call = call;
-            let array = args::take_array(NAME, &mut call, "array")?;
+            let array = args::required_array(NAME, &call, "array")?;
             if let Some(fields) = fields(&call)? {
                 return Ok(args::results_output(pick(array, &fields)));
             }
@@ -80,11 +79,11 @@ impl Tool for Transform {
                 },
             };
             let Some(template) = template else {
-                return Ok(args::results_output(array));
+                return Ok(args::results_output(array.clone()));
             };
             let mapping = Mapping::compile(&call, template)?;
             let mut out = Vec::with_capacity(array.len());
-            for (i, item) in array.into_iter().enumerate() {
+            for (i, item) in array.iter().enumerate() {
                 out.push(mapping.apply(&call, item, i)?);
             }
             Ok(args::results_output(out))
@@ -128,20 +127,20 @@ fn fields(call: &ToolCall<'_>) -> Result<Option<Vec<String>>, ToolError> {
 }
 
 /// Keep only `fields` of each object, in the order listed; other items pass through.
-fn pick(array: Vec<Value>, fields: &[String]) -> Vec<Value> {
+fn pick(array: &[Value], fields: &[String]) -> Vec<Value> {
     array
-        .into_iter()
+        .iter()
         .map(|item| match item {
-            Value::Object(mut obj) => {
+            Value::Object(obj) => {
                 let mut picked = Map::with_capacity(fields.len());
                 for f in fields {
-                    if let Some(v) = obj.remove(f) {
-                        picked.insert(f.clone(), v);
+                    if let Some(v) = obj.get(f) {
+                        picked.insert(f.clone(), v.clone());
                     }
                 }
                 Value::Object(picked)
             }
-            other => other,
+            other => other.clone(),
         })
         .collect()
 }
@@ -218,27 +217,25 @@ impl<'t> Mapping<'t> {
         Ok(Mapping::Entries { entries, per_item })
     }
 
-    fn apply(&self, call: &ToolCall<'_>, item: Value, i: usize) -> Result<Value, ToolError> {
+    fn apply(&self, call: &ToolCall<'_>, item: &Value, i: usize) -> Result<Value, ToolError> {
         let index = Value::from(i);
         match self {
-            Mapping::Whole(t) => {
-                match call.resolve_with(t, &[("item", &item), ("index", &index)]) {
-                    Some(Value::Object(map)) => Ok(Value::Object(map)),
-                    other => Err(ToolError::invalid(
-                        NAME,
-                        "mapping",
-                        format!(
-                            "must resolve to an object, got {} for item {i}",
-                            other.as_ref().map_or("undefined", args::kind)
-                        ),
-                    )),
-                }
-            }
+            Mapping::Whole(t) => match call.resolve_with(t, &[("item", item), ("index", &index)]) {
+                Some(Value::Object(map)) => Ok(Value::Object(map)),
+                other => Err(ToolError::invalid(
+                    NAME,
+                    "mapping",
+                    format!(
+                        "must resolve to an object, got {} for item {i}",
+                        other.as_ref().map_or("undefined", args::kind)
+                    ),
+                )),
+            },
             Mapping::Entries { entries, per_item } => {
-                let fields = match &item {
+                let fields = match item {
                     Value::Object(obj) => Some(obj),
                     _ if *per_item => None,
-                    _ => return Ok(item),
+                    _ => return Ok(item.clone()),
                 };
                 let mut out = Map::with_capacity(entries.len());
                 for (key, entry) in entries {
@@ -249,7 +246,7 @@ impl<'t> Mapping<'t> {
                             .unwrap_or_else(|| Value::String(name.clone())),
                         Entry::Const(v) => v.clone(),
                         Entry::PerItem(t) => {
-                            match call.resolve_with(t, &[("item", &item), ("index", &index)]) {
+                            match call.resolve_with(t, &[("item", item), ("index", &index)]) {
                                 Some(v) => v,
                                 None => continue,
                             }

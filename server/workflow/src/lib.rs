@@ -9,6 +9,7 @@ pub mod template;
 pub mod tool;
 pub mod value;
 
+pub use inputs::Inputs;
 pub use scope::{Context, Locals, Scope};
 pub use template::{Condition, Template, TemplateError};
 pub use tool::{
@@ -19,6 +20,7 @@ pub mod compile;
 pub mod diagnostic;
 pub mod events;
 pub mod exec;
+pub mod inputs;
 pub mod load;
 pub mod model;
 #[cfg(test)]

@@ -26,6 +26,10 @@ impl Context {
         self.entries.insert(name.into(), value.into());
     }
 
+    pub fn remove(&mut self, name: &str) -> Option<Arc<Value>> {
+        self.entries.remove(name)
+    }
+
     pub fn contains(&self, name: &str) -> bool {
         self.entries.contains_key(name)
     }

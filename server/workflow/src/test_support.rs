@@ -66,7 +66,7 @@ impl Tool for FnTool {
             if let Some(ms) = call.inputs.get("delayMs").and_then(Value::as_u64) {
                 tokio::time::sleep(Duration::from_millis(ms)).await;
             }
-            let out = (self.f)(call.inputs);
+            let out = (self.f)(call.inputs.to_map());
             self.running.fetch_sub(1, Ordering::SeqCst);
             out.map(ToolOutput::new)
         })

@@ -1,5 +1,6 @@
 //! The `Tool` trait every step tool implements, its declaration (`ToolSpec`), and the registry.
 
+use crate::inputs::Inputs;
 use crate::scope::{Locals, Scope};
 use crate::template::{Condition, Template};
 use serde::Serialize;
@@ -238,7 +239,7 @@ impl ToolError {
 pub struct ToolCall<'a> {
     pub step_id: &'a str,
     /// Inputs with every template resolved (deferred inputs are absent here).
-    pub inputs: Map<String, Value>,
+    pub inputs: Inputs<'a>,
     /// The workflow's `defaults` (with CLI `--db`/`--collection` applied).
     pub defaults: &'a Value,
     pub(crate) deferred: &'a HashMap<String, DeferredValue>,
@@ -264,7 +265,7 @@ impl<'a> ToolCall<'a> {
             std::sync::OnceLock::new();
         Self {
             step_id,
-            inputs,
+            inputs: inputs.into(),
             defaults,
             deferred: EMPTY.get_or_init(HashMap::new),
             scope,
@@ -281,7 +282,7 @@ impl<'a> ToolCall<'a> {
     ) -> Self {
         Self {
             step_id,
-            inputs,
+            inputs: inputs.into(),
             defaults,
             deferred,
             scope,

@@ -134,6 +134,10 @@ struct Scheduler {
     context: Context,
     state: Vec<State>,
     dependents: Vec<Vec<usize>>,
+    /// Dependents of each step not yet done; at zero its context entry can go, unless
+    /// `keep[i]` (the output mapping reads it).
+    consumers: Vec<usize>,
+    keep: Vec<bool>,
     branch_skip: Vec<Option<String>>,
     records: Vec<StepRecord>,
     ready: VecDeque<usize>,
@@ -176,6 +180,19 @@ impl Scheduler {
             })
             .collect();
         let ready = (0..n).filter(|&i| plan.steps[i].deps.is_empty()).collect();
+        let consumers = dependents.iter().map(Vec::len).collect();
+        let keep = match &plan.output {
+            None => vec![true; n],
+            Some(output) => {
+                let mut keep = vec![false; n];
+                for r in output.references() {
+                    if let Some(i) = plan.step_index(&r.root) {
+                        keep[i] = true;
+                    }
+                }
+                keep
+            }
+        };
         Self {
             plan,
             registry,
@@ -185,6 +202,8 @@ impl Scheduler {
             context,
             state,
             dependents,
+            consumers,
+            keep,
             branch_skip: vec![None; n],
             records,
             ready,
@@ -279,10 +298,10 @@ impl Scheduler {
         if let Some(reason) = self.branch_skip[i].take() {
             return self.skip(i, reason);
         }
-        if let Some(cond) = &step.condition {
-            if !cond.eval(&self.context) {
-                return self.skip(i, "condition not met".to_string());
-            }
+        if let Some(cond) = &step.condition
+            && !cond.eval(&self.context)
+        {
+            return self.skip(i, "condition not met".to_string());
         }
         self.sink.emit(RunEvent::StepStarted {
             step_id: step.id.clone(),
@@ -408,8 +427,9 @@ impl Scheduler {
                 entry.insert("output".into(), success.output);
                 let entry = Arc::new(Value::Object(entry));
                 self.records[i].status = StepStatus::Completed;
-                self.records[i].output =
-                    entry.get("output").cloned().filter(|_| self.keep_outputs());
+                if self.keep_outputs() {
+                    self.records[i].output = entry.get("output").cloned();
+                }
                 self.context.insert(step.id.clone(), entry.clone());
                 self.sink.emit(RunEvent::StepCompleted {
                     step_id: step.id.clone(),
@@ -459,6 +479,16 @@ impl Scheduler {
 
     fn done(&mut self, i: usize) {
         self.state[i] = State::Done;
+        for k in 0..self.plan.steps[i].deps.len() {
+            let d = self.plan.steps[i].deps[k];
+            self.consumers[d] -= 1;
+            if self.consumers[d] == 0
+                && !self.keep[d]
+                && let Some(entry) = self.context.remove(&self.plan.steps[d].id)
+            {
+                release(entry);
+            }
+        }
         for k in 0..self.dependents[i].len() {
             let j = self.dependents[i][k];
             if let State::Waiting(n) = &mut self.state[j] {
@@ -481,6 +511,14 @@ impl Scheduler {
                 });
             }
         }
+    }
+}
+
+/// Drop a context entry nobody reads any more. Freeing a large output takes a while, so it
+/// happens on a worker rather than in the scheduler's loop.
+fn release(entry: Arc<Value>) {
+    if Arc::strong_count(&entry) == 1 {
+        tokio::spawn(async move { drop(entry) });
     }
 }
 

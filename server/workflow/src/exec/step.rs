@@ -5,12 +5,14 @@ use super::{MAX_FOR_EACH_ITEMS, Mocks};
 use crate::compile::{Plan, PlannedStep, StepKind};
 use crate::control::{LOOP_DEFAULT_MAX, LOOP_HARD_MAX};
 use crate::events::{EventSink, RunEvent};
+use crate::inputs::Inputs;
 use crate::model::RetryPolicy;
 use crate::scope::{Context, Locals, Scope};
 use crate::template::Template;
 use crate::tool::{Registry, Tool, ToolCall, ToolError, ToolOutput, Usage};
 use futures_util::StreamExt;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -145,7 +147,7 @@ impl StepTask {
         let step = self.step();
         let inputs = resolve_inputs(&step.inputs, &self.scope)?;
         let items = match inputs.get("items") {
-            Some(Value::Array(items)) => items.clone(),
+            Some(Value::Array(items)) => items,
             other => {
                 return Err(format!(
                     "loop: \"items\" must resolve to an array (got {})",
@@ -223,7 +225,7 @@ impl StepTask {
     async fn call(
         &self,
         tool: &Arc<dyn Tool>,
-        inputs: Map<String, Value>,
+        inputs: Inputs<'_>,
         scope: &dyn Scope,
     ) -> Result<ToolOutput, String> {
         let step = self.step();
@@ -231,7 +233,8 @@ impl StepTask {
             max_attempts: 1,
             ..RetryPolicy::default()
         });
-        let defaults = self.scope.get("defaults").cloned().unwrap_or(Value::Null);
+        static NULL: Value = Value::Null;
+        let defaults = self.scope.get("defaults").unwrap_or(&NULL);
         let mut delay = Duration::from_millis(policy.initial_delay_ms);
         let mut inputs = Some(inputs);
         for attempt in 1..=policy.max_attempts {
@@ -244,7 +247,7 @@ impl StepTask {
             let call = ToolCall {
                 step_id: &step.id,
                 inputs: attempt_inputs,
-                defaults: &defaults,
+                defaults,
                 deferred: &step.deferred,
                 scope,
             };
@@ -291,11 +294,54 @@ impl StepTask {
     }
 }
 
-/// Resolve a step's input template to the object a tool receives.
-fn resolve_inputs(template: &Template, scope: &dyn Scope) -> Result<Map<String, Value>, String> {
-    match template.resolve(scope) {
-        Some(Value::Object(map)) => Ok(map),
-        None => Ok(Map::new()),
-        Some(other) => Err(format!("inputs resolved to {other}, not an object")),
+/// A template's value, borrowed from the template or the scope where it can be.
+fn borrowed<'a>(template: &'a Template, scope: &'a dyn Scope) -> Option<Cow<'a, Value>> {
+    match template {
+        Template::Literal(v) => Some(Cow::Borrowed(v)),
+        Template::Sole(expr) => expr.eval_cow(scope),
+        other => other.resolve(scope).map(Cow::Owned),
     }
+}
+
+/// Resolve a step's input template to the inputs a tool receives. Literal values and values a
+/// sole template reads from the context are borrowed, not copied.
+fn resolve_inputs<'a>(template: &'a Template, scope: &'a dyn Scope) -> Result<Inputs<'a>, String> {
+    let mut inputs = Inputs::new();
+    match template {
+        Template::Literal(Value::Object(map)) => {
+            for (k, v) in map {
+                inputs.insert(k.clone(), Cow::Borrowed(v));
+            }
+        }
+        Template::Object(entries) => {
+            for (k, t) in entries {
+                match t {
+                    // A list of templates (`["{{ a.output }}", "{{ b.output }}"]`) is kept as
+                    // borrowed members, so tools such as merge copy only what they keep.
+                    Template::Array(items)
+                        if items
+                            .iter()
+                            .all(|i| matches!(i, Template::Sole(_) | Template::Literal(_))) =>
+                    {
+                        let members = items
+                            .iter()
+                            .map(|i| borrowed(i, scope).unwrap_or(Cow::Owned(Value::Null)))
+                            .collect();
+                        inputs.insert_list(k.clone(), members);
+                    }
+                    other => {
+                        if let Some(v) = borrowed(other, scope) {
+                            inputs.insert(k.clone(), v);
+                        }
+                    }
+                }
+            }
+        }
+        other => match other.resolve(scope) {
+            Some(Value::Object(map)) => inputs = map.into(),
+            None => {}
+            Some(v) => return Err(format!("inputs resolved to {v}, not an object")),
+        },
+    }
+    Ok(inputs)
 }
