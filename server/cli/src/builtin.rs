@@ -52,7 +52,7 @@ pub enum LocateError {
 pub fn locate(arg: &str) -> Result<Located, LocateError> {
     let path = Path::new(arg);
     if path.is_file() {
-        let text = read_limited(path)?;
+        let text = vai_workflow::load::read_text(path)?;
         return Ok(Located {
             name: vai_workflow::load::stem(path),
             display: arg.to_string(),
@@ -76,27 +76,6 @@ pub fn locate(arg: &str) -> Result<Located, LocateError> {
         }
     }
     Err(LocateError::NotFound(arg.to_string()))
-}
-
-fn read_limited(path: &Path) -> Result<String, vai_workflow::load::LoadError> {
-    use vai_workflow::load::{LoadError, MAX_FILE_BYTES};
-    let io = |source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let len = std::fs::metadata(path).map_err(io)?.len();
-    if len > MAX_FILE_BYTES {
-        return Err(LoadError::Invalid {
-            path: path.to_path_buf(),
-            diagnostic: vai_workflow::Diagnostic::error(
-                "FILE_TOO_LARGE",
-                format!(
-                    "the file is {len} bytes; workflow files are limited to {MAX_FILE_BYTES} bytes"
-                ),
-            ),
-        });
-    }
-    std::fs::read_to_string(path).map_err(io)
 }
 
 /// Every built-in and example: (name, source, text).

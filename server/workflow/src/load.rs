@@ -18,43 +18,47 @@ pub enum LoadError {
     #[error("{path}: {}", diagnostic)]
     Invalid {
         path: PathBuf,
-        diagnostic: Diagnostic,
+        diagnostic: Box<Diagnostic>,
     },
 }
 
 /// Parse workflow JSON text, reporting syntax errors with line and column.
-pub fn parse_json(text: &str) -> Result<Value, Diagnostic> {
+pub fn parse_json(text: &str) -> Result<Value, Box<Diagnostic>> {
     if text.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large(text.len() as u64));
     }
     serde_json::from_str(text).map_err(|e| {
         let msg = e.to_string();
         if msg.contains("recursion limit") {
-            Diagnostic::error(
-                "TOO_DEEP",
-                "the JSON is nested too deeply (more than 128 levels)",
+            Box::new(
+                Diagnostic::error(
+                    "TOO_DEEP",
+                    "the JSON is nested too deeply (more than 128 levels)",
+                )
+                .at(e.line(), e.column()),
             )
-            .at(e.line(), e.column())
         } else {
             let message = match msg.rfind(" at line ") {
                 Some(i) => msg[..i].to_string(),
                 None => msg,
             };
-            Diagnostic::error("INVALID_JSON", format!("not valid JSON: {message}"))
-                .at(e.line(), e.column())
+            Box::new(
+                Diagnostic::error("INVALID_JSON", format!("not valid JSON: {message}"))
+                    .at(e.line(), e.column()),
+            )
         }
     })
 }
 
-fn too_large(bytes: u64) -> Diagnostic {
-    Diagnostic::error(
+fn too_large(bytes: u64) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error(
         "FILE_TOO_LARGE",
         format!("the file is {bytes} bytes; workflow files are limited to {MAX_FILE_BYTES} bytes"),
-    )
+    ))
 }
 
-/// Read and parse a workflow file.
-pub fn read_file(path: &Path) -> Result<Value, LoadError> {
+/// Read a workflow file's text, refusing files over `MAX_FILE_BYTES` before reading them.
+pub fn read_text(path: &Path) -> Result<String, LoadError> {
     let io = |source| LoadError::Io {
         path: path.to_path_buf(),
         source,
@@ -66,11 +70,7 @@ pub fn read_file(path: &Path) -> Result<Value, LoadError> {
             diagnostic: too_large(len),
         });
     }
-    let text = std::fs::read_to_string(path).map_err(io)?;
-    parse_json(&text).map_err(|diagnostic| LoadError::Invalid {
-        path: path.to_path_buf(),
-        diagnostic,
-    })
+    std::fs::read_to_string(path).map_err(io)
 }
 
 /// The workflow name a file is known by: its file name without `.vai-workflow.json`/`.json`.

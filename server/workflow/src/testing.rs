@@ -169,10 +169,10 @@ pub async fn run_case(
         .steps
         .values()
         .any(|s| s.status == ExpectedStatus::Failed);
-    if let Some(error) = &result.error {
-        if !expects_failure {
-            assertions.push(fail(format!("the run failed: {error}")));
-        }
+    if let Some(error) = &result.error
+        && !expects_failure
+    {
+        assertions.push(fail(format!("the run failed: {error}")));
     }
     for (id, want) in &case.expect.steps {
         let Some(record) = result.steps.iter().find(|r| &r.id == id) else {

@@ -32,10 +32,11 @@ pub fn to_text(value: Option<&Value>) -> String {
 
 /// A JSON number printed as JavaScript would: `3` not `3.0`.
 pub fn number_text(n: &Number) -> String {
-    if let Some(f) = n.as_f64().filter(|_| n.is_f64()) {
-        if f.fract() == 0.0 && f.abs() < 1e15 {
-            return format!("{}", f as i64);
-        }
+    if let Some(f) = n.as_f64().filter(|_| n.is_f64())
+        && f.fract() == 0.0
+        && f.abs() < 1e15
+    {
+        return format!("{}", f as i64);
     }
     n.to_string()
 }

@@ -296,16 +296,16 @@ impl StepCx<'_> {
                         resolved.insert(k.clone(), v.clone());
                     }
                 }
-                if let Some(Value::Number(n)) = step.inputs.get("maxIterations") {
-                    if n.as_f64().is_some_and(|n| n > LOOP_HARD_MAX as f64) {
-                        self.fail(
-                            Diagnostic::error(
-                                "LIMIT_EXCEEDED",
-                                format!("loop: maxIterations is {n}; the limit is {LOOP_HARD_MAX}"),
-                            )
-                            .field("inputs.maxIterations"),
-                        );
-                    }
+                if let Some(Value::Number(n)) = step.inputs.get("maxIterations")
+                    && n.as_f64().is_some_and(|n| n > LOOP_HARD_MAX as f64)
+                {
+                    self.fail(
+                        Diagnostic::error(
+                            "LIMIT_EXCEEDED",
+                            format!("loop: maxIterations is {n}; the limit is {LOOP_HARD_MAX}"),
+                        )
+                        .field("inputs.maxIterations"),
+                    );
                 }
             }
             _ => {

@@ -60,16 +60,16 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
     };
     let description = opt_string(obj, "description", None, d);
     let version = opt_string(obj, "version", None, d);
-    if let Some(v) = &version {
-        if !is_semver(v) {
-            d.push(
-                Diagnostic::warning(
-                    "INVALID_VERSION",
-                    format!("version \"{v}\" is not semver (e.g. 1.0.0)"),
-                )
-                .field("version"),
-            );
-        }
+    if let Some(v) = &version
+        && !is_semver(v)
+    {
+        d.push(
+            Diagnostic::warning(
+                "INVALID_VERSION",
+                format!("version \"{v}\" is not semver (e.g. 1.0.0)"),
+            )
+            .field("version"),
+        );
     }
     let schema = opt_string(obj, "$schema", None, d);
     let inputs = read_inputs(obj.get("inputs"), d);
@@ -228,19 +228,20 @@ fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDe
             }
         };
         let default = decl.get("default").cloned();
-        if let Some(v) = &default {
-            if !v.is_null() && !kind.accepts(v) {
-                d.push(
-                    Diagnostic::warning(
-                        "INVALID_INPUT",
-                        format!(
-                            "input \"{key}\": default {v} is not of type {}",
-                            kind.as_str()
-                        ),
-                    )
-                    .field(format!("{field}.default")),
-                );
-            }
+        if let Some(v) = &default
+            && !v.is_null()
+            && !kind.accepts(v)
+        {
+            d.push(
+                Diagnostic::warning(
+                    "INVALID_INPUT",
+                    format!(
+                        "input \"{key}\": default {v} is not of type {}",
+                        kind.as_str()
+                    ),
+                )
+                .field(format!("{field}.default")),
+            );
         }
         let description = match decl.get("description") {
             Some(Value::String(s)) => Some(s.clone()),
@@ -291,19 +292,19 @@ fn read_formatters(value: Option<&Value>, d: &mut Diags) -> Option<Formatters> {
         }
     };
     let default = text("default", d);
-    if let Some(f) = &default {
-        if !FORMATS.contains(&f.as_str()) {
-            d.push(
-                Diagnostic::warning(
-                    "INVALID_FORMATTERS",
-                    format!(
-                        "formatters.default \"{f}\" is not one of {}",
-                        FORMATS.join(", ")
-                    ),
-                )
-                .field("formatters.default"),
-            );
-        }
+    if let Some(f) = &default
+        && !FORMATS.contains(&f.as_str())
+    {
+        d.push(
+            Diagnostic::warning(
+                "INVALID_FORMATTERS",
+                format!(
+                    "formatters.default \"{f}\" is not one of {}",
+                    FORMATS.join(", ")
+                ),
+            )
+            .field("formatters.default"),
+        );
     }
     let title = text("title", d);
     let array_field = text("arrayField", d);

@@ -19,7 +19,9 @@ pub(crate) type Val<'a> = Option<Cow<'a, Value>>;
 pub(crate) fn eval<'a>(node: &'a Node, scope: &'a dyn Scope) -> Val<'a> {
     // Values are large (an object is ~80 bytes) and unoptimised builds give every temporary its
     // own stack slot, so this dispatcher holds none: each recursive case has its own function,
-    // and only the cases on the current path occupy the stack.
+    // and only the cases on the current path occupy the stack. The operators' work stays out of
+    // line (`inline(never)`) so optimised builds do not fold it into the recursive frames. The
+    // deepest expression the parser accepts evaluates in about 400 KiB unoptimised.
     match node {
         Node::Literal(v) => Some(Cow::Borrowed(v)),
         Node::Undefined => None,

@@ -46,6 +46,26 @@
 //! - `- * / %` and unary `-`: numeric. A result that is NaN or infinite (`1 / 0`, `'x' * 2`,
 //!   `undefined + 1`) is undefined, since JSON has no such number.
 //!
+//! # Where this differs from the reference (voyageai-cli)
+//!
+//! - Templates get the whole language; the reference's templates knew only paths, `||` and `+`,
+//!   so the ternaries and comparisons in its shipped files silently gave undefined (or `""`).
+//! - `+` adds two numbers (the reference always concatenated: `1 + 2` → `"12"`).
+//! - Numeric segments (`results.0.score`) and string `.length` work everywhere (the reference:
+//!   only in conditions).
+//! - Reading through null gives undefined (the reference gave null, so a skipped step's
+//!   `{{ s.output.text }}` interpolated as "null" there and as "" here).
+//! - `!` binds to its operand as in JavaScript: `!a === b` is `(!a) === b` (the reference's
+//!   condition evaluator negated the whole rest). `||` and `&&` return an operand, not a
+//!   boolean (the same truthiness wherever a condition is expected).
+//! - Deliberately unlike JavaScript: `===` on arrays and objects compares deeply; `==` between an
+//!   array or object and a primitive is false; NaN and infinities are undefined; an unknown
+//!   escape such as `'\d'` is a syntax error rather than `d`.
+//! - Syntax errors are found when the workflow loads, with a position; the reference turned a
+//!   broken template into undefined (or `""`, or `false`) at run time.
+//! - String literals reference nothing (`{{ 'abc' }}` made the reference look for a step
+//!   `'abc'`, and `{{ x || 'hello.world' }}` one called `hello`).
+//!
 //! # Bounds
 //!
 //! Sources longer than [`MAX_EXPR_LEN`] characters and nesting (parentheses, brackets, unary

@@ -307,7 +307,14 @@ pub(crate) fn estimate(plan: &Plan, registry: &vai_workflow::Registry) -> Value 
             continue;
         };
         let c = spec.api_calls;
-        let counts = [c.embed, c.rerank, c.vector_search, c.llm, c.http];
+        // `query` reranks unless its inputs turn reranking off with a literal false.
+        let raw = &plan.workflow.steps[plan.step_index(&s.id).unwrap_or(0)].inputs;
+        let rerank = if tool == "query" && raw.get("rerank") == Some(&Value::Bool(false)) {
+            0
+        } else {
+            c.rerank
+        };
+        let counts = [c.embed, rerank, c.vector_search, c.llm, c.http];
         let repeated =
             s.for_each.is_some() || matches!(s.kind, vai_workflow::compile::StepKind::Loop { .. });
         let target = if repeated { &mut per_item } else { &mut fixed };

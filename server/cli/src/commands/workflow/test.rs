@@ -63,13 +63,13 @@ pub async fn run(args: TestArgs) -> anyhow::Result<u8> {
             }
         }
     }
-    if let Some(t) = &args.test {
-        if !Path::new(t).is_file() {
-            cases.retain(|(file, c)| &c.name == t || file.ends_with(&format!(".{t}.test.json")));
-            if cases.is_empty() {
-                eprintln!("error: {}: no test case named \"{t}\"", located.display);
-                return Ok(EXIT_INVALID);
-            }
+    if let Some(t) = &args.test
+        && !Path::new(t).is_file()
+    {
+        cases.retain(|(file, c)| &c.name == t || file.ends_with(&format!(".{t}.test.json")));
+        if cases.is_empty() {
+            eprintln!("error: {}: no test case named \"{t}\"", located.display);
+            return Ok(EXIT_INVALID);
         }
     }
     files.clear();
