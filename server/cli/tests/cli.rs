@@ -1,0 +1,349 @@
+//! The `vai` binary as a user runs it: exit codes, messages naming file, step and field,
+//! progress on stderr and results on stdout.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn vai(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vai"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env_remove("VAI_DEFAULT_DB")
+        .env_remove("VAI_DEFAULT_COLLECTION")
+        .output()
+        .expect("run vai")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("vai-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn an_invalid_workflow_exits_2_naming_file_step_and_field() {
+    let dir = scratch("invalid");
+    std::fs::write(
+        dir.join("bad.vai-workflow.json"),
+        r#"{"name": "bad", "steps": [
+            {"id": "s", "tool": "serch", "inputs": {"query": "x"}},
+            {"id": "t", "tool": "template", "inputs": {"text": "{{ nothere.output }}"}}
+        ]}"#,
+    )
+    .unwrap();
+    let out = vai(&["workflow", "validate", "bad.vai-workflow.json"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("✗ bad.vai-workflow.json"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "step \"s\", tool: unknown tool \"serch\"; did you mean \"search\"? [INVALID_TOOL]"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "step \"t\", inputs.text: \"nothere.output\" references unknown step \"nothere\""
+        ),
+        "{stdout}"
+    );
+
+    let run = vai(&["workflow", "run", "bad.vai-workflow.json"], &dir);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("error: bad.vai-workflow.json: step \"s\", tool:"),
+        "{}",
+        text(&run.stderr)
+    );
+}
+
+#[test]
+fn broken_json_reports_line_and_column() {
+    let dir = scratch("json");
+    std::fs::write(
+        dir.join("broken.json"),
+        "{\n  \"name\": \"x\",\n  \"steps\": [}\n",
+    )
+    .unwrap();
+    let out = vai(&["workflow", "run", "broken.json"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("broken.json: line 3, column"), "{err}");
+    assert!(err.contains("[INVALID_JSON]"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn unknown_workflow_names_are_explained() {
+    let out = vai(&["workflow", "run", "no-such-flow"], &repo());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no workflow file or built-in named \"no-such-flow\""));
+}
+
+#[test]
+fn a_run_prints_progress_on_stderr_and_the_output_on_stdout() {
+    let dir = scratch("run");
+    std::fs::write(
+        dir.join("flow.json"),
+        r#"{"name": "flow", "inputs": {"n": {"type": "number", "required": true}, "words": {"type": "array"}},
+            "steps": [
+              {"id": "pick", "name": "Pick long words", "tool": "filter", "inputs": {"array": "{{ inputs.words }}", "condition": "item.length > {{ inputs.n }}"}},
+              {"id": "say", "name": "Report", "tool": "template", "inputs": {"text": "{{ pick.output.resultCount }} of {{ inputs.words.length }} words are longer than {{ inputs.n }}"}},
+              {"id": "never", "tool": "template", "condition": "{{ inputs.n > 100 }}", "inputs": {"text": "x"}}
+            ],
+            "output": "{{ say.output.text }}"}"#,
+    )
+    .unwrap();
+    let out = vai(
+        &[
+            "workflow",
+            "run",
+            "flow.json",
+            "--input",
+            "n=3",
+            "--input",
+            "words=a,abcd,abcdef",
+        ],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "2 of 3 words are longer than 3");
+    let err = text(&out.stderr);
+    assert!(err.contains("✔ Pick long words  2 results  ["), "{err}");
+    assert!(err.contains("⊘ never  skipped: condition not met"), "{err}");
+
+    let json = vai(
+        &[
+            "workflow",
+            "run",
+            "flow.json",
+            "--input",
+            "n=3",
+            "--input",
+            "words=[\"abcd\"]",
+            "--json",
+            "--quiet",
+        ],
+        &dir,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["status"], "completed");
+    assert_eq!(v["output"], "1 of 1 words are longer than 3");
+    assert!(json.stderr.is_empty(), "{}", text(&json.stderr));
+}
+
+#[test]
+fn bad_inputs_exit_2_and_a_failing_step_exits_1() {
+    let dir = scratch("inputs");
+    std::fs::write(
+        dir.join("flow.json"),
+        r#"{"name": "flow", "inputs": {"n": {"type": "number", "required": true}},
+            "steps": [{"id": "get", "tool": "http", "inputs": {"url": "not a url {{ inputs.n }}"}}]}"#,
+    )
+    .unwrap();
+    let missing = vai(&["workflow", "run", "flow.json"], &dir);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        text(&missing.stderr).contains("flow.json: missing required input \"n\""),
+        "{}",
+        text(&missing.stderr)
+    );
+    let wrong = vai(&["workflow", "run", "flow.json", "--input", "n=ten"], &dir);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(text(&wrong.stderr).contains("input \"n\" must be a number, got \"ten\""));
+    let malformed = vai(&["workflow", "run", "flow.json", "--input", "n"], &dir);
+    assert_eq!(malformed.status.code(), Some(2));
+    assert!(text(&malformed.stderr).contains("--input \"n\" must be key=value"));
+
+    let failed = vai(&["workflow", "run", "flow.json", "--input", "n=1"], &dir);
+    assert_eq!(failed.status.code(), Some(1), "{}", text(&failed.stderr));
+    let err = text(&failed.stderr);
+    assert!(err.contains("✗ get  http: input \"url\""), "{err}");
+    assert!(
+        err.contains("error: flow.json: step \"get\" failed"),
+        "{err}"
+    );
+}
+
+#[test]
+fn dry_run_shows_layers_parallel_steps_and_api_calls() {
+    let out = vai(
+        &[
+            "workflow",
+            "run",
+            "multi-collection-search",
+            "--dry-run",
+            "--input",
+            "query=rate limiting",
+        ],
+        &repo(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("query = \"rate limiting\""), "{s}");
+    assert!(s.contains("(search_1 and search_2 run in parallel)"), "{s}");
+    assert!(s.contains("vector searches  2"), "{s}");
+    assert!(s.contains("reranks          1"), "{s}");
+    let json = vai(
+        &[
+            "workflow",
+            "run",
+            "multi-collection-search",
+            "--dry-run",
+            "--json",
+            "--input",
+            "query=x",
+        ],
+        &repo(),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["layers"][0], serde_json::json!(["search_1", "search_2"]));
+    assert_eq!(v["apiCalls"]["fixed"]["embed"], 2);
+}
+
+#[test]
+fn built_ins_validate_and_their_tests_pass_through_the_cli() {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(repo().join("workflows"))
+        .unwrap()
+        .flatten()
+    {
+        let p = entry.path();
+        if p.extension().is_some_and(|e| e == "json") && !p.ends_with("workflow.schema.json") {
+            names.push(p.file_stem().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    names.sort();
+    assert!(names.len() >= 9, "{names:?}");
+    let dir = scratch("builtins");
+    for name in &names {
+        let cases = std::fs::read_dir(repo().join("workflows/tests"))
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("{name}."))
+            })
+            .count();
+        assert!(
+            cases >= 2,
+            "{name} has {cases} test cases; every built-in needs at least two"
+        );
+        let out = vai(&["workflow", "test", name], &dir);
+        let stdout = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}:\n{stdout}{}",
+            text(&out.stderr)
+        );
+        assert!(
+            stdout.contains(&format!("{cases} passed, 0 failed")),
+            "{name}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_failing_expectation_fails_the_test_command() {
+    let dir = scratch("failing-test");
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    std::fs::write(dir.join("w.json"), r#"{"name": "w", "steps": [{"id": "t", "tool": "template", "inputs": {"text": "hello"}}], "output": {"text": "{{ t.output.text }}"}}"#).unwrap();
+    std::fs::write(dir.join("tests/w.right.test.json"), r#"{"name": "right", "expect": {"output": {"text": {"equals": "hello"}}, "steps": {"t": {"status": "completed"}}}}"#).unwrap();
+    std::fs::write(dir.join("tests/w.wrong.test.json"), r#"{"name": "wrong", "expect": {"output": {"text": {"equals": "bye", "minLength": 10}}, "steps": {"t": {"status": "skipped"}}}}"#).unwrap();
+    let out = vai(&["workflow", "test", "w.json"], &dir);
+    assert_eq!(out.status.code(), Some(1));
+    let s = text(&out.stdout);
+    assert!(s.contains("1 passed, 1 failed"), "{s}");
+    assert!(
+        s.contains("output.text is \"hello\", expected \"bye\""),
+        "{s}"
+    );
+    assert!(
+        s.contains("output.text has length 5, expected at least 10"),
+        "{s}"
+    );
+    assert!(
+        s.contains("step \"t\" expected was skipped, but completed"),
+        "{s}"
+    );
+    let one = vai(&["workflow", "test", "w.json", "--test", "right"], &dir);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stdout));
+}
+
+#[test]
+fn init_scaffolds_a_workflow_that_validates_and_tests() {
+    let dir = scratch("init");
+    let out = vai(
+        &[
+            "workflow",
+            "init",
+            "--name",
+            "Support Search",
+            "--template",
+            "rag",
+        ],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(dir.join("support-search.vai-workflow.json").is_file());
+    assert_eq!(
+        vai(
+            &["workflow", "validate", "support-search.vai-workflow.json"],
+            &dir
+        )
+        .status
+        .code(),
+        Some(0)
+    );
+    let t = vai(
+        &["workflow", "test", "support-search.vai-workflow.json"],
+        &dir,
+    );
+    assert_eq!(t.status.code(), Some(0), "{}", text(&t.stdout));
+    let again = vai(&["workflow", "init", "--name", "Support Search"], &dir);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("already exists"));
+}
+
+#[test]
+fn list_shows_built_ins_examples_and_local_files() {
+    let dir = scratch("list");
+    std::fs::write(
+        dir.join("mine.vai-workflow.json"),
+        r#"{"name": "mine", "description": "my own", "steps": []}"#,
+    )
+    .unwrap();
+    let out = vai(&["workflow", "list", "--json"], &dir);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let find = |n: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["name"] == n)
+            .cloned()
+    };
+    assert_eq!(find("rag-chat").unwrap()["source"], "built-in");
+    assert!(
+        v.as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["source"] == "example")
+    );
+    assert_eq!(
+        find("./mine.vai-workflow.json").unwrap()["description"],
+        "my own"
+    );
+}
