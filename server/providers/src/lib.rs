@@ -9,12 +9,18 @@
 pub mod embed;
 pub mod error;
 pub mod llm;
+pub mod local;
+pub mod mongo;
 pub mod rerank;
 pub mod settings;
 pub mod store;
+pub mod voyage;
 
 #[cfg(feature = "fakes")]
 pub mod fakes;
+
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use embed::{
     EmbedRequest, EmbedResponse, Embedder, InputType, cosine_similarity, vector_from_json,

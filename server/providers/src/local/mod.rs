@@ -1,0 +1,7 @@
+//! The embedded offline default: a persistent local vector store, a local sentence-embedding
+//! model, a local reranker, and the sample knowledge base.
+
+pub mod embed;
+pub mod rerank;
+pub mod sample;
+pub mod store;

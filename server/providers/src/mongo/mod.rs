@@ -1,0 +1,1 @@
+//! MongoDB Atlas Vector Search as a VectorStore (being written).

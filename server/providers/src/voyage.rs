@@ -1,0 +1,1 @@
+//! Voyage AI embeddings and reranking over HTTP (being written).
