@@ -11,6 +11,8 @@ pub mod error;
 pub mod llm;
 pub mod local;
 pub mod mongo;
+pub mod mql;
+pub mod net;
 pub mod rerank;
 pub mod settings;
 pub mod store;
