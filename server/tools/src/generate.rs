@@ -109,6 +109,7 @@ impl Tool for Generate {
                     model: args::opt_string(&call, "model"),
                     temperature,
                     max_tokens,
+                    tools: Vec::new(),
                 })
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
