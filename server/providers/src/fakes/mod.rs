@@ -7,7 +7,6 @@
 
 mod embedder;
 mod llm;
-mod mql;
 mod reranker;
 mod store;
 

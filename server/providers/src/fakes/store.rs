@@ -1,8 +1,8 @@
 //! `MemoryStore`: databases of collections of JSON documents in a map, exact cosine search and a
 //! small aggregation subset (tests only).
 
-use super::mql::{apply_stage, matches};
 use super::{Faults, Log, lock};
+use crate::mql::{Filter, Pipeline, project_fields};
 use crate::{
     CollectionInfo, Document, Namespace, ProviderError, ScoredDocument, VectorIndex,
     VectorIndexInfo, VectorQuery, VectorStore, cosine_similarity, vector_from_json,
@@ -21,10 +21,8 @@ struct Collection {
 
 /// Test-only vector store. Search is exact: every document with a vector of the index's size is
 /// scored as Atlas scores cosine indexes, `(1 + cosine) / 2`, after the pre-filter. Filters and
-/// `$match` support field equality (dotted paths, arrays match any element), `$eq`, `$ne`, `$in`,
-/// `$nin`, `$gt`, `$gte`, `$lt`, `$lte`, `$and` and `$or`; `aggregate` supports `$match`,
-/// `$limit`, `$project` (inclusion) and `$sort`. Anything else is refused with an error rather
-/// than half-done. Inserted documents without `_id` get a 24-hex-digit one.
+/// pipelines are the MongoDB subset of [`crate::mql`]; anything else is refused with an error
+/// rather than half-done. Inserted documents without `_id` get a 24-hex-digit one.
 #[derive(Debug)]
 pub struct MemoryStore {
     name: String,
@@ -139,13 +137,13 @@ impl VectorStore for MemoryStore {
                 index.dimensions
             )));
         }
+        let filter = match &query.filter {
+            Some(f) => Some(Filter::parse(f).map_err(|e| self.invalid(format!("filter: {e}")))?),
+            None => None,
+        };
         let mut hits = Vec::new();
         for doc in &collection.docs {
-            let passes = match &query.filter {
-                Some(filter) => matches(doc, filter).map_err(|m| self.invalid(m))?,
-                None => true,
-            };
-            if !passes {
+            if filter.as_ref().is_some_and(|f| !f.matches(doc)) {
                 continue;
             }
             let Some(vector) = doc.get(&query.path).and_then(vector_from_json) else {
@@ -163,11 +161,7 @@ impl VectorStore for MemoryStore {
             .into_iter()
             .take(query.limit)
             .map(|(score, doc)| ScoredDocument {
-                document: doc
-                    .iter()
-                    .filter(|(k, _)| *k == "_id" || query.fields.contains(k))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
+                document: project_fields(doc, &query.fields),
                 score,
             })
             .collect())
@@ -249,22 +243,11 @@ impl VectorStore for MemoryStore {
     ) -> Result<Vec<Value>, ProviderError> {
         self.pipelines.push((namespace.clone(), pipeline.clone()));
         self.faults.take()?;
-        let mut docs = self
+        let pipeline = Pipeline::parse(&pipeline).map_err(|e| self.invalid(e.to_string()))?;
+        let docs = self
             .with_collection(namespace, |c| c.docs.clone())
             .unwrap_or_default();
-        for (i, stage) in pipeline.iter().enumerate() {
-            let (name, spec) = match stage.as_object() {
-                Some(o) if o.len() == 1 => o.iter().next().expect("one key"),
-                _ => {
-                    return Err(self.invalid(format!(
-                        "stage {i} must be an object with exactly one $-operator"
-                    )));
-                }
-            };
-            docs = apply_stage(name, spec, docs)
-                .map_err(|m| self.invalid(format!("stage {i} ({name}): {m}")))?;
-        }
-        Ok(docs.into_iter().map(Value::Object).collect())
+        Ok(pipeline.run(docs).into_iter().map(Value::Object).collect())
     }
 }
 
@@ -356,7 +339,7 @@ mod tests {
             ))
             .await
             .unwrap_err();
-        assert!(err.to_string().contains("does not support $regex"));
+        assert!(err.to_string().contains("$regex is not supported"), "{err}");
     }
 
     #[tokio::test]
@@ -431,11 +414,14 @@ mod tests {
             .unwrap_err();
         assert!(matches!(group, ProviderError::InvalidRequest { .. }));
         assert!(group.to_string().contains("stage 1 ($group)"), "{group}");
-        let exclusion = s
-            .aggregate(&ns(), vec![json!({"$project": {"embedding": 0}})])
+        let mixed = s
+            .aggregate(
+                &ns(),
+                vec![json!({"$project": {"text": 1, "embedding": 0}})],
+            )
             .await
             .unwrap_err();
-        assert!(exclusion.to_string().contains("only _id may be excluded"));
+        assert!(mixed.to_string().contains("only _id may be excluded"));
         let two_keys = s
             .aggregate(&ns(), vec![json!({"$match": {}, "$limit": 1})])
             .await
