@@ -1,0 +1,179 @@
+//! The all-MiniLM-L6-v2 network itself: loading its weights and tokenizer from a directory, and
+//! turning a batch of texts into mean-pooled, L2-normalised vectors on the CPU. Blocking code: the
+//! embedder calls it on tokio's blocking threads.
+
+use super::locate::WEIGHT_FILES;
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config};
+use std::collections::HashMap;
+use std::path::Path;
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+/// Texts run through the network together.
+pub(super) const BATCH_SIZE: usize = 32;
+/// Longer inputs are cut to this many tokens (the model was trained on at most 256 word pieces).
+const MAX_TOKENS: usize = 256;
+
+/// A loaded model, ready to embed. Read-only once built, so one copy serves concurrent calls.
+pub(super) struct MiniLm {
+    bert: BertModel,
+    tokenizer: Tokenizer,
+    dimensions: usize,
+}
+
+/// Vectors in the order of the texts, and how many tokens the model read.
+pub(super) struct Embedded {
+    pub vectors: Vec<Vec<f32>>,
+    pub tokens: u64,
+}
+
+impl MiniLm {
+    /// Load config.json, tokenizer.json and the weights (model.safetensors, else
+    /// pytorch_model.bin; tensor names with or without a `bert.` prefix) from `dir`.
+    pub(super) fn load(dir: &Path) -> Result<Self, String> {
+        let config_path = dir.join("config.json");
+        let config: Config = fs_read(&config_path)
+            .and_then(|bytes| serde_json::from_slice(&bytes).map_err(|e| e.to_string()))
+            .map_err(|e| format!("cannot read {}: {e}", config_path.display()))?;
+
+        let tokenizer_path = dir.join("tokenizer.json");
+        let mut tokenizer = Tokenizer::from_file(&tokenizer_path)
+            .map_err(|e| format!("cannot read {}: {e}", tokenizer_path.display()))?;
+        // The packaged tokenizer pads everything to 128 tokens; pad each batch only as far as its
+        // longest text instead, and cut at the model's real limit.
+        let padding = PaddingParams {
+            strategy: PaddingStrategy::BatchLongest,
+            pad_to_multiple_of: None,
+            ..tokenizer.get_padding().cloned().unwrap_or_default()
+        };
+        tokenizer.with_padding(Some(padding));
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: MAX_TOKENS,
+                ..TruncationParams::default()
+            }))
+            .map_err(|e| format!("cannot set truncation: {e}"))?;
+
+        let tensors = read_weights(dir)?;
+        let device = Device::Cpu;
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
+        let bert = BertModel::load(vb, &config).map_err(|e| {
+            format!(
+                "{} does not hold a BERT model like all-MiniLM-L6-v2: {e}",
+                dir.display()
+            )
+        })?;
+        Ok(MiniLm {
+            bert,
+            tokenizer,
+            dimensions: config.hidden_size,
+        })
+    }
+
+    /// The length of every vector (the hidden size).
+    pub(super) fn dimensions(&self) -> usize {
+        self.dimensions
+    }
+
+    /// Embed `texts`, [`BATCH_SIZE`] at a time. Texts of similar length are batched together so
+    /// little time goes into padding; the vectors come back in the order of `texts`.
+    pub(super) fn embed(&self, texts: &[String]) -> Result<Embedded, String> {
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
+
+        let mut vectors = vec![Vec::new(); texts.len()];
+        let mut tokens = 0;
+        for chunk in order.chunks(BATCH_SIZE) {
+            let batch: Vec<&str> = chunk.iter().map(|&i| texts[i].as_str()).collect();
+            let (pooled, batch_tokens) = self.embed_batch(batch).map_err(|e| e.to_string())?;
+            tokens += batch_tokens;
+            for (&i, mut v) in chunk.iter().zip(pooled) {
+                normalize(&mut v);
+                vectors[i] = v;
+            }
+        }
+        Ok(Embedded { vectors, tokens })
+    }
+
+    /// Mean-pooled (not yet normalised) vectors of one batch, and its token count.
+    fn embed_batch(&self, batch: Vec<&str>) -> Result<(Vec<Vec<f32>>, u64), BoxError> {
+        let rows = batch.len();
+        let encodings = self.tokenizer.encode_batch_fast(batch, true)?;
+        let width = encodings.first().map_or(0, |e| e.len());
+        let mut ids = Vec::with_capacity(rows * width);
+        let mut mask = Vec::with_capacity(rows * width);
+        for e in &encodings {
+            ids.extend_from_slice(e.get_ids());
+            mask.extend_from_slice(e.get_attention_mask());
+        }
+        let tokens = mask.iter().map(|&m| u64::from(m)).sum();
+
+        let device = &self.bert.device;
+        let ids = Tensor::from_vec(ids, (rows, width), device)?;
+        let type_ids = ids.zeros_like()?;
+        let mask = Tensor::from_vec(mask, (rows, width), device)?;
+        let hidden = self.bert.forward(&ids, &type_ids, Some(&mask))?;
+
+        // Mean over the real tokens only: padding positions weigh zero.
+        let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+        let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
+        let counts = mask.sum(1)?;
+        let pooled = summed.broadcast_div(&counts)?.to_vec2::<f32>()?;
+        Ok((pooled, tokens))
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+fn fs_read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| e.to_string())
+}
+
+/// Every tensor of the first weight file present, named without a `bert.` prefix (checkpoints
+/// saved from `BertModel` have none, those saved from task heads have one).
+fn read_weights(dir: &Path) -> Result<HashMap<String, Tensor>, String> {
+    let path = WEIGHT_FILES
+        .iter()
+        .map(|w| dir.join(w))
+        .find(|p| p.is_file())
+        .ok_or_else(|| format!("{} has no model.safetensors", dir.display()))?;
+    // Read into memory rather than mmap: mapping a file is `unsafe`, which this workspace forbids,
+    // and the file is small (~90 MB) and dropped once the model holds its tensors.
+    let tensors: Vec<(String, Tensor)> = if path.extension().is_some_and(|e| e == "safetensors") {
+        candle_core::safetensors::load(&path, &Device::Cpu).map(|m| m.into_iter().collect())
+    } else {
+        candle_core::pickle::read_all(&path)
+    }
+    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(tensors
+        .into_iter()
+        .map(|(name, t)| match name.strip_prefix("bert.") {
+            Some(rest) => (rest.to_string(), t),
+            None => (name, t),
+        })
+        .collect())
+}
+
+/// Scale `v` to unit length (left as is when all zeros).
+fn normalize(v: &mut [f32]) {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_gives_unit_length_and_leaves_zero_alone() {
+        let mut v = vec![3.0, 4.0];
+        normalize(&mut v);
+        assert_eq!(v, vec![0.6, 0.8]);
+        let mut z = vec![0.0; 3];
+        normalize(&mut z);
+        assert_eq!(z, vec![0.0; 3]);
+    }
+}
