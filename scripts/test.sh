@@ -9,6 +9,9 @@ if ! command -v cargo >/dev/null; then
   exit 2
 fi
 
+echo "==> local embedding model (for the local-backend tests)"
+bash scripts/fetch-model.sh
+
 echo "==> cargo test"
 cargo test --locked --workspace
 

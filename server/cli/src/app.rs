@@ -1,25 +1,191 @@
 //! The composition root: configuration → providers → tool registry.
+//!
+//! Each capability is chosen on its own: Voyage AI when an API key is configured, else the local
+//! embedding model and reranker; MongoDB when a URI is configured, else the local store; an LLM
+//! when a provider is configured. With nothing configured every retrieval tool runs on the local
+//! backend against the sample knowledge base (database `vai_demo`).
 
-use crate::project::ProjectConfig;
+use crate::config::Config;
 use std::sync::Arc;
+use std::time::Duration;
+use vai_providers::llm::{LlmConfig, llm_from_config};
+use vai_providers::local::embed::{LocalEmbedder, ModelLocation};
+use vai_providers::local::rerank::LocalReranker;
+use vai_providers::local::sample::{self, SAMPLE_COLLECTIONS, SAMPLE_DB};
+use vai_providers::local::store::LocalStore;
+use vai_providers::mongo::MongoStore;
+use vai_providers::voyage::{VoyageClient, VoyageConfig};
+use vai_providers::{Embedder, Providers, Settings};
 use vai_workflow::Registry;
 
-/// The tool registry for this process, configured from the project file and environment.
-pub fn registry(project: &ProjectConfig) -> Arc<Registry> {
-    let settings = vai_providers::Settings {
-        project_db: project.db.clone(),
-        project_collection: project.collection.clone(),
-        env_db: env("VAI_DEFAULT_DB"),
-        env_collection: env("VAI_DEFAULT_COLLECTION"),
-        ..vai_providers::Settings::default()
-    };
-    let providers = Arc::new(vai_providers::Providers::none(settings));
-    let http = vai_tools::http::HttpPolicy {
-        allowed_hosts: project.allowed_hosts.clone(),
-    };
-    Arc::new(vai_tools::registry(providers, http))
+/// What the process runs with.
+pub struct App {
+    pub registry: Arc<Registry>,
+    pub providers: Arc<Providers>,
+    /// The local store and embedder, when the local backend serves the store.
+    pub local: Option<Local>,
 }
 
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+/// The local backend's parts, for seeding the sample knowledge base.
+pub struct Local {
+    pub store: Arc<LocalStore>,
+    pub embedder: Arc<dyn Embedder>,
+    /// Whether the embedder is the local model (the sample corpus is embedded with it).
+    pub local_embeddings: bool,
+}
+
+/// Settings for tools, from the configuration.
+fn settings(cfg: &Config) -> Settings {
+    let project = &cfg.project;
+    let mut s = Settings {
+        project_db: project.db.clone(),
+        project_collection: project.collection.clone(),
+        env_db: setting_from(
+            cfg,
+            "default-db",
+            &[
+                crate::config::Origin::Env,
+                crate::config::Origin::DotEnv,
+                crate::config::Origin::Flag,
+            ],
+        ),
+        env_collection: setting_from(
+            cfg,
+            "default-collection",
+            &[
+                crate::config::Origin::Env,
+                crate::config::Origin::DotEnv,
+                crate::config::Origin::Flag,
+            ],
+        ),
+        config_db: setting_from(cfg, "default-db", &[crate::config::Origin::UserConfig]),
+        config_collection: setting_from(
+            cfg,
+            "default-collection",
+            &[crate::config::Origin::UserConfig],
+        ),
+        ..Settings::default()
+    };
+    if let Some(model) = cfg.value("default-model") {
+        s.default_embedding_model = model.to_string();
+    }
+    if let Some(index) = &project.index {
+        s.vector_index = index.clone();
+    }
+    if let Some(field) = &project.field {
+        s.embedding_field = field.clone();
+    }
+    s
+}
+
+fn setting_from(cfg: &Config, key: &str, origins: &[crate::config::Origin]) -> Option<String> {
+    cfg.get(key)
+        .filter(|s| origins.contains(&s.origin))
+        .map(|s| s.value.clone())
+}
+
+/// Tools with no provider at all: for validating, planning and mocked tests, which must not
+/// depend on what this machine has configured.
+pub fn offline_registry(cfg: &Config) -> Arc<Registry> {
+    let providers = Arc::new(Providers::none(settings(cfg)));
+    Arc::new(vai_tools::registry(providers, http_policy(cfg)))
+}
+
+fn http_policy(cfg: &Config) -> vai_tools::http::HttpPolicy {
+    vai_tools::http::HttpPolicy {
+        allowed_hosts: cfg.project.allowed_hosts.clone(),
+    }
+}
+
+/// Tools wired to the configured providers (or the local backend).
+pub fn live(cfg: &Config) -> anyhow::Result<App> {
+    let mut settings = settings(cfg);
+    let mut providers = Providers::none(settings.clone());
+
+    let local_embedder: Arc<dyn Embedder> = Arc::new(LocalEmbedder::new(ModelLocation::Discover));
+    let voyage = match cfg.value("api-key") {
+        Some(key) => {
+            let config = VoyageConfig {
+                base_url: cfg.value("base-url").map(str::to_string),
+                ..VoyageConfig::new(key)
+            };
+            Some(Arc::new(
+                VoyageClient::new(config).map_err(|e| anyhow::anyhow!("Voyage AI: {e}"))?,
+            ))
+        }
+        None => None,
+    };
+    let embedder: Arc<dyn Embedder> = match &voyage {
+        Some(v) => v.clone(),
+        None => local_embedder.clone(),
+    };
+    providers.embedder = Some(embedder.clone());
+    providers.reranker = Some(match &voyage {
+        Some(v) => v.clone(),
+        None => Arc::new(LocalReranker::new(local_embedder.clone())),
+    });
+
+    let mut local = None;
+    match cfg.value("mongodb-uri") {
+        Some(uri) => {
+            providers.store = Some(Arc::new(
+                MongoStore::connect(uri).map_err(|e| anyhow::anyhow!("MongoDB: {e}"))?,
+            ));
+        }
+        None => {
+            let path = LocalStore::default_path().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let store = Arc::new(LocalStore::open(&path).map_err(|e| anyhow::anyhow!("{e}"))?);
+            let local_embeddings = voyage.is_none();
+            if local_embeddings {
+                // Nothing configured: the sample knowledge base is the default database.
+                settings.fallback_db = Some(SAMPLE_DB.to_string());
+                settings.fallback_collection = Some(SAMPLE_COLLECTIONS[0].to_string());
+                settings.default_embedding_model = LocalEmbedder::MODEL.to_string();
+            }
+            providers.store = Some(store.clone());
+            local = Some(Local {
+                store,
+                embedder: embedder.clone(),
+                local_embeddings,
+            });
+        }
+    }
+
+    if let Some(provider) = cfg.value("llm-provider") {
+        let llm = LlmConfig {
+            provider: provider.to_string(),
+            api_key: cfg.value("llm-api-key").map(str::to_string),
+            model: cfg.value("llm-model").map(str::to_string),
+            base_url: cfg.value("llm-base-url").map(str::to_string),
+            timeout: Duration::from_secs(60),
+        };
+        providers.llm = Some(llm_from_config(&llm).map_err(|e| anyhow::anyhow!("{e}"))?);
+    }
+
+    providers.settings = settings;
+    let providers = Arc::new(providers);
+    let registry = Arc::new(vai_tools::registry(providers.clone(), http_policy(cfg)));
+    Ok(App {
+        registry,
+        providers,
+        local,
+    })
+}
+
+impl App {
+    /// Seed the sample knowledge base into the local store on first use (a no-op afterwards).
+    /// Returns a line to show the user when it did something.
+    pub async fn prepare_sample(&self) -> Option<Result<String, String>> {
+        let local = self.local.as_ref().filter(|l| l.local_embeddings)?;
+        match sample::ensure_seeded(local.store.as_ref(), local.embedder.as_ref()).await {
+            Ok(report) if report.seeded => Some(Ok(format!(
+                "prepared the sample knowledge base: {} documents in database \"{SAMPLE_DB}\"",
+                report.inserted
+            ))),
+            Ok(_) => None,
+            Err(e) => Some(Err(format!(
+                "cannot prepare the sample knowledge base: {e}"
+            ))),
+        }
+    }
 }

@@ -3,6 +3,7 @@
 mod app;
 mod builtin;
 mod commands;
+mod config;
 mod project;
 mod render;
 

@@ -347,3 +347,171 @@ fn list_shows_built_ins_examples_and_local_files() {
         "my own"
     );
 }
+
+/// The local embedding model fetched by `scripts/fetch-model.sh` (the test command runs it).
+fn model_dir() -> PathBuf {
+    let candidates = [
+        std::env::var_os("VAI_MODEL_DIR").map(PathBuf::from),
+        std::env::var_os("VAI_CACHE_DIR").map(|d| PathBuf::from(d).join("models/all-minilm-l6-v2")),
+        std::env::var_os("XDG_CACHE_HOME")
+            .map(|d| PathBuf::from(d).join("vai/models/all-minilm-l6-v2")),
+        std::env::var_os("HOME")
+            .map(|d| PathBuf::from(d).join(".cache/vai/models/all-minilm-l6-v2")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("model.safetensors").is_file())
+        .expect("the local embedding model is missing: run `bash scripts/fetch-model.sh` first")
+}
+
+/// `vai` with nothing configured: no keys, no user config, a fresh data directory.
+fn offline_vai(args: &[&str], home: &Path) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vai"));
+    cmd.args(args)
+        .current_dir(home)
+        .env("NO_COLOR", "1")
+        .env("HOME", home)
+        .env("VAI_DATA_DIR", home.join("data"));
+    cmd.env("VAI_CONFIG_PATH", home.join("no-config.json"))
+        .env("VAI_MODEL_DIR", model_dir());
+    for var in [
+        "VOYAGE_API_KEY",
+        "VOYAGE_API_BASE",
+        "MONGODB_URI",
+        "VAI_LLM_PROVIDER",
+        "VAI_LLM_API_KEY",
+        "VAI_LLM_MODEL",
+        "VAI_LLM_BASE_URL",
+        "VAI_DEFAULT_DB",
+        "VAI_DEFAULT_COLLECTION",
+        "XDG_DATA_HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.output().expect("run vai")
+}
+
+#[test]
+fn built_ins_run_end_to_end_on_the_local_default() {
+    let home = scratch("offline");
+
+    let first = offline_vai(
+        &[
+            "workflow",
+            "run",
+            "multi-collection-search",
+            "--input",
+            "query=how does authentication work",
+            "--json",
+        ],
+        &home,
+    );
+    let err = text(&first.stderr);
+    assert_eq!(first.status.code(), Some(0), "{err}");
+    assert!(err.contains("prepared the sample knowledge base"), "{err}");
+    assert!(
+        err.contains("· local]"),
+        "every retrieval step says which backend served it: {err}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    let results = v["output"]["results"].as_array().expect("results");
+    assert!(results.len() >= 5, "{v}");
+    let top: Vec<String> = results
+        .iter()
+        .take(3)
+        .map(|r| r["text"].as_str().unwrap_or("").to_lowercase())
+        .collect();
+    assert!(
+        top.iter().any(|t| t.contains("auth")),
+        "the best results should be about authentication: {top:?}"
+    );
+
+    let again = offline_vai(
+        &[
+            "workflow",
+            "run",
+            "multi-collection-search",
+            "--input",
+            "query=rate limits",
+        ],
+        &home,
+    );
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert!(
+        !text(&again.stderr).contains("prepared the sample"),
+        "seeding happens once"
+    );
+
+    let check = offline_vai(
+        &[
+            "workflow",
+            "run",
+            "consistency-check",
+            "--input",
+            "topic=rate limits per plan",
+            "--json",
+            "--quiet",
+        ],
+        &home,
+    );
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let similarity = v["output"]["similarity"].as_f64().unwrap_or(-1.0);
+    assert!((0.0..=1.0).contains(&similarity), "{v}");
+
+    let ingest = offline_vai(
+        &[
+            "workflow",
+            "run",
+            "smart-ingest",
+            "--input",
+            "text=Quarterly penguin census results for the Antarctic field station.",
+            "--input",
+            "source=penguins.md",
+            "--json",
+            "--quiet",
+        ],
+        &home,
+    );
+    assert_eq!(ingest.status.code(), Some(0), "{}", text(&ingest.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&ingest.stdout).unwrap();
+    assert_eq!(v["output"]["ingested"], true, "{v}");
+    let found = offline_vai(
+        &[
+            "workflow",
+            "run",
+            "research-and-summarize",
+            "--input",
+            "question=penguin census",
+            "--json",
+            "--quiet",
+        ],
+        &home,
+    );
+    assert_eq!(
+        found.status.code(),
+        Some(1),
+        "generate needs an LLM: {}",
+        text(&found.stdout)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
+    let research = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "research")
+        .unwrap();
+    assert_eq!(research["status"], "completed", "{v}");
+    assert_eq!(
+        research["output"]["results"][0]["source"], "penguins.md",
+        "the ingested document is found first: {v}"
+    );
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("no LLM provider is configured"),
+        "{v}"
+    );
+}

@@ -17,6 +17,10 @@ pub struct Settings {
     /// `defaultDb` / `defaultCollection` of the user config (`vai config set default-db …`).
     pub config_db: Option<String>,
     pub config_collection: Option<String>,
+    /// Used when nothing above names one: the sample database and collection of the local
+    /// backend, so a fresh machine runs the built-ins as typed.
+    pub fallback_db: Option<String>,
+    pub fallback_collection: Option<String>,
     /// Embedding model when neither the step nor the workflow names one (`voyage-4-large`).
     pub default_embedding_model: String,
     /// Rerank model when neither the step nor the workflow names one (`rerank-2.5`).
@@ -36,6 +40,8 @@ impl Default for Settings {
             env_collection: None,
             config_db: None,
             config_collection: None,
+            fallback_db: None,
+            fallback_collection: None,
             default_embedding_model: "voyage-4-large".into(),
             default_rerank_model: "rerank-2.5".into(),
             vector_index: "vector_index".into(),
@@ -60,6 +66,7 @@ impl Settings {
             self.project_db.as_deref(),
             self.env_db.as_deref(),
             self.config_db.as_deref(),
+            self.fallback_db.as_deref(),
         ])
         .ok_or_else(|| {
             ProviderError::NotConfigured(format!(
@@ -82,6 +89,7 @@ impl Settings {
             self.project_collection.as_deref(),
             self.env_collection.as_deref(),
             self.config_collection.as_deref(),
+            self.fallback_collection.as_deref(),
         ])
         .ok_or_else(|| {
             ProviderError::NotConfigured(format!(

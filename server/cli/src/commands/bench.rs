@@ -2,7 +2,7 @@
 //! docs/benchmarks.md). Benchmarks, not tests: nothing here asserts a time.
 
 use crate::commands::{EXIT_FAILED, EXIT_OK};
-use crate::{app, project};
+use crate::{app, config::Config};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -93,7 +93,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 pub async fn run(args: BenchArgs) -> anyhow::Result<u8> {
-    let registry = app::registry(&project::load(&std::env::current_dir()?)?);
+    let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let iterations = args.iterations.max(1);
     let mut figures = serde_json::Map::new();
 

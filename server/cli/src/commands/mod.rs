@@ -1,6 +1,8 @@
 //! Command-line commands, one module per noun, one file per verb. Doc comments are the help.
 
 mod bench;
+mod config;
+mod ping;
 mod workflow;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +29,11 @@ enum Command {
     /// Run, validate, list, scaffold and test workflows.
     #[command(subcommand, visible_alias = "wf")]
     Workflow(workflow::WorkflowCommand),
+    /// Show and change settings: API keys, MongoDB URI, LLM provider, default database.
+    #[command(subcommand)]
+    Config(config::ConfigCommand),
+    /// Check each configured provider (Voyage AI, MongoDB, LLM, local) with one small call.
+    Ping(ping::PingArgs),
     /// Measure the engine on generated workflows (see docs/benchmarks.md).
     Bench(bench::BenchArgs),
 }
@@ -34,6 +41,8 @@ enum Command {
 pub async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Workflow(cmd) => workflow::dispatch(cmd).await,
+        Command::Config(cmd) => config::dispatch(cmd),
+        Command::Ping(args) => ping::run(args).await,
         Command::Bench(args) => bench::run(args).await,
     }
 }

@@ -19,7 +19,10 @@ pub(crate) struct Recorded {
 
 impl Recorded {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     pub fn json(&self) -> serde_json::Value {
@@ -46,7 +49,11 @@ impl Reply {
     }
 
     pub fn text(status: u16, body: &str) -> Self {
-        Reply { status, headers: vec![("content-type".into(), "text/plain".into())], chunks: vec![(Duration::ZERO, body.as_bytes().to_vec())] }
+        Reply {
+            status,
+            headers: vec![("content-type".into(), "text/plain".into())],
+            chunks: vec![(Duration::ZERO, body.as_bytes().to_vec())],
+        }
     }
 
     /// Server-sent events, one chunk per event, each after `gap`.
@@ -54,7 +61,10 @@ impl Reply {
         Reply {
             status: 200,
             headers: vec![("content-type".into(), "text/event-stream".into())],
-            chunks: events.iter().map(|e| (gap, e.clone().into_bytes())).collect(),
+            chunks: events
+                .iter()
+                .map(|e| (gap, e.clone().into_bytes()))
+                .collect(),
         }
     }
 
@@ -82,8 +92,12 @@ pub(crate) struct FakeServer {
 
 impl FakeServer {
     /// Start a server; `handler(request, n)` answers the n-th request (from 0).
-    pub async fn start(handler: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+    pub async fn start(
+        handler: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind loopback");
         let base = format!("http://{}", listener.local_addr().expect("addr"));
         let requests: Arc<Mutex<Vec<Recorded>>> = Arc::default();
         let handler: Handler = Arc::new(handler);
@@ -93,7 +107,9 @@ impl FakeServer {
                 let handler = handler.clone();
                 let seen = seen.clone();
                 tokio::spawn(async move {
-                    let Some(req) = read_request(&mut socket).await else { return };
+                    let Some(req) = read_request(&mut socket).await else {
+                        return;
+                    };
                     let n = {
                         let mut list = seen.lock().expect("lock");
                         list.push(req.clone());
@@ -166,7 +182,11 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Recorded> {
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let len: usize = headers.iter().find(|(k, _)| k == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let len: usize = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
     let mut body = buf[header_end..].to_vec();
     while body.len() < len {
         let n = socket.read(&mut chunk).await.ok()?;
@@ -175,5 +195,10 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Recorded> {
         }
         body.extend_from_slice(&chunk[..n]);
     }
-    Some(Recorded { method, path, headers, body })
+    Some(Recorded {
+        method,
+        path,
+        headers,
+        body,
+    })
 }

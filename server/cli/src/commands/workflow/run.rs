@@ -2,7 +2,7 @@
 
 use super::{load, print_diagnostics};
 use crate::commands::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
-use crate::{app, project, render};
+use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -45,9 +45,9 @@ pub struct RunArgs {
 
 pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
-    let project = project::load(&cwd)?;
-    let registry = app::registry(&project);
-    let (located, compiled) = match load(&args.workflow, &registry, Mode::Strict) {
+    let cfg = Config::load(&cwd, &[])?;
+    let offline = app::offline_registry(&cfg);
+    let (located, compiled) = match load(&args.workflow, &offline, Mode::Strict) {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
@@ -82,11 +82,25 @@ pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
     if args.dry_run {
         return Ok(dry_run(
             &plan,
-            &registry,
+            &offline,
             &inputs,
             &defaults_override,
             args.json,
         ));
+    }
+    let app = match app::live(&cfg) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    if plan.steps.iter().any(|s| needs_store(&s.tool, &s.kind)) {
+        match app.prepare_sample().await {
+            Some(Ok(line)) if !args.quiet => eprintln!("{line}"),
+            Some(Err(e)) => eprintln!("warning: {e}"),
+            _ => {}
+        }
     }
 
     let cancel = CancellationToken::new();
@@ -113,7 +127,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
         cancel,
         ..RunOptions::default()
     };
-    let result = match vai_workflow::run(plan.clone(), registry, options, sink).await {
+    let result = match vai_workflow::run(plan.clone(), app.registry.clone(), options, sink).await {
         Ok(r) => r,
         Err(errors) => {
             for e in errors {
@@ -147,6 +161,18 @@ pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
         RunStatus::Failed => EXIT_FAILED,
         RunStatus::Cancelled => EXIT_INTERRUPTED,
     })
+}
+
+/// Whether a step reads or writes the vector store (so the sample knowledge base must exist).
+fn needs_store(tool: &str, kind: &vai_workflow::compile::StepKind) -> bool {
+    let tool = match kind {
+        vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
+        _ => tool,
+    };
+    matches!(
+        tool,
+        "query" | "search" | "ingest" | "collections" | "aggregate"
+    )
 }
 
 fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {

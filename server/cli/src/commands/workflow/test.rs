@@ -3,7 +3,7 @@
 use super::{load, print_diagnostics};
 use crate::builtin::{self, CaseFile};
 use crate::commands::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
-use crate::{app, project};
+use crate::{app, config::Config};
 use clap::Args;
 use serde_json::json;
 use std::path::Path;
@@ -24,7 +24,7 @@ pub struct TestArgs {
 }
 
 pub async fn run(args: TestArgs) -> anyhow::Result<u8> {
-    let registry = app::registry(&project::load(&std::env::current_dir()?)?);
+    let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let (located, compiled) = match load(&args.workflow, &registry, Mode::Strict) {
         Ok(x) => x,
         Err(code) => return Ok(code),

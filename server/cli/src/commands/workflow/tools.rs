@@ -1,7 +1,7 @@
 //! `vai workflow tools`: the tool catalog.
 
 use crate::commands::EXIT_OK;
-use crate::{app, project};
+use crate::{app, config::Config};
 use clap::Args;
 
 /// List the tools a step can use, with their category and inputs.
@@ -13,7 +13,7 @@ pub struct ToolsArgs {
 }
 
 pub fn run(args: ToolsArgs) -> anyhow::Result<u8> {
-    let registry = app::registry(&project::load(&std::env::current_dir()?)?);
+    let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let specs: Vec<_> = registry.specs().collect();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&specs)?);

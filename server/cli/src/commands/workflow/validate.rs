@@ -2,7 +2,7 @@
 
 use super::load;
 use crate::commands::{EXIT_INVALID, EXIT_OK};
-use crate::{app, project};
+use crate::{app, config::Config};
 use clap::Args;
 use serde_json::json;
 use vai_workflow::Mode;
@@ -22,8 +22,7 @@ pub struct ValidateArgs {
 }
 
 pub fn run(args: ValidateArgs) -> anyhow::Result<u8> {
-    let project = project::load(&std::env::current_dir()?)?;
-    let registry = app::registry(&project);
+    let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let mode = if args.draft {
         Mode::Draft
     } else {

@@ -1,0 +1,35 @@
+//! `vai config get`.
+
+use super::unknown_key;
+use crate::commands::{EXIT_FAILED, EXIT_OK};
+use crate::config::{self, Config, key};
+use clap::Args;
+
+/// Print one setting's effective value and where it comes from (secrets masked).
+#[derive(Debug, Args)]
+pub struct GetArgs {
+    pub key: String,
+}
+
+pub fn run(args: GetArgs) -> anyhow::Result<u8> {
+    let k = key(&args.key).ok_or_else(|| unknown_key(&args.key))?;
+    let cfg = Config::load(&std::env::current_dir()?, &[])?;
+    match cfg.get(k.name) {
+        Some(s) => {
+            let shown = if k.secret {
+                config::mask(&s.value)
+            } else {
+                s.value.clone()
+            };
+            println!("{shown}  ({})", s.origin);
+            Ok(EXIT_OK)
+        }
+        None => {
+            eprintln!(
+                "{} is not set (set it with `vai config set {} <value>` or {})",
+                k.name, k.name, k.env
+            );
+            Ok(EXIT_FAILED)
+        }
+    }
+}

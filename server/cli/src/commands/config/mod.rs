@@ -1,0 +1,30 @@
+//! `vai config …`: read and change settings (secrets are masked).
+
+mod get;
+mod list;
+mod set;
+
+use clap::Subcommand;
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    Set(set::SetArgs),
+    Unset(set::UnsetArgs),
+    Get(get::GetArgs),
+    List(list::ListArgs),
+}
+
+pub fn dispatch(cmd: ConfigCommand) -> anyhow::Result<u8> {
+    match cmd {
+        ConfigCommand::Set(a) => set::run(a),
+        ConfigCommand::Unset(a) => set::unset(a),
+        ConfigCommand::Get(a) => get::run(a),
+        ConfigCommand::List(a) => list::run(a),
+    }
+}
+
+/// The error for an unknown key, listing the known ones.
+fn unknown_key(name: &str) -> anyhow::Error {
+    let names: Vec<&str> = crate::config::KEYS.iter().map(|k| k.name).collect();
+    anyhow::anyhow!("unknown setting \"{name}\" (known: {})", names.join(", "))
+}

@@ -1,0 +1,324 @@
+//! Configuration: every setting with where its value came from. Precedence, highest first:
+//! command-line flags → environment → `.env` in the project → the user config
+//! `~/.vai/config.json` (mode 600; `VAI_CONFIG_PATH` moves it) → the project file `.vai.json`
+//! (safe to commit, never holds keys).
+
+mod dotenv;
+
+use crate::project::{self, ProjectConfig};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Where a value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Flag,
+    Env,
+    DotEnv,
+    UserConfig,
+    Project,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Origin::Flag => "flag",
+            Origin::Env => "environment",
+            Origin::DotEnv => ".env",
+            Origin::UserConfig => "user config",
+            Origin::Project => ".vai.json",
+        })
+    }
+}
+
+/// A setting vai knows: its `vai config` name, the user-config key, the environment variable
+/// and the `.vai.json` key (secrets have none).
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    pub name: &'static str,
+    pub config_key: &'static str,
+    pub env: &'static str,
+    pub project_key: Option<&'static str>,
+    pub secret: bool,
+    pub help: &'static str,
+}
+
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "api-key",
+        config_key: "apiKey",
+        env: "VOYAGE_API_KEY",
+        project_key: None,
+        secret: true,
+        help: "Voyage AI API key (embeddings and reranking)",
+    },
+    Key {
+        name: "base-url",
+        config_key: "baseUrl",
+        env: "VOYAGE_API_BASE",
+        project_key: None,
+        secret: false,
+        help: "Voyage AI API base URL (chosen from the key when unset)",
+    },
+    Key {
+        name: "mongodb-uri",
+        config_key: "mongodbUri",
+        env: "MONGODB_URI",
+        project_key: None,
+        secret: true,
+        help: "MongoDB Atlas connection string",
+    },
+    Key {
+        name: "llm-provider",
+        config_key: "llmProvider",
+        env: "VAI_LLM_PROVIDER",
+        project_key: Some("chat.provider"),
+        secret: false,
+        help: "anthropic, openai or ollama",
+    },
+    Key {
+        name: "llm-api-key",
+        config_key: "llmApiKey",
+        env: "VAI_LLM_API_KEY",
+        project_key: None,
+        secret: true,
+        help: "API key of the LLM provider",
+    },
+    Key {
+        name: "llm-model",
+        config_key: "llmModel",
+        env: "VAI_LLM_MODEL",
+        project_key: Some("chat.model"),
+        secret: false,
+        help: "LLM model (each provider has a default)",
+    },
+    Key {
+        name: "llm-base-url",
+        config_key: "llmBaseUrl",
+        env: "VAI_LLM_BASE_URL",
+        project_key: None,
+        secret: false,
+        help: "LLM API base URL",
+    },
+    Key {
+        name: "default-db",
+        config_key: "defaultDb",
+        env: "VAI_DEFAULT_DB",
+        project_key: Some("db"),
+        secret: false,
+        help: "database when neither step nor workflow names one",
+    },
+    Key {
+        name: "default-collection",
+        config_key: "defaultCollection",
+        env: "VAI_DEFAULT_COLLECTION",
+        project_key: Some("collection"),
+        secret: false,
+        help: "collection when neither step nor workflow names one",
+    },
+    Key {
+        name: "default-model",
+        config_key: "defaultModel",
+        env: "VAI_DEFAULT_MODEL",
+        project_key: Some("model"),
+        secret: false,
+        help: "embedding model (voyage-4-large when unset)",
+    },
+];
+
+pub fn key(name: &str) -> Option<&'static Key> {
+    KEYS.iter()
+        .find(|k| k.name == name || k.config_key == name || k.env == name)
+}
+
+/// A resolved value and its origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    pub value: String,
+    pub origin: Origin,
+}
+
+/// Everything configured for this process.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    values: HashMap<&'static str, Setting>,
+    pub project: ProjectConfig,
+    pub user_config_path: PathBuf,
+}
+
+impl Config {
+    /// Gather configuration for a process started in `cwd`, with `flags` (key name → value)
+    /// given on the command line.
+    pub fn load(cwd: &Path, flags: &[(&str, String)]) -> anyhow::Result<Config> {
+        let project = project::load(cwd)?;
+        let project_dir = project
+            .path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| cwd.to_path_buf());
+        let dotenv = std::fs::read_to_string(project_dir.join(".env"))
+            .map(|t| dotenv::parse(&t))
+            .unwrap_or_default();
+        let user_config_path = user_config_path();
+        let user = read_user_config(&user_config_path)?;
+        let mut values = HashMap::new();
+        for k in KEYS {
+            let from_flag = flags
+                .iter()
+                .find(|(n, _)| *n == k.name)
+                .map(|(_, v)| (v.clone(), Origin::Flag));
+            let from_env = std::env::var(k.env).ok().map(|v| (v, Origin::Env));
+            let from_dotenv = dotenv.get(k.env).cloned().map(|v| (v, Origin::DotEnv));
+            let from_user = user
+                .get(k.config_key)
+                .and_then(value_text)
+                .map(|v| (v, Origin::UserConfig));
+            let from_project = k
+                .project_key
+                .and_then(|p| project.lookup(p))
+                .map(|v| (v, Origin::Project));
+            let found = [from_flag, from_env, from_dotenv, from_user, from_project]
+                .into_iter()
+                .flatten()
+                .find(|(v, _)| !v.trim().is_empty());
+            if let Some((value, origin)) = found {
+                values.insert(k.name, Setting { value, origin });
+            }
+        }
+        Ok(Config {
+            values,
+            project,
+            user_config_path,
+        })
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Setting> {
+        self.values.get(name)
+    }
+
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.get(name).map(|s| s.value.as_str())
+    }
+}
+
+fn value_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// `VAI_CONFIG_PATH`, else `~/.vai/config.json`.
+pub fn user_config_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("VAI_CONFIG_PATH").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    home().join(".vai").join("config.json")
+}
+
+fn home() -> PathBuf {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The user config file as a JSON object; absent → empty. A broken file is an error naming it.
+pub fn read_user_config(path: &Path) -> anyhow::Result<Map<String, Value>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(m)) => Ok(m),
+            Ok(_) => anyhow::bail!("{}: the user config must be a JSON object", path.display()),
+            Err(e) => anyhow::bail!("{}: not valid JSON ({e}); fix or remove it", path.display()),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
+        Err(e) => anyhow::bail!("cannot read {}: {e}", path.display()),
+    }
+}
+
+/// Write the user config with owner-only permissions (the file holds API keys). The file is
+/// written beside the old one and renamed over it, so a failure never leaves it half-written.
+pub fn write_user_config(path: &Path, config: &Map<String, Value>) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+        set_mode(dir, 0o700);
+    }
+    let tmp = path.with_extension("json.tmp");
+    let mut text = serde_json::to_string_pretty(config)?;
+    text.push('\n');
+    std::fs::write(&tmp, text)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", tmp.display()))?;
+    set_mode(&tmp, 0o600);
+    std::fs::rename(&tmp, path)
+        .map_err(|e| anyhow::anyhow!("cannot replace {}: {e}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+}
+
+#[cfg(not(unix))]
+fn set_mode(_path: &Path, _mode: u32) {}
+
+/// `abcd...wxyz` for secrets of 10 characters or more, `****` for shorter ones.
+pub fn mask(value: &str) -> String {
+    let chars: Vec<char> = value.chars().collect();
+    if chars.len() < 10 {
+        return "****".to_string();
+    }
+    let head: String = chars[..4].iter().collect();
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("{head}...{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_secrets() {
+        assert_eq!(mask("pa-1234567890abcd"), "pa-1...abcd");
+        assert_eq!(mask("short"), "****");
+    }
+
+    #[test]
+    fn keys_are_found_by_any_name() {
+        assert_eq!(key("api-key").unwrap().env, "VOYAGE_API_KEY");
+        assert_eq!(key("mongodbUri").unwrap().name, "mongodb-uri");
+        assert_eq!(key("VAI_DEFAULT_DB").unwrap().name, "default-db");
+        assert!(key("nope").is_none());
+    }
+
+    #[test]
+    fn user_config_is_written_owner_only() {
+        let dir = std::env::temp_dir().join(format!("vai-config-test-{}", std::process::id()));
+        let path = dir.join("config.json");
+        let mut m = Map::new();
+        m.insert("apiKey".into(), Value::String("pa-secret".into()));
+        write_user_config(&path, &m).unwrap();
+        assert_eq!(read_user_config(&path).unwrap(), m);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+        }
+        std::fs::write(&path, "{not json").unwrap();
+        assert!(
+            read_user_config(&path)
+                .unwrap_err()
+                .to_string()
+                .contains("not valid JSON")
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
