@@ -119,10 +119,8 @@ pub async fn run(args: PingArgs) -> anyhow::Result<u8> {
             None => "-",
         };
         println!("{mark} {:<8}  {}", l.name, l.text);
-        if l.ok != Some(true) {
-            if let Some(h) = &l.hint {
-                println!("    hint: {h}");
-            }
+        if let (false, Some(h)) = (l.ok == Some(true), &l.hint) {
+            println!("    hint: {h}");
         }
         failed |= l.ok == Some(false);
     }

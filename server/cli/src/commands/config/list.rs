@@ -1,7 +1,7 @@
 //! `vai config list`.
 
 use crate::commands::EXIT_OK;
-use crate::config::{self, Config, KEYS};
+use crate::config::{self, Config, KEYS, Key};
 use clap::Args;
 use serde_json::json;
 
@@ -13,46 +13,46 @@ pub struct ListArgs {
     pub json: bool,
 }
 
+/// One setting as shown: its value (masked when secret) and where it came from.
+struct Row {
+    key: &'static Key,
+    shown: Option<(String, String)>,
+}
+
 pub fn run(args: ListArgs) -> anyhow::Result<u8> {
     let cfg = Config::load(&std::env::current_dir()?, &[])?;
-    let rows: Vec<(&str, Option<String>, Option<String>, &str, &str)> = KEYS
+    let rows: Vec<Row> = KEYS
         .iter()
-        .map(|k| {
-            let s = cfg.get(k.name);
-            let value = s.map(|s| {
-                if k.secret {
+        .map(|key| Row {
+            key,
+            shown: cfg.get(key.name).map(|s| {
+                let value = if key.secret {
                     config::mask(&s.value)
                 } else {
                     s.value.clone()
-                }
-            });
-            (
-                k.name,
-                value,
-                s.map(|s| s.origin.to_string()),
-                k.env,
-                k.help,
-            )
+                };
+                (value, s.origin.to_string())
+            }),
         })
         .collect();
     if args.json {
         let list: Vec<_> = rows
             .iter()
-            .map(|(n, v, o, e, _)| json!({"key": n, "value": v, "origin": o, "env": e}))
+            .map(|r| {
+                let (value, origin) = r.shown.clone().unzip();
+                json!({"key": r.key.name, "value": value, "origin": origin, "env": r.key.env})
+            })
             .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(
-                &json!({"settings": list, "userConfig": cfg.user_config_path, "project": cfg.project.path})
-            )?
-        );
+        let out = json!({"settings": list, "userConfig": cfg.user_config_path, "project": cfg.project.path});
+        println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(EXIT_OK);
     }
     let width = KEYS.iter().map(|k| k.name.len()).max().unwrap_or(0);
-    for (name, value, origin, env, help) in rows {
-        match (value, origin) {
-            (Some(v), Some(o)) => println!("{name:<width$}  {v}  ({o})"),
-            _ => println!("{name:<width$}  -  ({help}; {env})"),
+    for r in rows {
+        let name = r.key.name;
+        match r.shown {
+            Some((value, origin)) => println!("{name:<width$}  {value}  ({origin})"),
+            None => println!("{name:<width$}  -  ({}; {})", r.key.help, r.key.env),
         }
     }
     println!("\nuser config: {}", cfg.user_config_path.display());
