@@ -515,3 +515,82 @@ fn built_ins_run_end_to_end_on_the_local_default() {
         "{v}"
     );
 }
+
+#[test]
+fn config_set_get_list_mask_secrets_and_keep_the_file_private() {
+    let home = scratch("config");
+    let cfg_path = home.join("cfg/config.json");
+    let run = |args: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_vai"));
+        cmd.args(args)
+            .current_dir(&home)
+            .env("VAI_CONFIG_PATH", &cfg_path)
+            .env_remove("VOYAGE_API_KEY")
+            .env_remove("VAI_DEFAULT_DB");
+        cmd.output().unwrap()
+    };
+    let set = run(&["config", "set", "api-key", "pa-abcdefghijklmnop"]);
+    assert_eq!(set.status.code(), Some(0), "{}", text(&set.stderr));
+    assert!(
+        text(&set.stdout).contains("api-key = pa-a...mnop"),
+        "{}",
+        text(&set.stdout)
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(
+            std::fs::metadata(&cfg_path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+    assert!(run(&["config", "set", "default-db", "kb"]).status.success());
+    std::fs::write(
+        home.join(".vai.json"),
+        r#"{"db": "from-project", "collection": "docs"}"#,
+    )
+    .unwrap();
+    let get = run(&["config", "get", "api-key"]);
+    assert_eq!(text(&get.stdout).trim(), "pa-a...mnop  (user config)");
+    let list = text(&run(&["config", "list"]).stdout);
+    assert!(
+        list.contains("default-db          kb  (user config)"),
+        "{list}"
+    );
+    assert!(
+        list.contains("default-collection  docs  (.vai.json)"),
+        "{list}"
+    );
+    assert!(
+        !list.contains("abcdefghijklmnop"),
+        "secrets never printed: {list}"
+    );
+    let bad = run(&["config", "set", "nope", "x"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("unknown setting \"nope\""));
+    assert!(run(&["config", "unset", "api-key"]).status.success());
+    assert_eq!(run(&["config", "get", "api-key"]).status.code(), Some(1));
+}
+
+#[test]
+fn ping_reports_a_failing_provider_with_a_hint() {
+    let home = scratch("ping");
+    let out = Command::new(env!("CARGO_BIN_EXE_vai"))
+        .args(["ping", "--timeout", "5"])
+        .current_dir(&home)
+        .env("HOME", &home)
+        .env("VAI_CONFIG_PATH", home.join("none.json"))
+        .env("VAI_DATA_DIR", home.join("data"))
+        .env("VOYAGE_API_KEY", "pa-test-key-not-real")
+        .env("VOYAGE_API_BASE", "http://127.0.0.1:9/v1")
+        .env_remove("MONGODB_URI")
+        .env_remove("VAI_LLM_PROVIDER")
+        .output()
+        .unwrap();
+    let s = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{s}");
+    assert!(s.contains("✗ voyage"), "{s}");
+    assert!(s.contains("hint: check VOYAGE_API_KEY"), "{s}");
+    assert!(s.contains("✔ store"), "{s}");
+    assert!(!s.contains("pa-test-key-not-real"), "{s}");
+}
