@@ -34,7 +34,7 @@ pub use rerank::{RerankRequest, RerankResponse, RerankScore, Reranker};
 pub use settings::Settings;
 pub use store::{
     CollectionInfo, Document, Namespace, ScoredDocument, VectorIndex, VectorIndexInfo, VectorQuery,
-    VectorStore,
+    VectorStore, rfc3339_utc,
 };
 
 use std::fmt;

@@ -5,6 +5,7 @@ use crate::ProviderError;
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A database and a collection in it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -121,4 +122,44 @@ pub trait VectorStore: Send + Sync {
         namespace: &Namespace,
         pipeline: Vec<Value>,
     ) -> Result<Vec<Value>, ProviderError>;
+}
+
+/// A UTC timestamp as RFC 3339 with milliseconds ("2026-01-31T09:05:00.123Z"), the form
+/// JavaScript's `toISOString` writes: the `createdAt` of stored documents.
+pub fn rfc3339_utc(time: SystemTime) -> String {
+    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since_epoch.as_secs();
+    let (days, secs_of_day) = ((secs / 86_400) as i64, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        secs_of_day / 3600,
+        secs_of_day / 60 % 60,
+        secs_of_day % 60,
+        since_epoch.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::rfc3339_utc;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    #[test]
+    fn timestamps_are_rfc3339_utc_with_milliseconds() {
+        assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let t = UNIX_EPOCH + Duration::from_millis(951_782_400_123); // leap day 2000
+        assert_eq!(rfc3339_utc(t), "2000-02-29T00:00:00.123Z");
+        let t = UNIX_EPOCH + Duration::from_secs(1_767_225_599);
+        assert_eq!(rfc3339_utc(t), "2025-12-31T23:59:59.000Z");
+    }
 }

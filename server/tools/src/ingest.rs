@@ -5,7 +5,7 @@ use crate::chunk::{self, ChunkError, ChunkOptions, Strategy};
 use crate::query::{Served, namespace, object, provider_error};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 use vai_providers::{Document, EmbedRequest, InputType, Providers, VectorIndex, vector_to_json};
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
@@ -147,7 +147,7 @@ impl Tool for Ingest {
                 .map_err(|e| provider_error(NAME, e))?;
             served.store(store.name());
 
-            let created_at = Value::String(rfc3339_utc(SystemTime::now()));
+            let created_at = Value::String(vai_providers::rfc3339_utc(SystemTime::now()));
             let documents: Vec<Document> = chunks
                 .iter()
                 .zip(&embedded.embeddings)
@@ -203,36 +203,10 @@ fn chunk_options(call: &ToolCall<'_>) -> Result<ChunkOptions, ToolError> {
     })
 }
 
-/// A UTC timestamp as RFC 3339 with milliseconds ("2026-01-31T09:05:00.123Z"), the form
-/// JavaScript's `toISOString` writes.
-fn rfc3339_utc(time: SystemTime) -> String {
-    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since_epoch.as_secs();
-    let (days, secs_of_day) = ((secs / 86_400) as i64, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        secs_of_day / 3600,
-        secs_of_day / 60 % 60,
-        secs_of_day % 60,
-        since_epoch.subsec_millis()
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::query::testing::{DIMS, Fakes, run};
-    use std::time::Duration;
     use vai_providers::{Namespace, ProviderError, Settings};
 
     fn defaults() -> Value {
@@ -402,14 +376,5 @@ mod tests {
                 .documents(&Namespace::new("kb", "docs"))
                 .is_empty()
         );
-    }
-
-    #[test]
-    fn timestamps_are_rfc3339_utc_with_milliseconds() {
-        assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
-        let t = UNIX_EPOCH + Duration::from_millis(951_782_400_123); // leap day 2000
-        assert_eq!(rfc3339_utc(t), "2000-02-29T00:00:00.123Z");
-        let t = UNIX_EPOCH + Duration::from_secs(1_767_225_599);
-        assert_eq!(rfc3339_utc(t), "2025-12-31T23:59:59.000Z");
     }
 }

@@ -8,7 +8,7 @@ use crate::{
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// The database the sample knowledge base is seeded into.
 pub const SAMPLE_DB: &str = "vai_demo";
@@ -109,7 +109,7 @@ async fn seed(
         corpus_version: &version,
         backend: &backend,
         embedding_field: &settings.embedding_field,
-        created_at: Value::String(rfc3339_utc(SystemTime::now())),
+        created_at: Value::String(crate::rfc3339_utc(SystemTime::now())),
     };
     let mut dimensions = None;
     let mut indexed = BTreeSet::new();
@@ -229,42 +229,5 @@ impl Stamp<'_> {
     }
 }
 
-/// A UTC timestamp as RFC 3339 with milliseconds, the `createdAt` form the ingest tool writes.
-fn rfc3339_utc(time: SystemTime) -> String {
-    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since_epoch.as_secs();
-    let (days, secs_of_day) = ((secs / 86_400) as i64, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        secs_of_day / 3600,
-        secs_of_day / 60 % 60,
-        secs_of_day % 60,
-        since_epoch.subsec_millis()
-    )
-}
-
 #[cfg(all(test, feature = "fakes"))]
 mod tests;
-
-#[cfg(test)]
-mod time_tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn timestamps_are_rfc3339_utc_with_milliseconds() {
-        assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
-        let t = UNIX_EPOCH + Duration::from_millis(951_782_400_123);
-        assert_eq!(rfc3339_utc(t), "2000-02-29T00:00:00.123Z");
-    }
-}
