@@ -2,7 +2,10 @@
 //! references, dependencies and cycles (`plan`). Every problem is reported at once; only a
 //! workflow without errors yields a `Plan`.
 
+mod graph;
 mod plan;
+mod refs;
+mod step;
 mod structure;
 
 pub use plan::{Edge, EdgeKind, Plan, PlannedStep, StepKind};
