@@ -1,7 +1,7 @@
 //! The `aggregate` tool: run a MongoDB aggregation pipeline, refusing writes unless allowed.
 
 use crate::args::{self, NO_API_CALLS};
-use crate::query::{Served, namespace, object, provider_error};
+use crate::retrieval::{Served, namespace, object, provider_error};
 use serde_json::{Value, json};
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
@@ -183,7 +183,7 @@ fn write_stage(value: &Value) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testing::{Fakes, run};
+    use crate::retrieval::testing::{Fakes, run};
     use vai_providers::{ProviderError, Settings};
 
     fn defaults() -> Value {

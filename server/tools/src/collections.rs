@@ -1,7 +1,7 @@
 //! The `collections` tool: list a database's collections with counts and vector indexes.
 
 use crate::args::{self, NO_API_CALLS};
-use crate::query::{Served, object, provider_error};
+use crate::retrieval::{Served, object, provider_error};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{CollectionInfo, Providers};
@@ -107,7 +107,7 @@ fn describe(info: CollectionInfo) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testing::{DIMS, Fakes, run};
+    use crate::retrieval::testing::{DIMS, Fakes, run};
     use vai_providers::{Namespace, Settings, VectorStore};
 
     #[tokio::test]

@@ -1,7 +1,7 @@
 //! The `embed` tool: one text to one embedding vector.
 
 use crate::args;
-use crate::query::{Served, object, provider_error, single_vector};
+use crate::retrieval::{Served, object, provider_error, single_vector};
 use serde_json::{Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedRequest, InputType, Providers, vector_to_json};
@@ -113,7 +113,7 @@ impl Tool for Embed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testing::{DIMS, Fakes, run};
+    use crate::retrieval::testing::{DIMS, Fakes, run};
     use vai_providers::{ProviderError, Settings};
 
     #[tokio::test]

@@ -1,7 +1,7 @@
 //! The `generate` tool: ask the configured LLM, optionally grounded on retrieved context.
 
 use crate::args;
-use crate::query::{Served, object, provider_error};
+use crate::retrieval::{Served, object, provider_error};
 use serde_json::{Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{CompletionRequest, Message, Providers};
@@ -162,7 +162,7 @@ fn render_context(context: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testing::{Fakes, run};
+    use crate::retrieval::testing::{Fakes, run};
     use vai_providers::{ProviderError, Role, Settings};
 
     #[tokio::test]

@@ -2,7 +2,7 @@
 
 use crate::args;
 use crate::chunk::{self, ChunkError, ChunkOptions, Strategy};
-use crate::query::{Served, namespace, object, provider_error};
+use crate::retrieval::{Served, namespace, object, provider_error};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use std::time::SystemTime;
@@ -206,7 +206,7 @@ fn chunk_options(call: &ToolCall<'_>) -> Result<ChunkOptions, ToolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testing::{DIMS, Fakes, run};
+    use crate::retrieval::testing::{DIMS, Fakes, run};
     use vai_providers::{Namespace, ProviderError, Settings};
 
     fn defaults() -> Value {

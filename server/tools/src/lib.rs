@@ -23,6 +23,7 @@ pub mod generate;
 pub mod ingest;
 pub mod query;
 pub mod rerank;
+pub(crate) mod retrieval;
 pub mod search;
 pub mod similarity;
 

@@ -1,7 +1,7 @@
 //! The `rerank` tool: reorder documents by relevance to a query with a reranking model.
 
 use crate::args;
-use crate::query::{Served, provider_error};
+use crate::retrieval::{Served, provider_error};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{Providers, RerankRequest};
@@ -160,7 +160,7 @@ fn with_score(doc: Value, score: f64) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testing::{Fakes, run};
+    use crate::retrieval::testing::{Fakes, run};
     use vai_providers::{ProviderError, Settings};
 
     #[tokio::test]

@@ -1,6 +1,6 @@
 //! The `search` tool: vector search without reranking (the `query` pipeline minus its rerank).
 
-use crate::query::{retrieval_schema, retrieve};
+use crate::retrieval::{retrieval_schema, retrieve};
 use std::sync::{Arc, LazyLock};
 use vai_providers::Providers;
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolFuture, ToolSpec};
@@ -61,7 +61,7 @@ impl Tool for Search {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testing::{Fakes, run};
+    use crate::retrieval::testing::{Fakes, run};
     use serde_json::json;
 
     #[tokio::test]

@@ -1,7 +1,7 @@
 //! The `similarity` tool: cosine similarity of two texts' embeddings.
 
 use crate::args;
-use crate::query::{Served, object, provider_error};
+use crate::retrieval::{Served, object, provider_error};
 use serde_json::{Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedRequest, InputType, Providers, cosine_similarity};
@@ -105,7 +105,7 @@ impl Tool for Similarity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testing::{Fakes, run};
+    use crate::retrieval::testing::{Fakes, run};
 
     #[tokio::test]
     async fn embeds_both_texts_as_documents_in_one_request() {
