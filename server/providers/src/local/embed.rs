@@ -2,6 +2,7 @@
 //! The weights are found on disk ([`find_model_dir`]) — never downloaded at run time — and loaded
 //! on the first embedding call, so a process that never embeds stays small.
 
+mod bert;
 mod locate;
 mod model;
 

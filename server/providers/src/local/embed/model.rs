@@ -2,10 +2,10 @@
 //! turning a batch of texts into mean-pooled, L2-normalised vectors on the CPU. Blocking code: the
 //! embedder calls it on tokio's blocking threads.
 
+use super::bert::{Bert, Config};
 use super::locate::WEIGHT_FILES;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
 use std::collections::HashMap;
 use std::path::Path;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
@@ -17,7 +17,7 @@ const MAX_TOKENS: usize = 256;
 
 /// A loaded model, ready to embed. Read-only once built, so one copy serves concurrent calls.
 pub(super) struct MiniLm {
-    bert: BertModel,
+    bert: Bert,
     tokenizer: Tokenizer,
     dimensions: usize,
 }
@@ -58,7 +58,7 @@ impl MiniLm {
         let tensors = read_weights(dir)?;
         let device = Device::Cpu;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
-        let bert = BertModel::load(vb, &config).map_err(|e| {
+        let bert = Bert::load(vb, &config).map_err(|e| {
             format!(
                 "{} does not hold a BERT model like all-MiniLM-L6-v2: {e}",
                 dir.display()
@@ -109,19 +109,35 @@ impl MiniLm {
         }
         let tokens = mask.iter().map(|&m| u64::from(m)).sum();
 
-        let device = &self.bert.device;
-        let ids = Tensor::from_vec(ids, (rows, width), device)?;
-        let type_ids = ids.zeros_like()?;
-        let mask = Tensor::from_vec(mask, (rows, width), device)?;
-        let hidden = self.bert.forward(&ids, &type_ids, Some(&mask))?;
-
-        // Mean over the real tokens only: padding positions weigh zero.
-        let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-        let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
-        let counts = mask.sum(1)?;
-        let pooled = summed.broadcast_div(&counts)?.to_vec2::<f32>()?;
-        Ok((pooled, tokens))
+        let hidden = self
+            .bert
+            .forward(ids, &mask, (rows, width))?
+            .flatten_all()?
+            .to_vec1::<f32>()?;
+        Ok((mean_pool(&hidden, &mask, rows), tokens))
     }
+}
+
+/// The mean of each row's token vectors over its real tokens (mask 1); padding weighs nothing.
+/// `hidden` is `(rows, width, dims)` flattened, `mask` `(rows, width)`.
+fn mean_pool(hidden: &[f32], mask: &[u32], rows: usize) -> Vec<Vec<f32>> {
+    let width = mask.len() / rows.max(1);
+    let dims = hidden.len() / mask.len().max(1);
+    (0..rows)
+        .map(|r| {
+            let mut sum = vec![0f32; dims];
+            let mut count = 0u32;
+            for p in (r * width..(r + 1) * width).filter(|&p| mask[p] != 0) {
+                count += 1;
+                for (s, v) in sum.iter_mut().zip(&hidden[p * dims..(p + 1) * dims]) {
+                    *s += v;
+                }
+            }
+            let n = count.max(1) as f32;
+            sum.iter_mut().for_each(|s| *s /= n);
+            sum
+        })
+        .collect()
 }
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -166,6 +182,19 @@ fn normalize(v: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mean_pool_averages_real_tokens_and_ignores_padding() {
+        // Two rows of width 3 with 2-dimensional token vectors; row 1 has one padding position.
+        let hidden = [
+            1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 10.0, 20.0, 30.0, 40.0, 99.0, 99.0,
+        ];
+        let mask = [1, 1, 1, 1, 1, 0];
+        assert_eq!(
+            mean_pool(&hidden, &mask, 2),
+            vec![vec![3.0, 4.0], vec![20.0, 30.0]]
+        );
+    }
 
     #[test]
     fn normalize_gives_unit_length_and_leaves_zero_alone() {

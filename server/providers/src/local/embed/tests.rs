@@ -53,6 +53,28 @@ async fn similar_sentences_score_about_0_755_and_unrelated_ones_near_zero() {
     assert!(far < 0.2, "unrelated pair: {far}");
 }
 
+/// The start of the vector of "A man is eating food." as candle-transformers' `BertModel`
+/// computes it (mean-pooled, normalised): our encoder must agree with that implementation.
+const REFERENCE_START: [f32; 8] = [
+    0.033_241_56,
+    0.004_406_101,
+    -0.006_276_926_5,
+    0.048_378_695,
+    -0.138_702_26,
+    -0.033_617_336,
+    0.101_128_29,
+    -0.054_384_924,
+];
+
+#[tokio::test]
+async fn the_vector_of_a_known_sentence_matches_a_reference_implementation() {
+    let Some(e) = installed() else { return };
+    let v = embed(e, &["A man is eating food."]).await.remove(0);
+    for (i, (got, want)) in v.iter().zip(REFERENCE_START).enumerate() {
+        assert!((got - want).abs() < 1e-5, "component {i}: {got} vs {want}");
+    }
+}
+
 #[tokio::test]
 async fn vectors_are_unit_length_384_wide_and_name_the_model() {
     let Some(e) = installed() else { return };
