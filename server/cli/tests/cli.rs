@@ -9,6 +9,11 @@ fn vai(args: &[&str], dir: &Path) -> Output {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        // Runs open the local store; keep it out of the user's data directory.
+        .env(
+            "VAI_DATA_DIR",
+            std::env::temp_dir().join(format!("vai-cli-{}-data", std::process::id())),
+        )
         .env_remove("VAI_DEFAULT_DB")
         .env_remove("VAI_DEFAULT_COLLECTION")
         .output()
