@@ -1,0 +1,37 @@
+//! The current run's state, keyed by step id. Components read it through narrow selectors,
+//! e.g. `useRunStore(s => s.steps[id]?.status)`, so a status change re-renders only that node.
+import { create } from 'zustand'
+import type { ServerMessage } from '../api/types'
+import { beginRun, initialRunState, runReducer, type RunState } from './runReducer'
+
+export interface RunStore extends RunState {
+  /** Follow a freshly started run (clears the previous one). */
+  begin(runId: string, workflowId?: string): void
+  /** Fold a server message (snapshot or event). */
+  apply(message: ServerMessage): void
+  /** Forget the current run (e.g. when another workflow opens). */
+  reset(): void
+}
+
+function stateOf(store: RunStore): RunState {
+  const { begin: _b, apply: _a, reset: _r, ...state } = store
+  return state
+}
+
+export const useRunStore = create<RunStore>()((set, get) => ({
+  ...initialRunState,
+  begin: (runId, workflowId) => set({ ...clear(get()), ...beginRun(runId, workflowId) }),
+  apply: (message) => {
+    const before = stateOf(get())
+    const after = runReducer(before, message)
+    if (after !== before) set(after)
+  },
+  reset: () => set(clear(get())),
+}))
+
+/** Every data key set back to undefined (zustand merges, so absent keys would survive). */
+function clear(store: RunStore): Partial<RunState> {
+  const blank: Record<string, unknown> = {}
+  for (const key of Object.keys(stateOf(store))) blank[key] = undefined
+  return { ...blank, ...initialRunState }
+}

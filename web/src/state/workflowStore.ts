@@ -1,0 +1,54 @@
+//! The open workflow: its text, parsed definition, planned graph, diagnostics and the selected node.
+import { create } from 'zustand'
+import type { Diagnostic, GraphView, WorkflowSummary } from '../api/types'
+
+export interface OpenWorkflow {
+  /** Library id (`builtin:…`, `example:…`, `file:…`); absent for pasted or dropped text. */
+  id?: string
+  /** A display name for pasted/dropped workflows (file name) before the graph is known. */
+  label?: string
+  text: string
+  definition?: unknown
+}
+
+export interface WorkflowStore {
+  current?: OpenWorkflow
+  graph?: GraphView
+  diagnostics: Diagnostic[]
+  /** Selected node id, including "__inputs" and "__output". */
+  selected?: string
+  /** True while a workflow is being fetched or planned. */
+  loading: boolean
+  /** Why the last open failed (network or server error), shown instead of the canvas. */
+  loadError?: string
+  library: WorkflowSummary[]
+  select(id?: string): void
+  setOpened(opened: {
+    current: OpenWorkflow
+    graph?: GraphView
+    diagnostics: Diagnostic[]
+  }): void
+  setLoading(loading: boolean): void
+  setLoadError(message?: string): void
+  setLibrary(library: WorkflowSummary[]): void
+  close(): void
+}
+
+export const useWorkflowStore = create<WorkflowStore>()((set) => ({
+  diagnostics: [],
+  loading: false,
+  library: [],
+  select: (id) => set({ selected: id }),
+  setOpened: ({ current, graph, diagnostics }) =>
+    set({ current, graph, diagnostics, selected: undefined, loading: false, loadError: undefined }),
+  setLoading: (loading) => set({ loading }),
+  setLoadError: (message) => set({ loadError: message, loading: false }),
+  setLibrary: (library) => set({ library }),
+  close: () =>
+    set({ current: undefined, graph: undefined, diagnostics: [], selected: undefined, loadError: undefined }),
+}))
+
+/** Whether the definition parsed (so it can be sent to /api/runs). */
+export function hasDefinition(w?: OpenWorkflow): boolean {
+  return w?.definition !== undefined
+}
