@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 /// Something that happened during a run, in order.
 #[derive(Debug, Clone, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "type", rename_all = "snake_case", rename_all_fields = "camelCase")]
 pub enum RunEvent {
     RunStarted {
         workflow: String,
@@ -25,17 +26,21 @@ pub enum RunEvent {
         step_id: String,
         attempt: u32,
         error: String,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         delay_ms: u64,
     },
     StepCompleted {
         step_id: String,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         duration_ms: u64,
         /// One line describing the output ("12 results").
         summary: String,
         #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
         usage: Option<Usage>,
         /// Which backend served the step (voyage, mongodb, local, …).
         #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
         backend: Option<String>,
         /// The step's context entry `{output}`, for in-process subscribers; not part of the
         /// wire form (large outputs are fetched on demand).
@@ -49,6 +54,7 @@ pub enum RunEvent {
     StepFailed {
         step_id: String,
         error: String,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         duration_ms: u64,
         /// True when `continueOnError` let the run go on.
         continued: bool,
@@ -59,16 +65,20 @@ pub enum RunEvent {
     },
     RunFinished {
         status: RunStatus,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         duration_ms: u64,
         #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
         error: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
         usage: Option<Usage>,
     },
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     Completed,

@@ -24,6 +24,7 @@ pub trait Tool: Send + Sync + 'static {
 
 /// Node colour group (DESIGN §2.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     Retrieval,
@@ -127,6 +128,8 @@ impl ToolSpec {
 
 /// Provider calls made by one execution of a tool (an estimate for dry runs).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
 pub struct ApiCalls {
     pub embed: u32,
     pub rerank: u32,
@@ -156,22 +159,28 @@ impl ToolOutput {
 
 /// Token and request counts a tool reports for cost display. Never stored in the context.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     #[serde(skip_serializing_if = "is_zero")]
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub embed_tokens: u64,
     #[serde(skip_serializing_if = "is_zero")]
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub rerank_tokens: u64,
     #[serde(skip_serializing_if = "is_zero")]
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub llm_input_tokens: u64,
     #[serde(skip_serializing_if = "is_zero")]
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub llm_output_tokens: u64,
     #[serde(skip_serializing_if = "is_zero")]
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub requests: u64,
 }
 

@@ -1,245 +1,358 @@
-// Hand-written from docs/api.md until the server engineer's generated file replaces it
-// (same type names). Do not extend here: change the Rust contract instead.
+// generated — do not edit; VAI_UPDATE_GENERATED=1 cargo test -p vai-contract
 
-export type Severity = 'error' | 'warning' | 'info'
-export type WorkflowSource = 'builtin' | 'example' | 'file'
+export type Severity = "error" | "warning" | "info";
 
-export interface WorkflowSummary {
-  id: string
-  name: string
-  description?: string
-  source: WorkflowSource
-  stepCount: number
-  inputs: string[]
-}
+/**
+ * One finding.
+ */
+export type Diagnostic = { severity: Severity, 
+/**
+ * Stable code, e.g. `UNKNOWN_STEP_REF` (listed in docs/workflows.md).
+ */
+code: string, message: string, stepId?: string, 
+/**
+ * Dotted field path within the step or file, e.g. `inputs.query` or `inputs.arrays[1]`.
+ */
+field?: string, 
+/**
+ * The step a reference points at, for reference errors.
+ */
+referencedStep?: string, 
+/**
+ * 1-based line and column in the file, for JSON syntax errors.
+ */
+line?: number, column?: number, };
 
-export interface WorkflowDocument {
-  summary: WorkflowSummary
-  text: string
-  definition?: unknown
-}
+/**
+ * Node colour group (DESIGN §2.5).
+ */
+export type Category = "retrieval" | "embedding" | "management" | "utility" | "control_flow" | "generation" | "integration";
 
-export interface Diagnostic {
-  severity: Severity
-  code: string
-  message: string
-  stepId?: string
-  field?: string
-  referencedStep?: string
-  line?: number
-  column?: number
-}
+/**
+ * Provider calls made by one execution of a tool (an estimate for dry runs).
+ */
+export type ApiCalls = { embed: number, rerank: number, vectorSearch: number, llm: number, http: number, };
 
-export interface ApiCalls {
-  embed: number
-  rerank: number
-  vectorSearch: number
-  llm: number
-  http: number
-}
+/**
+ * Token and request counts a tool reports for cost display. Never stored in the context.
+ */
+export type Usage = { embedTokens?: number, rerankTokens?: number, llmInputTokens?: number, llmOutputTokens?: number, requests?: number, };
 
-export interface InputField {
-  name: string
-  type: string
-  required: boolean
-  default?: unknown
-  description?: string
-}
+/**
+ * How a run ended.
+ */
+export type RunStatus = "completed" | "failed" | "cancelled";
 
-export type GraphNode =
-  | { kind: 'inputs'; id: string; inputs: InputField[] }
-  | {
-      kind: 'step'
-      id: string
-      name: string
-      tool: string
-      category: string
-      color: string
-      icon: string
-      description?: string
-      summary?: string
-      layer: number
-      condition?: string
-      forEach?: string
-      continueOnError: boolean
-    }
-  | { kind: 'output'; id: string; fields: string[] }
+/**
+ * Something that happened during a run, in order.
+ */
+export type RunEvent = { "type": "run_started", workflow: string, 
+/**
+ * Step ids per Kahn layer.
+ */
+layers: Array<Array<string>>, totalSteps: number, } | { "type": "step_started", stepId: string, name: string, tool: string, } | { "type": "step_retrying", stepId: string, attempt: number, error: string, delayMs: number, } | { "type": "step_completed", stepId: string, durationMs: number, 
+/**
+ * One line describing the output ("12 results").
+ */
+summary: string, usage?: Usage, 
+/**
+ * Which backend served the step (voyage, mongodb, local, …).
+ */
+backend?: string, } | { "type": "step_skipped", stepId: string, reason: string, } | { "type": "step_failed", stepId: string, error: string, durationMs: number, 
+/**
+ * True when `continueOnError` let the run go on.
+ */
+continued: boolean, } | { "type": "step_cancelled", stepId: string, } | { "type": "run_finished", status: RunStatus, durationMs: number, error?: string, usage?: Usage, };
 
-export type EdgeKind = 'input' | 'reference' | 'depends_on' | 'then' | 'else' | 'output'
+/**
+ * Where a workflow in the library comes from.
+ */
+export type WorkflowSource = "builtin" | "example" | "file";
 
-export interface GraphEdge {
-  id: string
-  source: string
-  target: string
-  kind: EdgeKind
-  label: string
-  field: string
-}
+/**
+ * One entry of `GET /api/workflows`.
+ */
+export type WorkflowSummary = { 
+/**
+ * `builtin:<name>`, `example:<name>` or `file:<file name>`.
+ */
+id: string, 
+/**
+ * The workflow's `name` field, or the file stem when it has none.
+ */
+name: string, description?: string, source: WorkflowSource, stepCount: number, 
+/**
+ * Declared input names, in file order.
+ */
+inputs: Array<string>, };
 
-export interface GraphView {
-  name: string
-  description?: string
-  nodes: GraphNode[]
-  edges: GraphEdge[]
-  layers: string[][]
-  estimate: ApiCalls
-  runnable: boolean
-}
+/**
+ * `GET /api/workflows`.
+ */
+export type WorkflowList = { workflows: Array<WorkflowSummary>, };
 
-export interface ValidateResponse {
-  valid: boolean
-  diagnostics: Diagnostic[]
-}
+/**
+ * `GET /api/workflows/{id}`: the file verbatim and, when it is JSON, parsed.
+ */
+export type WorkflowDocument = { summary: WorkflowSummary, text: string, definition?: unknown, };
 
-export interface PlanResponse {
-  valid: boolean
-  diagnostics: Diagnostic[]
-  graph?: GraphView
-}
+/**
+ * Body of `POST /api/workflows/validate` and `/plan`: exactly one of `definition` (the workflow
+ * as JSON) or `text` (raw file text, so syntax errors come back with line and column).
+ */
+export type WorkflowBody = { definition?: unknown, text?: string, };
 
-export interface ToolOutput {
-  name: string
-  description: string
-}
+/**
+ * `POST /api/workflows/validate`.
+ */
+export type ValidateResponse = { valid: boolean, diagnostics: Array<Diagnostic>, };
 
-export interface ToolView {
-  name: string
-  label: string
-  category: string
-  color: string
-  icon: string
-  description: string
-  help: string
-  inputSchema: unknown
-  outputs: ToolOutput[]
-  mainInput?: string
-  apiCalls: ApiCalls
-}
+/**
+ * `POST /api/workflows/plan`.
+ */
+export type PlanResponse = { valid: boolean, diagnostics: Array<Diagnostic>, 
+/**
+ * Present whenever the file's structure could be read, even with errors.
+ */
+graph?: GraphView, };
 
-export interface CategoryView {
-  id: string
-  label: string
-  color: string
-}
+/**
+ * A workflow drawn as a DAG.
+ */
+export type GraphView = { name: string, description?: string, nodes: Array<GraphNode>, edges: Array<GraphEdge>, 
+/**
+ * Step ids per Kahn layer.
+ */
+layers: Array<Array<string>>, 
+/**
+ * Estimated provider calls for one run.
+ */
+estimate: ApiCalls, 
+/**
+ * False when the workflow has errors: it can be drawn, not run.
+ */
+runnable: boolean, };
 
-export interface ProviderStatus {
-  id: 'embeddings' | 'rerank' | 'store' | 'llm'
-  label: string
-  backend: string
-  configured: boolean
-  detail: string
-}
+/**
+ * A node of the graph: the inputs node, a step, or the output node.
+ */
+export type GraphNode = { "kind": "inputs", id: string, inputs: Array<InputField>, } | { "kind": "step" } & StepNode | { "kind": "output", id: string, fields: Array<string>, };
 
-export interface ConfigStatus {
-  offline: boolean
-  providers: ProviderStatus[]
-}
+/**
+ * A step node.
+ */
+export type StepNode = { id: string, name: string, tool: string, category: Category, color: string, 
+/**
+ * A Material icon name.
+ */
+icon: string, description?: string, 
+/**
+ * One line rendering the tool's main input (`"{{ inputs.query }}"`).
+ */
+summary?: string, layer: number, condition?: string, forEach?: string, continueOnError: boolean, };
 
-export interface StartRun {
-  definition: unknown
-  inputs?: Record<string, unknown>
-  workflowId?: string
-  step?: string
-  fromRun?: string
-}
+/**
+ * A declared workflow input, as the inputs node and the run bar show it.
+ */
+export type InputField = { name: string, 
+/**
+ * The declared type: `string`, `number`, `boolean`, `array`, `object`, ….
+ */
+type: string, required: boolean, default?: unknown, description?: string, };
 
-export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled'
-export type StepStatus =
-  | 'pending'
-  | 'running'
-  | 'retrying'
-  | 'completed'
-  | 'skipped'
-  | 'failed'
-  | 'cancelled'
+/**
+ * Why an edge exists.
+ */
+export type EdgeKind = "input" | "reference" | "depends_on" | "then" | "else" | "output";
 
-export interface Usage {
-  embedTokens?: number
-  rerankTokens?: number
-  llmInputTokens?: number
-  llmOutputTokens?: number
-  requests?: number
-}
+/**
+ * One edge per (source, target, field).
+ */
+export type GraphEdge = { id: string, source: string, target: string, kind: EdgeKind, 
+/**
+ * The referenced path (`search.output.results`, `inputs.query`) or the step id for
+ * `dependsOn` and branches.
+ */
+label: string, 
+/**
+ * Where in the target it sits (`inputs.query`, `condition`, `output.answer`).
+ */
+field: string, };
 
-export interface RunSummary {
-  runId: string
-  workflow: string
-  workflowId?: string
-  status: RunStatus
-  startedAt: number
-  durationMs?: number
-}
+/**
+ * `GET /api/tools`.
+ */
+export type ToolCatalog = { tools: Array<ToolView>, categories: Array<CategoryView>, };
 
-export interface StepState {
-  status: StepStatus
-  durationMs?: number
-  summary?: string
-  error?: string
-  reason?: string
-  backend?: string
-  attempt?: number
-  outputBytes?: number
-}
+/**
+ * One tool, declared once in Rust and rendered by the builder's forms and the inspector.
+ */
+export type ToolView = { name: string, label: string, category: Category, color: string, 
+/**
+ * A Material icon name.
+ */
+icon: string, description: string, help: string, 
+/**
+ * JSON Schema (draft 2020-12) of the step's `inputs`.
+ */
+inputSchema: unknown, outputs: Array<ToolOutput>, mainInput?: string, apiCalls: ApiCalls, };
 
-export interface RunSnapshot {
-  runId: string
-  workflow: string
-  workflowId?: string
-  status: RunStatus
-  seq: number
-  startedAt: number
-  durationMs?: number
-  layers: string[][]
-  steps: Record<string, StepState>
-  output?: unknown
-  outputBytes?: number
-  error?: string
-  usage?: Usage
-}
+/**
+ * One output field of a tool.
+ */
+export type ToolOutput = { name: string, description: string, };
 
-export interface StepDetail {
-  stepId: string
-  status: StepStatus
-  inputs?: unknown
-  output?: unknown
-  error?: string
-  reason?: string
-  durationMs?: number
-}
+/**
+ * A node colour group.
+ */
+export type CategoryView = { id: Category, label: string, color: string, };
 
-export type RunEvent =
-  | { type: 'run_started'; workflow: string; layers: string[][]; totalSteps: number }
-  | { type: 'step_started'; stepId: string; name: string; tool: string }
-  | { type: 'step_retrying'; stepId: string; attempt: number; error: string; delayMs: number }
-  | {
-      type: 'step_completed'
-      stepId: string
-      durationMs: number
-      summary: string
-      usage?: Usage
-      backend?: string
-    }
-  | { type: 'step_skipped'; stepId: string; reason: string }
-  | { type: 'step_failed'; stepId: string; error: string; durationMs: number; continued: boolean }
-  | { type: 'step_cancelled'; stepId: string }
-  | { type: 'run_finished'; status: RunStatus; durationMs: number; error?: string; usage?: Usage }
+/**
+ * `GET /api/config/status`: which backend serves each capability. Never holds a secret.
+ */
+export type ConfigStatus = { 
+/**
+ * True when every capability runs on the local default.
+ */
+offline: boolean, providers: Array<ProviderStatus>, };
 
-export type ServerMessage =
-  | { type: 'hello'; runs: RunSummary[] }
-  | { type: 'run_created'; run: RunSummary }
-  | { type: 'snapshot'; run: RunSnapshot }
-  | {
-      type: 'event'
-      runId: string
-      seq: number
-      event: RunEvent
-      output?: unknown
-      outputBytes?: number
-    }
-  | { type: 'error'; code: string; message: string }
+/**
+ * A capability the providers serve.
+ */
+export type ProviderId = "embeddings" | "rerank" | "store" | "llm";
 
-export type ClientMessage = { type: 'subscribe'; runId: string } | { type: 'unsubscribe'; runId: string }
+/**
+ * The backend that serves a capability.
+ */
+export type Backend = "voyage" | "mongodb" | "local" | "anthropic" | "openai" | "ollama" | "none";
 
-export interface ApiErrorBody {
-  error: { code: string; message: string; diagnostics?: Diagnostic[] }
-}
+/**
+ * One capability's status.
+ */
+export type ProviderStatus = { id: ProviderId, label: string, backend: Backend, configured: boolean, 
+/**
+ * Where the setting came from (`VOYAGE_API_KEY from the environment`); never a value.
+ */
+detail: string, };
+
+/**
+ * `POST /api/runs`.
+ */
+export type StartRun = { 
+/**
+ * The workflow as JSON.
+ */
+definition: unknown, inputs?: Record<string, unknown>, 
+/**
+ * The library id the definition came from, shown in run lists.
+ */
+workflowId?: string, 
+/**
+ * Run only this step; the steps it depends on are replayed from `fromRun`.
+ */
+step?: string, fromRun?: string, };
+
+/**
+ * 201 reply to `POST /api/runs`.
+ */
+export type RunCreated = { runId: string, };
+
+/**
+ * 202 reply to `POST /api/runs/{id}/cancel`.
+ */
+export type CancelAccepted = { runId: string, status: RunState, };
+
+/**
+ * A run's status, `running` included.
+ */
+export type RunState = "running" | "completed" | "failed" | "cancelled";
+
+/**
+ * One run in lists.
+ */
+export type RunSummary = { runId: string, 
+/**
+ * The workflow's name.
+ */
+workflow: string, workflowId?: string, status: RunState, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+startedAt: number, durationMs?: number, };
+
+/**
+ * `GET /api/runs`: running runs and the last 20 finished, newest first.
+ */
+export type RunList = { runs: Array<RunSummary>, };
+
+/**
+ * A step's state within a run.
+ */
+export type StepStatus = "pending" | "running" | "retrying" | "completed" | "skipped" | "failed" | "cancelled";
+
+/**
+ * One step of a snapshot.
+ */
+export type StepState = { status: StepStatus, durationMs?: number, summary?: string, error?: string, reason?: string, backend?: string, 
+/**
+ * The attempt that failed transiently, while retrying.
+ */
+attempt?: number, outputBytes?: number, };
+
+/**
+ * A run folded from its events up to `seq`.
+ */
+export type RunSnapshot = { runId: string, workflow: string, workflowId?: string, status: RunState, 
+/**
+ * The last event folded into this snapshot (0 before the first).
+ */
+seq: number, startedAt: number, durationMs?: number, layers: Array<Array<string>>, 
+/**
+ * Every step of the workflow, in file order.
+ */
+steps: Record<string, StepState>, 
+/**
+ * The run's output when its JSON is at most 16 KB.
+ */
+output?: unknown, outputBytes?: number, error?: string, usage?: Usage, };
+
+/**
+ * `GET /api/runs/{id}/steps/{step}/output`: everything about one step, in full.
+ */
+export type StepDetail = { stepId: string, status: StepStatus, 
+/**
+ * The resolved inputs as the tool received them.
+ */
+inputs?: unknown, output?: unknown, error?: string, reason?: string, durationMs?: number, };
+
+/**
+ * The body of every non-2xx reply.
+ */
+export type ApiErrorBody = { error: ErrorInfo, };
+
+/**
+ * What went wrong, for people; never internal causes.
+ */
+export type ErrorInfo = { 
+/**
+ * `NOT_FOUND`, `INVALID_WORKFLOW`, `INVALID_INPUTS`, `FORBIDDEN_ORIGIN`, ….
+ */
+code: string, message: string, 
+/**
+ * Present on workflow errors.
+ */
+diagnostics?: Array<Diagnostic>, };
+
+/**
+ * Server → client.
+ */
+export type ServerMessage = { "type": "hello", runs: Array<RunSummary>, } | { "type": "run_created", run: RunSummary, } | { "type": "snapshot", run: RunSnapshot, } | { "type": "event", runId: string, seq: number, event: RunEvent, 
+/**
+ * On `step_completed` and `run_finished`, when its JSON is at most 16 KB.
+ */
+output?: unknown, outputBytes?: number, } | { "type": "error", code: string, message: string, };
+
+/**
+ * Client → server.
+ */
+export type ClientMessage = { "type": "subscribe", runId: string, } | { "type": "unsubscribe", runId: string, };

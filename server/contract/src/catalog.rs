@@ -1,0 +1,92 @@
+//! The tool catalog and configuration status (docs/api.md, "Tools and configuration").
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+use vai_workflow::{ApiCalls, Category};
+
+/// `GET /api/tools`.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ToolCatalog {
+    pub tools: Vec<ToolView>,
+    pub categories: Vec<CategoryView>,
+}
+
+/// One tool, declared once in Rust and rendered by the builder's forms and the inspector.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolView {
+    pub name: String,
+    pub label: String,
+    pub category: Category,
+    pub color: String,
+    /// A Material icon name.
+    pub icon: String,
+    pub description: String,
+    pub help: String,
+    /// JSON Schema (draft 2020-12) of the step's `inputs`.
+    #[ts(type = "unknown")]
+    pub input_schema: Value,
+    pub outputs: Vec<ToolOutput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub main_input: Option<String>,
+    pub api_calls: ApiCalls,
+}
+
+/// One output field of a tool.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ToolOutput {
+    pub name: String,
+    pub description: String,
+}
+
+/// A node colour group.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CategoryView {
+    pub id: Category,
+    pub label: String,
+    pub color: String,
+}
+
+/// `GET /api/config/status`: which backend serves each capability. Never holds a secret.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ConfigStatus {
+    /// True when every capability runs on the local default.
+    pub offline: bool,
+    pub providers: Vec<ProviderStatus>,
+}
+
+/// A capability the providers serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderId {
+    Embeddings,
+    Rerank,
+    Store,
+    Llm,
+}
+
+/// The backend that serves a capability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Backend {
+    Voyage,
+    Mongodb,
+    Local,
+    Anthropic,
+    Openai,
+    Ollama,
+    None,
+}
+
+/// One capability's status.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ProviderStatus {
+    pub id: ProviderId,
+    pub label: String,
+    pub backend: Backend,
+    pub configured: bool,
+    /// Where the setting came from (`VOYAGE_API_KEY from the environment`); never a value.
+    pub detail: String,
+}

@@ -1,0 +1,127 @@
+//! The playground's wire contract: every REST body and reply and every WebSocket message
+//! (docs/api.md). `web/src/api/types.ts` is generated from these types; a test fails when the
+//! committed file drifts (`VAI_UPDATE_GENERATED=1 cargo test -p vai-contract`).
+
+pub mod catalog;
+pub mod runs;
+pub mod socket;
+pub mod workflows;
+
+pub use catalog::{
+    Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolOutput,
+    ToolView,
+};
+pub use runs::{
+    ApiErrorBody, CancelAccepted, ErrorInfo, RunCreated, RunList, RunSnapshot, RunState,
+    RunSummary, StartRun, StepDetail, StepState, StepStatus,
+};
+pub use socket::{ClientMessage, ServerMessage};
+pub use workflows::{
+    EdgeKind, GraphEdge, GraphNode, GraphView, InputField, PlanResponse, StepNode,
+    ValidateResponse, WorkflowBody, WorkflowDocument, WorkflowList, WorkflowSource,
+    WorkflowSummary,
+};
+
+/// Largest output (as JSON) sent inline on the socket and in snapshots; larger ones are fetched
+/// from the step route.
+pub const INLINE_OUTPUT_LIMIT: usize = 16 * 1024;
+
+/// The TypeScript declarations of every wire type, in one module, as `web/src/api/types.ts`
+/// holds them.
+pub fn typescript() -> String {
+    use ts_rs::{Config, TS};
+    use vai_workflow::{ApiCalls, Category, Diagnostic, RunEvent, RunStatus, Severity, Usage};
+
+    // Every integer on the wire fits a JavaScript number.
+    let cfg = Config::new().with_large_int("number");
+    let mut out = String::from(
+        "// generated — do not edit; VAI_UPDATE_GENERATED=1 cargo test -p vai-contract\n",
+    );
+    macro_rules! decls {
+        ($($t:ty),* $(,)?) => {$(
+            out.push('\n');
+            if let Some(docs) = <$t as TS>::docs() {
+                out.push_str(&docs);
+            }
+            out.push_str("export ");
+            out.push_str(&<$t as TS>::decl(&cfg));
+            out.push('\n');
+        )*};
+    }
+    decls!(
+        // engine types
+        Severity,
+        Diagnostic,
+        Category,
+        ApiCalls,
+        Usage,
+        RunStatus,
+        RunEvent,
+        // workflows
+        WorkflowSource,
+        WorkflowSummary,
+        WorkflowList,
+        WorkflowDocument,
+        WorkflowBody,
+        ValidateResponse,
+        PlanResponse,
+        GraphView,
+        GraphNode,
+        StepNode,
+        InputField,
+        EdgeKind,
+        GraphEdge,
+        // tools and configuration
+        ToolCatalog,
+        ToolView,
+        ToolOutput,
+        CategoryView,
+        ConfigStatus,
+        ProviderId,
+        Backend,
+        ProviderStatus,
+        // runs
+        StartRun,
+        RunCreated,
+        CancelAccepted,
+        RunState,
+        RunSummary,
+        RunList,
+        StepStatus,
+        StepState,
+        RunSnapshot,
+        StepDetail,
+        ApiErrorBody,
+        ErrorInfo,
+        // socket
+        ServerMessage,
+        ClientMessage,
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `web/src/api/types.ts` is generated; regenerate with
+    /// `VAI_UPDATE_GENERATED=1 cargo test -p vai-contract`.
+    #[test]
+    fn typescript_matches_the_contract() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/api/types.ts");
+        let generated = typescript();
+        if std::env::var_os("VAI_UPDATE_GENERATED").is_some() {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).unwrap();
+            }
+            std::fs::write(&path, &generated).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "{} is out of date: run VAI_UPDATE_GENERATED=1 cargo test -p vai-contract",
+            path.display()
+        );
+    }
+}
