@@ -2,17 +2,18 @@
 import type {
   RunEvent,
   RunSnapshot,
-  RunStatus,
+  RunState,
   ServerMessage,
   StepState,
   Usage,
 } from '../api/types'
 
-export interface RunState {
+export interface RunView {
   runId?: string
   workflowId?: string
   workflow?: string
-  status?: RunStatus
+  /** `running`, then the terminal status from `run_finished`. */
+  status?: RunState
   /** Last event folded in; events with seq <= this are ignored. */
   seq: number
   steps: Record<string, StepState>
@@ -27,14 +28,14 @@ export interface RunState {
   stepOutputs: Record<string, unknown>
 }
 
-export const initialRunState: RunState = { seq: 0, steps: {}, stepOutputs: {} }
+export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {} }
 
 /** Starts following a run before its snapshot arrives. */
-export function beginRun(runId: string, workflowId?: string): RunState {
+export function beginRun(runId: string, workflowId?: string): RunView {
   return { ...initialRunState, runId, workflowId, status: 'running', startedAt: Date.now() }
 }
 
-export function fromSnapshot(run: RunSnapshot, previous?: RunState): RunState {
+export function fromSnapshot(run: RunSnapshot, previous?: RunView): RunView {
   const keep = previous?.runId === run.runId ? previous.stepOutputs : {}
   return {
     runId: run.runId,
@@ -54,11 +55,11 @@ export function fromSnapshot(run: RunSnapshot, previous?: RunState): RunState {
   }
 }
 
-function setStep(state: RunState, id: string, next: StepState): RunState {
+function setStep(state: RunView, id: string, next: StepState): RunView {
   return { ...state, steps: { ...state.steps, [id]: next } }
 }
 
-function foldEvent(state: RunState, event: RunEvent, output: unknown, outputBytes?: number): RunState {
+function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes?: number): RunView {
   switch (event.type) {
     case 'run_started': {
       const steps = { ...state.steps }
@@ -111,7 +112,7 @@ function foldEvent(state: RunState, event: RunEvent, output: unknown, outputByte
 }
 
 /** `(state, message) => state`; messages for another run, or already-seen events, change nothing. */
-export function runReducer(state: RunState, message: ServerMessage): RunState {
+export function runReducer(state: RunView, message: ServerMessage): RunView {
   switch (message.type) {
     case 'snapshot':
       if (state.runId !== undefined && state.runId !== message.run.runId) return state
@@ -125,6 +126,6 @@ export function runReducer(state: RunState, message: ServerMessage): RunState {
   }
 }
 
-export function isActive(status?: RunStatus): boolean {
+export function isActive(status?: RunState): boolean {
   return status === 'running'
 }

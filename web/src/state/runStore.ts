@@ -2,9 +2,9 @@
 //! e.g. `useRunStore(s => s.steps[id]?.status)`, so a status change re-renders only that node.
 import { create } from 'zustand'
 import type { ServerMessage } from '../api/types'
-import { beginRun, initialRunState, runReducer, type RunState } from './runReducer'
+import { beginRun, initialRunState, runReducer, type RunView } from './runReducer'
 
-export interface RunStore extends RunState {
+export interface RunStore extends RunView {
   /** Follow a freshly started run (clears the previous one). */
   begin(runId: string, workflowId?: string): void
   /** Fold a server message (snapshot or event). */
@@ -13,7 +13,7 @@ export interface RunStore extends RunState {
   reset(): void
 }
 
-function stateOf(store: RunStore): RunState {
+function stateOf(store: RunStore): RunView {
   const { begin: _b, apply: _a, reset: _r, ...state } = store
   return state
 }
@@ -30,7 +30,7 @@ export const useRunStore = create<RunStore>()((set, get) => ({
 }))
 
 /** Every data key set back to undefined (zustand merges, so absent keys would survive). */
-function clear(store: RunStore): Partial<RunState> {
+function clear(store: RunStore): Partial<RunView> {
   const blank: Record<string, unknown> = {}
   for (const key of Object.keys(stateOf(store))) blank[key] = undefined
   return { ...blank, ...initialRunState }

@@ -1,0 +1,86 @@
+//! Typed fetch wrappers for every route in docs/api.md. Failures reject with an `ApiError`
+//! carrying the server's `{code, message}` (and diagnostics for workflow errors).
+import type {
+  ConfigStatus,
+  Diagnostic,
+  PlanResponse,
+  RunSnapshot,
+  CancelAccepted,
+  RunCreated,
+  RunSummary,
+  StartRun,
+  StepDetail,
+  ToolCatalog,
+  ValidateResponse,
+  WorkflowBody,
+  WorkflowDocument,
+  WorkflowSummary,
+} from './types'
+
+export class ApiError extends Error {
+  readonly code: string
+  readonly status: number
+  readonly diagnostics: Diagnostic[]
+  constructor(code: string, message: string, status = 0, diagnostics: Diagnostic[] = []) {
+    super(message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = status
+    this.diagnostics = diagnostics
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  } catch {
+    throw new ApiError('UNREACHABLE', 'Cannot reach the vai playground server. Is `vai playground` still running?')
+  }
+  const text = await response.text()
+  let json: unknown
+  try {
+    json = text ? JSON.parse(text) : undefined
+  } catch {
+    json = undefined
+  }
+  if (!response.ok) {
+    const error = (json as { error?: { code?: string; message?: string; diagnostics?: Diagnostic[] } } | undefined)?.error
+    throw new ApiError(
+      error?.code ?? `HTTP_${response.status}`,
+      error?.message ?? `The server answered ${response.status} ${response.statusText}`.trim(),
+      response.status,
+      error?.diagnostics ?? (json as { diagnostics?: Diagnostic[] } | undefined)?.diagnostics ?? [],
+    )
+  }
+  return json as T
+}
+
+const enc = encodeURIComponent
+
+export const api = {
+  listWorkflows: () => request<{ workflows: WorkflowSummary[] }>('GET', '/api/workflows'),
+  getWorkflow: (id: string) => request<WorkflowDocument>('GET', `/api/workflows/${enc(id)}`),
+  validate: (body: WorkflowBody) => request<ValidateResponse>('POST', '/api/workflows/validate', body),
+  plan: (body: WorkflowBody) => request<PlanResponse>('POST', '/api/workflows/plan', body),
+  tools: () => request<ToolCatalog>('GET', '/api/tools'),
+  configStatus: () => request<ConfigStatus>('GET', '/api/config/status'),
+  startRun: (body: StartRun) => request<RunCreated>('POST', '/api/runs', body),
+  listRuns: () => request<{ runs: RunSummary[] }>('GET', '/api/runs'),
+  getRun: (runId: string) => request<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),
+  cancelRun: (runId: string) =>
+    request<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
+  stepOutput: (runId: string, stepId: string) =>
+    request<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
+}
+
+/** `{code, message}` for any thrown value. */
+export function errorInfo(error: unknown): { code: string; message: string } {
+  if (error instanceof ApiError) return { code: error.code, message: error.message }
+  if (error instanceof Error) return { code: 'ERROR', message: error.message }
+  return { code: 'ERROR', message: String(error) }
+}

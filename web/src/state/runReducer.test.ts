@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest'
+import type { RunEvent, RunSnapshot, ServerMessage } from '../api/types'
+import { beginRun, initialRunState, runReducer, type RunView } from './runReducer'
+
+const RUN = 'r1'
+
+function snapshot(over: Partial<RunSnapshot> = {}): ServerMessage {
+  return {
+    type: 'snapshot',
+    run: {
+      runId: RUN,
+      workflow: 'wf',
+      status: 'running',
+      seq: 0,
+      startedAt: 1000,
+      layers: [['a'], ['b', 'c']],
+      steps: { a: { status: 'pending' }, b: { status: 'pending' }, c: { status: 'pending' } },
+      ...over,
+    },
+  }
+}
+
+function ev(seq: number, event: RunEvent, extra: { output?: unknown; outputBytes?: number; runId?: string } = {}): ServerMessage {
+  return { type: 'event', runId: extra.runId ?? RUN, seq, event, output: extra.output, outputBytes: extra.outputBytes }
+}
+
+function fold(state: RunView, ...messages: ServerMessage[]): RunView {
+  return messages.reduce(runReducer, state)
+}
+
+const started = beginRun(RUN, 'builtin:wf')
+
+describe('runReducer', () => {
+  it('begins a run as running with no steps', () => {
+    expect(started.runId).toBe(RUN)
+    expect(started.workflowId).toBe('builtin:wf')
+    expect(started.status).toBe('running')
+    expect(started.seq).toBe(0)
+    expect(started.steps).toEqual({})
+  })
+
+  it('replaces state with a snapshot', () => {
+    const s = fold(started, snapshot({ seq: 4, steps: { a: { status: 'completed', durationMs: 12 } } }))
+    expect(s.seq).toBe(4)
+    expect(s.steps).toEqual({ a: { status: 'completed', durationMs: 12 } })
+    expect(s.layers).toEqual([['a'], ['b', 'c']])
+    expect(s.startedAt).toBe(1000)
+  })
+
+  it('a later snapshot replaces step state wholesale', () => {
+    const s = fold(
+      started,
+      snapshot({ seq: 2, steps: { a: { status: 'running' }, b: { status: 'pending' } } }),
+      snapshot({ seq: 5, status: 'completed', steps: { a: { status: 'completed' } }, durationMs: 40 }),
+    )
+    expect(s.steps).toEqual({ a: { status: 'completed' } })
+    expect(s.status).toBe('completed')
+    expect(s.durationMs).toBe(40)
+  })
+
+  it('adopts a snapshot when no run is followed yet', () => {
+    const s = runReducer(initialRunState, snapshot({ seq: 3 }))
+    expect(s.runId).toBe(RUN)
+    expect(s.seq).toBe(3)
+  })
+
+  it('ignores snapshots and events of another run', () => {
+    const other = snapshot()
+    if (other.type === 'snapshot') other.run.runId = 'r2'
+    expect(runReducer(started, other)).toBe(started)
+    const e = ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }, { runId: 'r2' })
+    expect(runReducer(started, e)).toBe(started)
+  })
+
+  it('run_started marks every planned step pending', () => {
+    const s = runReducer(started, ev(1, { type: 'run_started', workflow: 'wf', layers: [['a'], ['b']], totalSteps: 2 }))
+    expect(s.steps).toEqual({ a: { status: 'pending' }, b: { status: 'pending' } })
+    expect(s.layers).toEqual([['a'], ['b']])
+    expect(s.status).toBe('running')
+    expect(s.seq).toBe(1)
+  })
+
+  it('folds events in order: started → running → completed with duration and summary', () => {
+    const s = fold(
+      started,
+      ev(1, { type: 'run_started', workflow: 'wf', layers: [['a']], totalSteps: 1 }),
+      ev(2, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }),
+    )
+    expect(s.steps.a.status).toBe('running')
+    const done = runReducer(
+      s,
+      ev(3, { type: 'step_completed', stepId: 'a', durationMs: 123, summary: '3 results', backend: 'local' }, { output: { n: 3 }, outputBytes: 7 }),
+    )
+    expect(done.steps.a).toMatchObject({ status: 'completed', durationMs: 123, summary: '3 results', backend: 'local', outputBytes: 7 })
+    expect(done.stepOutputs.a).toEqual({ n: 3 })
+    expect(done.seq).toBe(3)
+  })
+
+  it('keeps step outputs absent when only outputBytes is sent', () => {
+    const s = runReducer(started, ev(1, { type: 'step_completed', stepId: 'a', durationMs: 1, summary: '' }, { outputBytes: 99999 }))
+    expect(s.stepOutputs).toEqual({})
+    expect(s.steps.a.outputBytes).toBe(99999)
+  })
+
+  it('ignores duplicate and old sequence numbers', () => {
+    const s = fold(
+      started,
+      ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }),
+      ev(2, { type: 'step_completed', stepId: 'a', durationMs: 5, summary: 'ok' }),
+    )
+    expect(runReducer(s, ev(2, { type: 'step_failed', stepId: 'a', error: 'x', durationMs: 1, continued: false }))).toBe(s)
+    expect(runReducer(s, ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }))).toBe(s)
+    expect(s.steps.a.status).toBe('completed')
+  })
+
+  it('ignores events already folded into a snapshot', () => {
+    const s = fold(
+      started,
+      snapshot({ seq: 3, steps: { a: { status: 'completed', durationMs: 9 } } }),
+      ev(3, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }),
+    )
+    expect(s.steps.a.status).toBe('completed')
+    const next = runReducer(s, ev(4, { type: 'step_started', stepId: 'b', name: 'B', tool: 'merge' }))
+    expect(next.steps.b.status).toBe('running')
+    expect(next.seq).toBe(4)
+  })
+
+  it('keeps inline step outputs across a resubscribe snapshot of the same run', () => {
+    const s = fold(
+      started,
+      ev(1, { type: 'step_completed', stepId: 'a', durationMs: 1, summary: '' }, { output: [1] }),
+      snapshot({ seq: 1, steps: { a: { status: 'completed' } } }),
+    )
+    expect(s.stepOutputs.a).toEqual([1])
+  })
+
+  it('records a skipped step with its reason', () => {
+    const s = runReducer(started, ev(1, { type: 'step_skipped', stepId: 'b', reason: 'conditional branch not taken' }))
+    expect(s.steps.b).toEqual({ status: 'skipped', reason: 'conditional branch not taken' })
+  })
+
+  it('records a failed step with its error and duration', () => {
+    const s = runReducer(started, ev(1, { type: 'step_failed', stepId: 'a', error: 'boom', durationMs: 8, continued: true }))
+    expect(s.steps.a).toMatchObject({ status: 'failed', error: 'boom', durationMs: 8 })
+  })
+
+  it('records retries with the attempt number, then completion keeps the attempt', () => {
+    const s = fold(
+      started,
+      ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }),
+      ev(2, { type: 'step_retrying', stepId: 'a', attempt: 2, error: 'rate limited', delayMs: 500 }),
+    )
+    expect(s.steps.a).toMatchObject({ status: 'retrying', attempt: 2, error: 'rate limited' })
+    const done = runReducer(s, ev(3, { type: 'step_completed', stepId: 'a', durationMs: 700, summary: 'ok' }))
+    expect(done.steps.a).toMatchObject({ status: 'completed', attempt: 2 })
+    expect(done.steps.a.error).toBeUndefined()
+  })
+
+  it('marks cancelled steps', () => {
+    const s = fold(
+      started,
+      ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }),
+      ev(2, { type: 'step_cancelled', stepId: 'a' }),
+    )
+    expect(s.steps.a.status).toBe('cancelled')
+  })
+
+  it('run_finished sets the final status, duration, error, usage and output', () => {
+    const s = runReducer(
+      started,
+      ev(1, { type: 'run_finished', status: 'failed', durationMs: 321, error: 'step a failed', usage: { requests: 2 } }, { output: { x: 1 } }),
+    )
+    expect(s).toMatchObject({ status: 'failed', durationMs: 321, error: 'step a failed', usage: { requests: 2 }, output: { x: 1 } })
+  })
+
+  it('run_finished completed and cancelled statuses', () => {
+    expect(runReducer(started, ev(1, { type: 'run_finished', status: 'completed', durationMs: 1 })).status).toBe('completed')
+    expect(runReducer(started, ev(1, { type: 'run_finished', status: 'cancelled', durationMs: 1 })).status).toBe('cancelled')
+  })
+
+  it('does not mutate the previous state', () => {
+    const before = fold(started, ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }))
+    const copy = structuredClone(before)
+    runReducer(before, ev(2, { type: 'step_completed', stepId: 'a', durationMs: 1, summary: 's' }, { output: 1 }))
+    expect(before).toEqual(copy)
+  })
+
+  it('ignores hello, run_created and error messages', () => {
+    expect(runReducer(started, { type: 'hello', runs: [] })).toBe(started)
+    expect(runReducer(started, { type: 'error', code: 'X', message: 'y' })).toBe(started)
+    expect(runReducer(started, { type: 'run_created', run: { runId: 'r9', workflow: 'w', status: 'running', startedAt: 0 } })).toBe(started)
+  })
+})
