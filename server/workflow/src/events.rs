@@ -8,7 +8,11 @@ use std::sync::Arc;
 /// Something that happened during a run, in order.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(tag = "type", rename_all = "snake_case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
 pub enum RunEvent {
     RunStarted {
         workflow: String,
@@ -20,6 +24,10 @@ pub enum RunEvent {
         step_id: String,
         name: String,
         tool: String,
+        /// The step's resolved inputs, for in-process subscribers that asked for them
+        /// (`RunOptions::capture_inputs`); not part of the wire form.
+        #[serde(skip)]
+        inputs: Option<Arc<Value>>,
     },
     /// A transient failure that will be retried after `delay_ms`.
     StepRetrying {
@@ -36,11 +44,11 @@ pub enum RunEvent {
         /// One line describing the output ("12 results").
         summary: String,
         #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+        #[cfg_attr(feature = "ts", ts(optional))]
         usage: Option<Usage>,
         /// Which backend served the step (voyage, mongodb, local, …).
         #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+        #[cfg_attr(feature = "ts", ts(optional))]
         backend: Option<String>,
         /// The step's context entry `{output}`, for in-process subscribers; not part of the
         /// wire form (large outputs are fetched on demand).
@@ -68,10 +76,10 @@ pub enum RunEvent {
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         duration_ms: u64,
         #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+        #[cfg_attr(feature = "ts", ts(optional))]
         error: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+        #[cfg_attr(feature = "ts", ts(optional))]
         usage: Option<Usage>,
     },
 }

@@ -30,5 +30,5 @@ pub mod testing;
 pub use compile::{Compiled, Mode, Plan, compile};
 pub use diagnostic::{Diagnostic, Severity};
 pub use events::{EventSink, RunEvent, RunStatus};
-pub use exec::{Mocks, RunOptions, RunResult, StepRecord, StepStatus, run};
+pub use exec::{Mocks, OnlyStep, RunOptions, RunResult, StepRecord, StepStatus, run};
 pub use model::Workflow;

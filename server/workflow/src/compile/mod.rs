@@ -1,13 +1,16 @@
 //! From JSON to a sealed, runnable plan: structural checks (`structure`), then tools, templates,
 //! references, dependencies and cycles (`plan`). Every problem is reported at once; only a
-//! workflow without errors yields a `Plan`.
+//! workflow without errors yields a `Plan`. Whatever could be read is also described as an
+//! `Outline`, so an invalid workflow can still be drawn.
 
 mod graph;
+mod outline;
 mod plan;
 mod refs;
 mod step;
 mod structure;
 
+pub use outline::{InputRef, Outline, OutputRef};
 pub use plan::{Edge, EdgeKind, Plan, PlannedStep, StepKind};
 
 use crate::diagnostic::{Diagnostic, Severity, has_errors};
@@ -34,6 +37,9 @@ pub struct Compiled {
     pub workflow: Option<Workflow>,
     /// The runnable plan, when there are no errors.
     pub plan: Option<Arc<Plan>>,
+    /// How the steps are wired, for drawing; present whenever `workflow` is, errors or not.
+    /// Never runnable: only `plan` runs.
+    pub outline: Option<Arc<Outline>>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -54,9 +60,13 @@ pub fn compile(value: &Value, registry: &Registry, mode: Mode) -> Compiled {
         list: Vec::new(),
     };
     let workflow = structure::read(value, registry, &mut diags);
-    let plan = workflow
-        .as_ref()
-        .and_then(|w| plan::build(w, registry, &mut diags));
+    let (plan, outline) = match &workflow {
+        Some(w) => {
+            let (plan, outline) = plan::build(w, registry, &mut diags);
+            (plan, Some(Arc::new(outline)))
+        }
+        None => (None, None),
+    };
     let mut diagnostics = diags.list;
     diagnostics.sort_by_key(|d| d.severity);
     let plan = if has_errors(&diagnostics) {
@@ -67,6 +77,7 @@ pub fn compile(value: &Value, registry: &Registry, mode: Mode) -> Compiled {
     Compiled {
         workflow,
         plan,
+        outline,
         diagnostics,
     }
 }
@@ -129,5 +140,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+#[cfg(test)]
+mod outline_tests;
 #[cfg(test)]
 mod tests;

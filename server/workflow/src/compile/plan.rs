@@ -3,7 +3,8 @@
 
 use super::Diags;
 use super::graph::{find_cycles, kahn_layers};
-use super::refs::{GLOBALS, parse_template, unknown_ref};
+use super::outline::{Outline, OutputRef, display_layers};
+use super::refs::{parse_template, references_by_field, unknown_ref};
 use super::step::StepCx;
 use crate::diagnostic::Diagnostic;
 use crate::model::{RetryPolicy, Workflow};
@@ -100,7 +101,8 @@ pub struct Edge {
     pub field: String,
 }
 
-pub(super) fn build(w: &Workflow, registry: &Registry, d: &mut Diags) -> Option<Plan> {
+/// The plan, when every step could be planned and there is no cycle, and the outline always.
+pub(super) fn build(w: &Workflow, registry: &Registry, d: &mut Diags) -> (Option<Plan>, Outline) {
     let index: HashMap<String, usize> = w
         .steps
         .iter()
@@ -108,6 +110,7 @@ pub(super) fn build(w: &Workflow, registry: &Registry, d: &mut Diags) -> Option<
         .map(|(i, s)| (s.id.clone(), i))
         .collect();
     let mut edges = Vec::new();
+    let mut input_refs = Vec::new();
     let mut steps = Vec::with_capacity(w.steps.len());
     let mut complete = true;
     for (i, step) in w.steps.iter().enumerate() {
@@ -117,21 +120,40 @@ pub(super) fn build(w: &Workflow, registry: &Registry, d: &mut Diags) -> Option<
             index: &index,
             d,
             edges: &mut edges,
+            input_refs: &mut input_refs,
             ok: true,
         };
         let planned = match registry.spec(&step.tool) {
             Some(spec) => cx.plan(spec, registry),
-            None => None,
+            None => {
+                // Not runnable, but its references still draw.
+                cx.sketch();
+                None
+            }
         };
         complete &= cx.ok;
         steps.push(planned);
     }
 
+    let mut output_refs = Vec::new();
     let output = w.output.as_ref().and_then(|o| {
         let tpl = parse_template(o, "output", None, d)?;
-        for r in tpl.references() {
-            if !GLOBALS.contains(&r.root.as_str()) && !index.contains_key(&r.root) {
-                unknown_ref(d, None, "output", &r, &index);
+        let mut found = Vec::new();
+        references_by_field(&tpl, "output", &mut found);
+        for (field, refs) in found {
+            for r in refs {
+                let step = index.get(&r.root).copied();
+                if step.is_none() && r.root != "inputs" {
+                    if r.root != "defaults" {
+                        unknown_ref(d, None, "output", &r, &index);
+                    }
+                    continue;
+                }
+                output_refs.push(OutputRef {
+                    step,
+                    path: r.path,
+                    field: field.clone(),
+                });
             }
         }
         Some(tpl)
@@ -147,6 +169,12 @@ pub(super) fn build(w: &Workflow, registry: &Registry, d: &mut Diags) -> Option<
     for list in &mut deps {
         list.sort_unstable();
     }
+    let outline = |edges: Vec<Edge>, deps: &[Vec<usize>]| Outline {
+        edges,
+        layers: display_layers(deps),
+        inputs: input_refs,
+        output: output_refs,
+    };
     if let Some(cycles) = find_cycles(&deps) {
         for cycle in cycles {
             let names: Vec<&str> = cycle.iter().map(|&i| w.steps[i].id.as_str()).collect();
@@ -158,7 +186,7 @@ pub(super) fn build(w: &Workflow, registry: &Registry, d: &mut Diags) -> Option<
                 .step(names[0]),
             );
         }
-        return None;
+        return (None, outline(edges, &deps));
     }
     if w.steps.len() > 1 {
         let mut dependents = vec![false; w.steps.len()];
@@ -177,20 +205,22 @@ pub(super) fn build(w: &Workflow, registry: &Registry, d: &mut Diags) -> Option<
         }
     }
     let layers = kahn_layers(&deps);
+    let outline = outline(edges.clone(), &deps);
     if !complete {
-        return None;
+        return (None, outline);
     }
     let steps = steps
         .into_iter()
         .zip(deps)
         .map(|(s, deps)| s.map(|s| PlannedStep { deps, ..s }))
-        .collect::<Option<Vec<_>>>()?;
-    Some(Plan {
+        .collect::<Option<Vec<_>>>();
+    let plan = steps.map(|steps| Plan {
         workflow: w.clone(),
         steps,
         layers,
         edges,
         output,
         index,
-    })
+    });
+    (plan, outline)
 }

@@ -2,6 +2,7 @@
 //! its references resolved to upstream steps, and the tool-specific shapes of `conditional` and
 //! `loop`.
 
+use super::outline::InputRef;
 use super::plan::{DEFAULT_FOR_EACH_CONCURRENCY, Edge, EdgeKind, PlannedStep, StepKind};
 use super::refs::{GLOBALS, parse_template, references_by_field, syntax_diag, unknown_ref};
 use super::{Diags, nearest};
@@ -24,6 +25,8 @@ pub(super) struct StepCx<'a> {
     pub(super) index: &'a HashMap<String, usize>,
     pub(super) d: &'a mut Diags,
     pub(super) edges: &'a mut Vec<Edge>,
+    /// Workflow inputs the step's templates read, for drawing.
+    pub(super) input_refs: &'a mut Vec<InputRef>,
     pub(super) ok: bool,
 }
 
@@ -165,8 +168,49 @@ impl StepCx<'_> {
             }
         }
         let inputs = self.template(&Value::Object(resolved), "inputs", for_each_locals);
+        self.depends_on();
 
-        for dep in step.depends_on.iter().flatten() {
+        Some(PlannedStep {
+            id: id.to_string(),
+            name: step.display_name().to_string(),
+            tool: step.tool.clone(),
+            inputs: inputs?,
+            deferred: Arc::new(deferred),
+            condition,
+            for_each,
+            for_each_concurrency: step
+                .for_each_concurrency
+                .map_or(DEFAULT_FOR_EACH_CONCURRENCY, |n| n as usize),
+            continue_on_error: step.continue_on_error.unwrap_or(false),
+            retry: step.retry.clone(),
+            timeout: step.timeout_ms.map(Duration::from_millis),
+            deps: Vec::new(),
+            kind,
+        })
+    }
+
+    /// The references of a step whose tool is unknown: it cannot run, but it can be drawn
+    /// with its edges. Templates are parsed as for any step (so their errors are reported).
+    pub(super) fn sketch(&mut self) {
+        let step = self.step;
+        let locals: &[&str] = if step.for_each.is_some() {
+            &["item", "index"]
+        } else {
+            &[]
+        };
+        if let Some(c) = step.condition.as_deref() {
+            self.condition(c, "condition", &[]);
+        }
+        if let Some(f) = &step.for_each {
+            self.template(&Value::String(f.clone()), "forEach", &[]);
+        }
+        self.template(&Value::Object(step.inputs.clone()), "inputs", locals);
+        self.depends_on();
+        self.ok = false;
+    }
+
+    fn depends_on(&mut self) {
+        for dep in self.step.depends_on.iter().flatten() {
             match self.index.get(dep) {
                 Some(&j) if j == self.i => self.fail(
                     Diagnostic::error("CIRCULAR_DEPENDENCY", "a step cannot depend on itself")
@@ -194,24 +238,6 @@ impl StepCx<'_> {
                 }
             }
         }
-
-        Some(PlannedStep {
-            id: id.to_string(),
-            name: step.display_name().to_string(),
-            tool: step.tool.clone(),
-            inputs: inputs?,
-            deferred: Arc::new(deferred),
-            condition,
-            for_each,
-            for_each_concurrency: step
-                .for_each_concurrency
-                .map_or(DEFAULT_FOR_EACH_CONCURRENCY, |n| n as usize),
-            continue_on_error: step.continue_on_error.unwrap_or(false),
-            retry: step.retry.clone(),
-            timeout: step.timeout_ms.map(Duration::from_millis),
-            deps: Vec::new(),
-            kind,
-        })
     }
 
     fn loop_kind(&mut self, registry: &Registry) -> Option<StepKind> {
@@ -411,6 +437,9 @@ impl StepCx<'_> {
     fn references(&mut self, refs: &[Reference], field: &str, locals: &[&str]) {
         for r in refs {
             let root = r.root.as_str();
+            if root == "inputs" && !locals.contains(&root) {
+                self.input_refs.push(InputRef::new(self.i, r, field));
+            }
             if GLOBALS.contains(&root) || locals.contains(&root) {
                 continue;
             }

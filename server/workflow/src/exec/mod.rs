@@ -51,6 +51,29 @@ pub struct RunOptions {
     pub mocks: Mocks,
     /// Cancel the run from outside.
     pub cancel: CancellationToken,
+    /// Resolve each step's inputs for its `StepStarted` event (the playground shows them). Off
+    /// by default: it costs a second resolution per step.
+    pub capture_inputs: bool,
+    /// Run one step only, replaying what it depends on.
+    pub only: Option<OnlyStep>,
+}
+
+/// A single-step run: `step` runs; the steps it depends on (directly or not) complete at once
+/// with the outputs in `replay` (backend `replay`), or are skipped when none is given; every
+/// other step is skipped.
+#[derive(Debug, Clone, Default)]
+pub struct OnlyStep {
+    pub step: String,
+    /// Outputs by step id, e.g. from an earlier run.
+    pub replay: HashMap<String, Value>,
+}
+
+/// A step's part in a single-step run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Target,
+    Upstream,
+    Other,
 }
 
 /// Final state of one step.
@@ -140,6 +163,9 @@ struct Scheduler {
     keep: Vec<bool>,
     branch_skip: Vec<Option<String>>,
     records: Vec<StepRecord>,
+    capture_inputs: bool,
+    /// With `RunOptions::only`: each step's role, and the outputs to replay.
+    only: Option<(String, Vec<Role>, HashMap<String, Value>)>,
     ready: VecDeque<usize>,
     tasks: JoinSet<(usize, Finished)>,
     usage: Usage,
@@ -193,7 +219,13 @@ impl Scheduler {
                 keep
             }
         };
+        let only = options.only.map(|only| {
+            let roles = roles(&plan, &only.step);
+            (only.step, roles, only.replay)
+        });
         Self {
+            capture_inputs: options.capture_inputs,
+            only,
             plan,
             registry,
             mocks: Arc::new(options.mocks),
@@ -295,6 +327,23 @@ impl Scheduler {
     /// Begin step `i`: skip it, run a conditional inline, or spawn its task.
     fn start(&mut self, i: usize) -> Result<(), String> {
         let step = &self.plan.steps[i];
+        if let Some((target, roles, replay)) = &mut self.only {
+            match roles[i] {
+                Role::Target => {}
+                Role::Upstream => {
+                    return match replay.remove(&step.id) {
+                        Some(output) => self.replay(i, output),
+                        None => {
+                            self.skip(i, "no output from the earlier run to replay".to_string())
+                        }
+                    };
+                }
+                Role::Other => {
+                    let reason = format!("only step \"{target}\" was run");
+                    return self.skip(i, reason);
+                }
+            }
+        }
         if let Some(reason) = self.branch_skip[i].take() {
             return self.skip(i, reason);
         }
@@ -303,10 +352,15 @@ impl Scheduler {
         {
             return self.skip(i, "condition not met".to_string());
         }
+        let scope = self.step_scope(i);
+        let inputs = self
+            .capture_inputs
+            .then(|| Arc::new(step.inputs.resolve(&scope).unwrap_or(Value::Null)));
         self.sink.emit(RunEvent::StepStarted {
             step_id: step.id.clone(),
             name: step.name.clone(),
             tool: step.tool.clone(),
+            inputs,
         });
         self.state[i] = State::Running;
         if let StepKind::Conditional {
@@ -348,7 +402,6 @@ impl Scheduler {
             };
             return self.finish(i, finished);
         }
-        let scope = self.step_scope(i);
         let task = step::StepTask {
             plan: self.plan.clone(),
             index: i,
@@ -386,6 +439,27 @@ impl Scheduler {
             }
         }
         scope
+    }
+
+    /// Complete step `i` at once with an output recorded earlier (single-step runs).
+    fn replay(&mut self, i: usize, output: Value) -> Result<(), String> {
+        let step = &self.plan.steps[i];
+        self.sink.emit(RunEvent::StepStarted {
+            step_id: step.id.clone(),
+            name: step.name.clone(),
+            tool: step.tool.clone(),
+            inputs: None,
+        });
+        self.state[i] = State::Running;
+        let finished = Finished {
+            result: Ok(step::Success {
+                output,
+                usage: None,
+                backend: Some("replay".into()),
+            }),
+            duration: Duration::ZERO,
+        };
+        self.finish(i, finished)
     }
 
     fn skip(&mut self, i: usize, reason: String) -> Result<(), String> {
@@ -514,6 +588,24 @@ impl Scheduler {
     }
 }
 
+/// Each step's role when only `target` runs: it, the steps it depends on, and the rest. An
+/// unknown target leaves every step `Other`.
+fn roles(plan: &Plan, target: &str) -> Vec<Role> {
+    let mut roles = vec![Role::Other; plan.steps.len()];
+    let Some(t) = plan.step_index(target) else {
+        return roles;
+    };
+    roles[t] = Role::Target;
+    let mut stack = plan.steps[t].deps.clone();
+    while let Some(d) = stack.pop() {
+        if roles[d] == Role::Other {
+            roles[d] = Role::Upstream;
+            stack.extend(plan.steps[d].deps.iter().copied());
+        }
+    }
+    roles
+}
+
 /// Drop a context entry nobody reads any more. Freeing a large output takes a while, so it
 /// happens on a worker rather than in the scheduler's loop.
 fn release(entry: Arc<Value>) {
@@ -522,5 +614,7 @@ fn release(entry: Arc<Value>) {
     }
 }
 
+#[cfg(test)]
+mod only_tests;
 #[cfg(test)]
 mod tests;
