@@ -1,0 +1,28 @@
+// Types of the plain-ESM helpers shared with the Node benchmark scripts.
+declare module '*/playground.mjs' {
+  import type { ChildProcess } from 'node:child_process';
+  export const repoRoot: string;
+  export const fixturesDir: string;
+  export function vaiBinary(): string;
+  export function modelDir(env?: NodeJS.ProcessEnv): string;
+  export function isolatedEnv(home: string): NodeJS.ProcessEnv;
+  export interface Playground {
+    url: string;
+    child: ChildProcess;
+    home: string;
+    startedAt: number;
+    output(): string;
+    stop(): Promise<void>;
+  }
+  export function startPlayground(options?: {
+    cwd?: string;
+    args?: string[];
+    timeoutMs?: number;
+    onOutput?: (text: string) => void;
+  }): Promise<Playground>;
+}
+declare module '*/slow-server.mjs' {
+  export function startSlowServer(options?: {
+    delayMs?: number;
+  }): Promise<{ url: string; close(): Promise<void> }>;
+}

@@ -1,0 +1,138 @@
+// Starting the real `vai playground` binary for the e2e specs and the benchmarks: an isolated,
+// offline environment (no provider keys, a throw-away home, data and config directory) and the
+// URL it prints on stdout. Plain ESM so the Node benchmark scripts can share it.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '..', '..');
+export const fixturesDir = path.resolve(here, '..', 'fixtures');
+
+/** The binary under test: $VAI_BIN, else the release build. */
+export function vaiBinary() {
+  const bin = process.env.VAI_BIN ?? path.join(repoRoot, 'target', 'release', 'vai');
+  if (!existsSync(bin)) {
+    throw new Error(
+      `${bin} does not exist: build it first with \`cargo build --release --locked -p vai\` ` +
+        '(after `npm run build:web`), or point VAI_BIN at a vai binary',
+    );
+  }
+  return bin;
+}
+
+// Every setting vai reads from the environment (server/cli/src/config/mod.rs KEYS) plus the
+// provider keys other tools use. None may leak from the developer's shell into a test run.
+const PROVIDER_ENV = [
+  'VOYAGE_API_KEY',
+  'VOYAGE_API_BASE',
+  'MONGODB_URI',
+  'VAI_LLM_PROVIDER',
+  'VAI_LLM_API_KEY',
+  'VAI_LLM_MODEL',
+  'VAI_LLM_BASE_URL',
+  'VAI_DEFAULT_DB',
+  'VAI_DEFAULT_COLLECTION',
+  'VAI_DEFAULT_MODEL',
+  'ANTHROPIC_API_KEY',
+  'OPENAI_API_KEY',
+  'OLLAMA_HOST',
+];
+
+/**
+ * Where scripts/fetch-model.sh put the local embedding model, resolved from the *real*
+ * environment (the isolated one has a different HOME), mirroring
+ * server/providers/src/local/embed/locate.rs.
+ */
+export function modelDir(env = process.env) {
+  if (env.VAI_MODEL_DIR) return env.VAI_MODEL_DIR;
+  const cache =
+    env.VAI_CACHE_DIR ||
+    (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'vai') : undefined) ||
+    path.join(env.HOME ?? '.', '.cache', 'vai');
+  return path.join(cache, 'models', 'all-minilm-l6-v2');
+}
+
+/** An environment on the offline default: local model, throw-away home, no keys. */
+export function isolatedEnv(home) {
+  const env = { ...process.env };
+  for (const name of PROVIDER_ENV) delete env[name];
+  for (const name of ['VAI_CACHE_DIR', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME']) {
+    delete env[name];
+  }
+  return {
+    ...env,
+    HOME: home,
+    VAI_DATA_DIR: path.join(home, 'data'),
+    VAI_CONFIG_PATH: path.join(home, '.vai', 'config.json'),
+    VAI_MODEL_DIR: modelDir(process.env),
+    NO_COLOR: '1',
+  };
+}
+
+/**
+ * Start `vai playground --port 0 --no-open [args]` in `cwd` and resolve once it has printed
+ * `vai playground: <url>`. Returns {url, child, home, output(), stop()}.
+ */
+export async function startPlayground({
+  cwd = fixturesDir,
+  args = [],
+  timeoutMs = 60_000,
+  onOutput,
+} = {}) {
+  const bin = vaiBinary();
+  const home = mkdtempSync(path.join(tmpdir(), 'vai-e2e-'));
+  const started = performance.now();
+  const child = spawn(bin, ['playground', '--port', '0', '--no-open', ...args], {
+    cwd,
+    env: isolatedEnv(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const record = (chunk) => {
+    const text = chunk.toString();
+    log += text;
+    onOutput?.(text);
+  };
+  child.stderr.on('data', record);
+
+  const url = await new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`vai playground printed no URL within ${timeoutMs} ms; output:\n${log}`));
+    }, timeoutMs);
+    child.stdout.on('data', (chunk) => {
+      record(chunk);
+      buffered += chunk.toString();
+      const match = buffered.match(/vai playground: (http:\/\/\S+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1].replace(/\/$/, ''));
+      }
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`vai playground exited (${signal ?? code}) before printing its URL:\n${log}`));
+    });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(home, { recursive: true, force: true });
+  };
+
+  return { url, child, home, startedAt: started, output: () => log, stop };
+}
