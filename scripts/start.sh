@@ -1,17 +1,13 @@
 #!/usr/bin/env bash
-# Install what vai needs, build it, and run the main job: a built-in workflow on the offline
-# default (local embeddings, local store, the sample knowledge base). Idempotent: a second run
-# reuses the model cache and the build.
+# Install what vai needs (scripts/setup.sh: Chromium, npm packages, the local model, the web
+# app), build the release binary, and run the main job: the local web playground on the
+# built-in multi-collection-search, which runs on the offline default (local embeddings, local
+# store, the sample knowledge base). Extra arguments go to `vai playground` (--port, --host,
+# --no-open). Idempotent: a second run reuses every cache and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v cargo >/dev/null; then
-  echo "error: cargo (Rust) is required; install it with rustup" >&2
-  exit 2
-fi
-
-echo "==> local embedding model"
-bash scripts/fetch-model.sh
+bash scripts/setup.sh
 
 echo "==> building vai (release)"
 cargo build --release --locked -p vai
@@ -20,5 +16,5 @@ echo "==> vai workflow list"
 ./target/release/vai workflow list
 
 echo
-echo "==> main job: multi-collection-search on the offline default (the playground arrives in a later issue)"
-./target/release/vai workflow run multi-collection-search --input query="how does authentication work" "$@"
+echo "==> main job: the playground on multi-collection-search (Ctrl-C stops it)"
+exec ./target/release/vai playground multi-collection-search "$@"

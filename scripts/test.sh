@@ -1,40 +1,72 @@
 #!/usr/bin/env bash
-# Run every test: Rust unit and integration tests, then each built-in workflow's test cases
-# through the real `vai workflow test` command.
-set -euo pipefail
+# Run every test: Rust unit and integration tests, each built-in workflow's test cases through
+# the real `vai workflow test` command, the web app's unit tests (vitest), and the Playwright
+# specs against the release `vai playground` in Debian's Chromium. Every phase runs even when an
+# earlier one failed (unless it cannot: the specs need the release build); the exit status is
+# non-zero when anything failed, and a summary names what.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v cargo >/dev/null; then
-  echo "error: cargo (Rust) is required; install it with rustup" >&2
-  exit 2
-fi
+bash scripts/setup.sh || exit $?
 
-echo "==> local embedding model (for the local-backend tests)"
-bash scripts/fetch-model.sh
+failed=()
+phase() {
+  local name=$1
+  shift
+  echo
+  echo "==> $name"
+  if ! "$@"; then
+    failed+=("$name")
+    return 1
+  fi
+}
 
-echo "==> cargo test"
-cargo test --locked --workspace
+phase "cargo test" cargo test --locked --workspace
 
 # `cargo test` built the binary its integration tests drive; use that one (building it again
 # without the test features would recompile the providers for nothing).
 vai=./target/debug/vai
-[ -x "$vai" ] || cargo build --locked -p vai
+[[ -x "$vai" ]] || phase "cargo build (debug)" cargo build --locked -p vai
 
-echo "==> vai workflow validate (built-ins and examples)"
-mapfile -t files < <(ls workflows/*.json workflows/examples/*.json | grep -v 'workflow.schema.json$')
-"$vai" workflow validate "${files[@]}"
+validate_all() {
+  local files
+  mapfile -t files < <(ls workflows/*.json workflows/examples/*.json | grep -v 'workflow.schema.json$')
+  "$vai" workflow validate "${files[@]}" e2e/fixtures/*.vai-workflow.json e2e/fixtures/dropped.json
+}
+phase "vai workflow validate (built-ins, examples, e2e fixtures)" validate_all
 
-echo "==> vai workflow test (every built-in)"
-failed=0
-for wf in workflows/*.json; do
-  case "$wf" in *workflow.schema.json) continue ;; esac
-  echo "--- $wf"
-  "$vai" workflow test "$wf" || failed=1
-done
-for wf in workflows/examples/*.json; do
-  if compgen -G "workflows/examples/tests/$(basename "$wf" .json).*.test.json" >/dev/null; then
+test_all() {
+  local wf status=0
+  for wf in workflows/*.json; do
+    case "$wf" in *workflow.schema.json) continue ;; esac
     echo "--- $wf"
-    "$vai" workflow test "$wf" || failed=1
-  fi
-done
-exit $failed
+    "$vai" workflow test "$wf" || status=1
+  done
+  for wf in workflows/examples/*.json; do
+    if compgen -G "workflows/examples/tests/$(basename "$wf" .json).*.test.json" >/dev/null; then
+      echo "--- $wf"
+      "$vai" workflow test "$wf" || status=1
+    fi
+  done
+  return $status
+}
+phase "vai workflow test (every built-in)" test_all
+
+phase "web unit tests (vitest)" npm test -w web
+
+if phase "cargo build --release" cargo build --release --locked -p vai; then
+  # The list reporter on the console; the HTML report goes to e2e/playwright-report and is never
+  # opened. Traces and screenshots of failures land in e2e/test-results.
+  phase "Playwright (e2e/specs)" npm test -w e2e
+else
+  failed+=("Playwright (skipped: no release build)")
+fi
+
+echo
+if [[ ${#failed[@]} -eq 0 ]]; then
+  echo "all tests passed"
+  exit 0
+fi
+echo "FAILED:"
+printf '  - %s\n' "${failed[@]}"
+exit 1
