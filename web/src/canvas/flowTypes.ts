@@ -1,0 +1,28 @@
+//! The React Flow shapes the canvas draws: node data is a union on `kind`, one variant per node type.
+import type { Edge, Node } from '@xyflow/react'
+import type { EdgeKind, GraphNode } from '../api/types'
+
+export type StepGraphNode = Extract<GraphNode, { kind: 'step' }>
+export type InputsGraphNode = Extract<GraphNode, { kind: 'inputs' }>
+export type OutputGraphNode = Extract<GraphNode, { kind: 'output' }>
+
+/** Node data is the graph node itself, so `data.kind` narrows the variant. */
+export type StepFlowNode = Node<StepGraphNode, 'step'>
+export type InputsFlowNode = Node<InputsGraphNode, 'inputs'>
+export type OutputFlowNode = Node<OutputGraphNode, 'output'>
+export type CanvasNode = StepFlowNode | InputsFlowNode | OutputFlowNode
+
+export interface FlowEdgeData extends Record<string, unknown> {
+  kind: EdgeKind
+  /** The referenced path (`search.output.results`, `inputs.query`, or a step id). */
+  label: string
+  /** Where in the target the reference sits (`inputs.query`, `condition`, `output.answer`). */
+  field: string
+  /** Branch edges always show their label; the others only on hover or selection. */
+  alwaysShowLabel: boolean
+}
+
+export type CanvasEdge = Edge<FlowEdgeData, 'flow'>
+
+/** Grey used for the inputs and output nodes (DESIGN §2.5 "input / output"). */
+export const IO_COLOR = '#E0E0E0'

@@ -1,0 +1,80 @@
+//! Converts the server's GraphView into React Flow nodes and edges. Pure: positions are left
+//! at the origin for `layout.ts`, and run status is not involved (nodes read it themselves).
+import { MarkerType, Position, type EdgeMarker } from '@xyflow/react'
+import type { CSSProperties } from 'react'
+import type { EdgeKind, GraphEdge, GraphNode, GraphView } from '../api/types'
+import type { CanvasEdge, CanvasNode } from './flowTypes'
+
+export interface Flow {
+  nodes: CanvasNode[]
+  edges: CanvasEdge[]
+}
+
+interface EdgeLook {
+  stroke: string
+  strokeWidth: number
+  strokeDasharray?: string
+}
+
+/** How each edge kind is drawn: branches stand out, `dependsOn` recedes, data edges are neutral. */
+export const EDGE_LOOKS: Record<EdgeKind, EdgeLook> = {
+  then: { stroke: '#66BB6A', strokeWidth: 2 },
+  else: { stroke: '#FF8A65', strokeWidth: 2, strokeDasharray: '6 4' },
+  depends_on: { stroke: '#9E9E9E', strokeWidth: 1.5, strokeDasharray: '2 4' },
+  reference: { stroke: '#B0BEC5', strokeWidth: 1.5 },
+  input: { stroke: '#8D99A6', strokeWidth: 1.5 },
+  output: { stroke: '#8D99A6', strokeWidth: 1.5 },
+}
+
+export function graphToFlow(graph: GraphView): Flow {
+  return { nodes: graph.nodes.map(toNode), edges: graph.edges.map(toEdge) }
+}
+
+function toNode(node: GraphNode): CanvasNode {
+  const common = {
+    id: node.id,
+    position: { x: 0, y: 0 },
+    sourcePosition: Position.Right,
+    targetPosition: Position.Left,
+  }
+  switch (node.kind) {
+    case 'inputs':
+      return { ...common, type: 'inputs', data: node, deletable: false }
+    case 'step':
+      return { ...common, type: 'step', data: node, deletable: false }
+    case 'output':
+      return { ...common, type: 'output', data: node, deletable: false }
+  }
+}
+
+/** The text an edge shows: the branch name, or "referenced path → target field". */
+export function edgeLabel(edge: Pick<GraphEdge, 'kind' | 'label' | 'field'>): string {
+  if (edge.kind === 'then' || edge.kind === 'else') return edge.kind
+  return edge.field ? `${edge.label} → ${edge.field}` : edge.label
+}
+
+function toEdge(edge: GraphEdge): CanvasEdge {
+  const look = EDGE_LOOKS[edge.kind]
+  const style: CSSProperties = { ...look }
+  const markerEnd: EdgeMarker = {
+    type: MarkerType.ArrowClosed,
+    color: look.stroke,
+    width: 14,
+    height: 14,
+  }
+  return {
+    id: edge.id,
+    type: 'flow',
+    source: edge.source,
+    target: edge.target,
+    style,
+    markerEnd,
+    deletable: false,
+    data: {
+      kind: edge.kind,
+      label: edge.label,
+      field: edge.field,
+      alwaysShowLabel: edge.kind === 'then' || edge.kind === 'else',
+    },
+  }
+}
