@@ -1,17 +1,49 @@
+import Box from '@mui/material/Box'
 import CssBaseline from '@mui/material/CssBaseline'
 import { ThemeProvider } from '@mui/material/styles'
-import Canvas from './canvas/Canvas'
+import { useMemo } from 'react'
+import { useFileDrop } from './hooks/useFileDrop'
+import { useLocationSync } from './hooks/useLocationSync'
+import { useStartup } from './hooks/useStartup'
+import { useStoredState } from './hooks/useStoredState'
+import { useThemeMode } from './hooks/useThemeMode'
+import InspectorPanel from './inspector/InspectorPanel'
+import LibraryPanel from './library/LibraryPanel'
+import RunBar from './runbar/RunBar'
+import CenterPane from './shell/CenterPane'
+import DropOverlay from './shell/DropOverlay'
+import TopBar from './shell/TopBar'
 import { makeTheme } from './theme'
 
-const theme = makeTheme('dark')
-
 export default function App() {
+  const [mode, toggleMode] = useThemeMode()
+  const theme = useMemo(() => makeTheme(mode), [mode])
+  const [libraryOpen, setLibraryOpen] = useStoredState('vai.panel.library', true)
+  const [inspectorOpen, setInspectorOpen] = useStoredState('vai.panel.inspector', true)
+  const dragging = useFileDrop()
+  useStartup()
+  useLocationSync()
+
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
-      <main aria-label="Canvas" style={{ height: '100vh' }}>
-        <Canvas />
-      </main>
+      <Box sx={{ height: '100vh', display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+        <TopBar
+          mode={mode}
+          onToggleMode={toggleMode}
+          libraryOpen={libraryOpen}
+          onToggleLibrary={() => setLibraryOpen(!libraryOpen)}
+          inspectorOpen={inspectorOpen}
+          onToggleInspector={() => setInspectorOpen(!inspectorOpen)}
+        />
+        <Box sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
+          {libraryOpen && <LibraryPanel />}
+          <CenterPane />
+          {inspectorOpen && <InspectorPanel />}
+        </Box>
+        <RunBar />
+      </Box>
+      {dragging && <DropOverlay />}
     </ThemeProvider>
   )
 }

@@ -5,6 +5,11 @@ import type { ServerMessage } from '../api/types'
 import { beginRun, initialRunState, runReducer, type RunView } from './runReducer'
 
 export interface RunStore extends RunView {
+  /** A start request is in flight. */
+  starting: boolean
+  /** Why the last start (or cancel) failed, in the server's words. */
+  startError?: string
+  setStart(state: { starting?: boolean; startError?: string }): void
   /** Follow a freshly started run (clears the previous one). */
   begin(runId: string, workflowId?: string): void
   /** Fold a server message (snapshot or event). */
@@ -14,19 +19,22 @@ export interface RunStore extends RunView {
 }
 
 function stateOf(store: RunStore): RunView {
-  const { begin: _b, apply: _a, reset: _r, ...state } = store
+  const { begin: _b, apply: _a, reset: _r, setStart: _s, starting: _st, startError: _e, ...state } = store
   return state
 }
 
 export const useRunStore = create<RunStore>()((set, get) => ({
   ...initialRunState,
-  begin: (runId, workflowId) => set({ ...clear(get()), ...beginRun(runId, workflowId) }),
+  starting: false,
+  setStart: (state) => set(state),
+  begin: (runId, workflowId) =>
+    set({ ...clear(get()), ...beginRun(runId, workflowId), starting: false, startError: undefined }),
   apply: (message) => {
     const before = stateOf(get())
     const after = runReducer(before, message)
     if (after !== before) set(after)
   },
-  reset: () => set(clear(get())),
+  reset: () => set({ ...clear(get()), starting: false, startError: undefined }),
 }))
 
 /** Every data key set back to undefined (zustand merges, so absent keys would survive). */

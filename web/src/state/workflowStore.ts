@@ -5,8 +5,10 @@ import type { Diagnostic, GraphView, WorkflowSummary } from '../api/types'
 export interface OpenWorkflow {
   /** Library id (`builtin:…`, `example:…`, `file:…`); absent for pasted or dropped text. */
   id?: string
-  /** A display name for pasted/dropped workflows (file name) before the graph is known. */
-  label?: string
+  /** What `?workflow=` holds: the id, or `recent:<hash>` for pasted/dropped text. */
+  key: string
+  /** The workflow's name (library name, declared name, or the dropped file's name). */
+  label: string
   text: string
   definition?: unknown
 }
@@ -22,6 +24,8 @@ export interface WorkflowStore {
   /** Why the last open failed (network or server error), shown instead of the canvas. */
   loadError?: string
   library: WorkflowSummary[]
+  libraryLoading: boolean
+  libraryError?: string
   select(id?: string): void
   setOpened(opened: {
     current: OpenWorkflow
@@ -31,6 +35,9 @@ export interface WorkflowStore {
   setLoading(loading: boolean): void
   setLoadError(message?: string): void
   setLibrary(library: WorkflowSummary[]): void
+  setLibraryState(state: { libraryLoading?: boolean; libraryError?: string }): void
+  /** Replace the diagnostics (e.g. when starting a run reports INVALID_WORKFLOW). */
+  setDiagnostics(diagnostics: Diagnostic[]): void
   close(): void
 }
 
@@ -38,12 +45,15 @@ export const useWorkflowStore = create<WorkflowStore>()((set) => ({
   diagnostics: [],
   loading: false,
   library: [],
+  libraryLoading: false,
   select: (id) => set({ selected: id }),
   setOpened: ({ current, graph, diagnostics }) =>
     set({ current, graph, diagnostics, selected: undefined, loading: false, loadError: undefined }),
   setLoading: (loading) => set({ loading }),
   setLoadError: (message) => set({ loadError: message, loading: false }),
   setLibrary: (library) => set({ library }),
+  setLibraryState: (state) => set(state),
+  setDiagnostics: (diagnostics) => set({ diagnostics }),
   close: () =>
     set({ current: undefined, graph: undefined, diagnostics: [], selected: undefined, loadError: undefined }),
 }))

@@ -1,0 +1,30 @@
+import Box from '@mui/material/Box'
+import Typography from '@mui/material/Typography'
+import { useWorkflowStore } from '../state/workflowStore'
+import StepInspector from './StepInspector'
+import WorkflowInspector from './WorkflowInspector'
+
+export default function InspectorPanel() {
+  const hasWorkflow = useWorkflowStore((s) => s.current !== undefined)
+  const graph = useWorkflowStore((s) => s.graph)
+  const selected = useWorkflowStore((s) => s.selected)
+  const node = graph?.nodes.find((n) => n.id === selected)
+
+  return (
+    <Box
+      component="aside"
+      aria-label="Inspector"
+      sx={{ width: 380, flexShrink: 0, borderLeft: 1, borderColor: 'divider', overflow: 'auto', p: 2, minHeight: 0 }}
+    >
+      {!hasWorkflow ? (
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          Open a workflow to inspect it. Select a step on the canvas to see its configuration and, after a run, its inputs and output.
+        </Typography>
+      ) : node?.kind === 'step' ? (
+        <StepInspector key={node.id} node={node} />
+      ) : (
+        <WorkflowInspector graph={graph} />
+      )}
+    </Box>
+  )
+}

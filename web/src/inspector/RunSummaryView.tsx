@@ -1,0 +1,44 @@
+import Box from '@mui/material/Box'
+import Typography from '@mui/material/Typography'
+import { formatDuration } from '../hooks/useElapsed'
+import { useRunStore } from '../state/runStore'
+import OutputView from './OutputView'
+import Section from './Section'
+
+/** The last run of the workflow as a whole: status, duration, usage, error and final output. */
+export default function RunSummaryView() {
+  const status = useRunStore((s) => s.status)
+  const durationMs = useRunStore((s) => s.durationMs)
+  const error = useRunStore((s) => s.error)
+  const usage = useRunStore((s) => s.usage)
+  const output = useRunStore((s) => s.output)
+  const outputBytes = useRunStore((s) => s.outputBytes)
+  const runId = useRunStore((s) => s.runId)
+  if (!runId || !status) return null
+  const usageText = usage
+    ? Object.entries(usage)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(' · ')
+    : ''
+  return (
+    <Box>
+      <Section title="Last run">
+        <Typography variant="body2">
+          {status === 'running' ? 'Running…' : status.charAt(0).toUpperCase() + status.slice(1)}
+          {durationMs !== undefined && status !== 'running' ? ` in ${formatDuration(durationMs)}` : ''}
+        </Typography>
+        {usageText && <Typography variant="caption" sx={{ color: 'text.secondary' }}>{usageText}</Typography>}
+        {error && <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap' }}>{error}</Typography>}
+      </Section>
+      {output !== undefined && <OutputView title="Final output" value={output} fileName="workflow-output" />}
+      {output === undefined && outputBytes !== undefined && (
+        <Section title="Final output">
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            The output is {Math.round(outputBytes / 1024)} KB, too large to send live; select the last step to see its full output.
+          </Typography>
+        </Section>
+      )}
+    </Box>
+  )
+}

@@ -1,0 +1,78 @@
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import Chip from '@mui/material/Chip'
+import Typography from '@mui/material/Typography'
+import { useState } from 'react'
+import type { StepNode } from '../api/types'
+import { useCatalogStore } from '../state/catalogStore'
+import { stepOf } from '../state/definition'
+import { useWorkflowStore } from '../state/workflowStore'
+import { monoFont } from '../theme'
+import ConfigValue from './ConfigValue'
+import KeyValueList from './KeyValueList'
+import RunStepButton from './RunStepButton'
+import Section from './Section'
+import StepRunDetails from './StepRunDetails'
+
+const EXTRA_FIELDS = ['condition', 'forEach', 'dependsOn', 'continueOnError', 'retry', 'timeoutMs', 'forEachConcurrency'] as const
+
+export default function StepInspector({ node }: { node: StepNode }) {
+  const tool = useCatalogStore((s) => s.tools[node.tool])
+  const definition = useWorkflowStore((s) => s.current?.definition)
+  const [showHelp, setShowHelp] = useState(false)
+  const step = stepOf(definition, node.id)
+  const inputs = Object.entries(step?.inputs ?? {})
+  const extras = EXTRA_FIELDS.flatMap((k) => (step?.[k] === undefined ? [] : [{ key: k, value: <ConfigValue value={step[k]} /> }]))
+
+  return (
+    <Box>
+      <Typography component="h2" variant="h6" sx={{ lineHeight: 1.3 }}>
+        {node.name}
+      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5, flexWrap: 'wrap' }}>
+        <Chip
+          size="small"
+          label={tool ? `${tool.label} · ${node.tool}` : node.tool}
+          sx={{ bgcolor: node.color, color: '#111', fontWeight: 600 }}
+        />
+        <Typography variant="caption" sx={{ fontFamily: monoFont, color: 'text.secondary' }}>
+          id: {node.id}
+        </Typography>
+      </Box>
+      {node.description && <Typography variant="body2" sx={{ mt: 1 }}>{node.description}</Typography>}
+      {tool && (
+        <Box sx={{ mt: 1 }}>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>{tool.description}</Typography>
+          {tool.help && (
+            <>
+              <Button size="small" onClick={() => setShowHelp(!showHelp)} aria-expanded={showHelp} sx={{ px: 0 }}>
+                {showHelp ? 'Hide help' : 'Tool help'}
+              </Button>
+              {showHelp && (
+                <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', color: 'text.secondary', fontSize: 12 }}>
+                  {tool.help}
+                </Typography>
+              )}
+            </>
+          )}
+        </Box>
+      )}
+      <Section title="Configured inputs">
+        {inputs.length > 0 ? (
+          <KeyValueList rows={inputs.map(([key, value]) => ({ key, value: <ConfigValue value={value} /> }))} />
+        ) : (
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>No inputs configured.</Typography>
+        )}
+      </Section>
+      {extras.length > 0 && (
+        <Section title="Step settings">
+          <KeyValueList rows={extras} />
+        </Section>
+      )}
+      <Box sx={{ mt: 2 }}>
+        <RunStepButton stepId={node.id} />
+      </Box>
+      <StepRunDetails stepId={node.id} />
+    </Box>
+  )
+}

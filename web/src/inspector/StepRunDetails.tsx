@@ -1,0 +1,66 @@
+import Box from '@mui/material/Box'
+import LinearProgress from '@mui/material/LinearProgress'
+import Typography from '@mui/material/Typography'
+import { formatDuration } from '../hooks/useElapsed'
+import { useStepDetail } from '../hooks/useStepDetail'
+import { useRunStore } from '../state/runStore'
+import JsonTree from './JsonTree'
+import OutputView from './OutputView'
+import Section from './Section'
+
+const STATUS_TEXT: Record<string, string> = {
+  pending: 'Waiting',
+  running: 'Running',
+  retrying: 'Retrying',
+  completed: 'Completed',
+  skipped: 'Skipped',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+}
+
+/** What the last run did with this step: status, timing, error or skip reason, inputs and output. */
+export default function StepRunDetails({ stepId }: { stepId: string }) {
+  const runId = useRunStore((s) => s.runId)
+  const step = useRunStore((s) => s.steps[stepId])
+  const inline = useRunStore((s) => s.stepOutputs[stepId])
+  const { detail, error, loading } = useStepDetail(runId, stepId, step?.status)
+  if (!runId || !step) return null
+
+  const output = detail?.output ?? inline
+  const reason = detail?.reason ?? step.reason
+  const failure = detail?.error ?? step.error
+  const duration = detail?.durationMs ?? step.durationMs
+  const facts = [
+    STATUS_TEXT[step.status] ?? step.status,
+    duration !== undefined ? formatDuration(duration) : undefined,
+    step.attempt ? `attempt ${step.attempt}` : undefined,
+    step.backend ? `via ${step.backend}` : undefined,
+  ].filter(Boolean)
+
+  return (
+    <Box data-testid="step-run">
+      <Section title="Last run">
+        <Typography variant="body2">{facts.join(' · ')}</Typography>
+        {step.summary && <Typography variant="body2" sx={{ color: 'text.secondary' }}>{step.summary}</Typography>}
+        {failure && (step.status === 'failed' || step.status === 'retrying') && (
+          <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap', mt: 0.5 }}>
+            {failure}
+          </Typography>
+        )}
+        {reason && step.status === 'skipped' && (
+          <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+            Skipped: {reason}
+          </Typography>
+        )}
+        {loading && <LinearProgress sx={{ mt: 1 }} />}
+        {error && <Typography variant="body2" sx={{ color: 'error.main' }}>Could not load the step’s details: {error}</Typography>}
+      </Section>
+      {detail?.inputs !== undefined && (
+        <Section title="Resolved inputs">
+          <JsonTree value={detail.inputs} />
+        </Section>
+      )}
+      {output !== undefined && <OutputView title="Output" value={output} fileName={`${stepId}-output`} />}
+    </Box>
+  )
+}

@@ -1,0 +1,45 @@
+import Box from '@mui/material/Box'
+import ButtonBase from '@mui/material/ButtonBase'
+import { useMemo } from 'react'
+import { useStepIds } from '../hooks/useStepIds'
+import { monoFont } from '../theme'
+import { focusNode } from './focusNode'
+import { splitTemplate } from './templateRefs'
+
+/** A configured string with its `{{ … }}` templates highlighted and references clickable. */
+export default function TemplateText({ value }: { value: string }) {
+  const stepIds = useStepIds()
+  const parts = useMemo(() => splitTemplate(value, stepIds), [value, stepIds])
+  return (
+    <Box component="span" sx={{ fontFamily: monoFont, fontSize: 12, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+      {parts.map((part, i) => {
+        if (part.kind === 'text') return <span key={i}>{part.text}</span>
+        if (part.kind === 'expr')
+          return (
+            <Box component="span" key={i} sx={{ color: 'secondary.main' }}>
+              {part.text}
+            </Box>
+          )
+        return (
+          <ButtonBase
+            key={i}
+            onClick={() => focusNode(part.target)}
+            title={part.target === '__inputs' ? 'Show the workflow inputs' : `Select step ${part.target}`}
+            sx={{
+              font: 'inherit',
+              color: 'primary.main',
+              bgcolor: 'action.hover',
+              borderRadius: 0.5,
+              px: 0.25,
+              verticalAlign: 'baseline',
+              textDecoration: 'underline dotted',
+              '&:hover': { textDecoration: 'underline' },
+            }}
+          >
+            {part.text}
+          </ButtonBase>
+        )
+      })}
+    </Box>
+  )
+}

@@ -1,0 +1,52 @@
+import DarkMode from '@mui/icons-material/DarkMode'
+import LightMode from '@mui/icons-material/LightMode'
+import ViewSidebar from '@mui/icons-material/ViewSidebar'
+import MenuOpen from '@mui/icons-material/MenuOpen'
+import Box from '@mui/material/Box'
+import IconButton from '@mui/material/IconButton'
+import Tooltip from '@mui/material/Tooltip'
+import Typography from '@mui/material/Typography'
+import type { Mode } from '../theme'
+import ConfigChip from './ConfigChip'
+import ConnectionChip from './ConnectionChip'
+
+interface Props {
+  mode: Mode
+  onToggleMode(): void
+  libraryOpen: boolean
+  onToggleLibrary(): void
+  inspectorOpen: boolean
+  onToggleInspector(): void
+}
+
+export default function TopBar(props: Props) {
+  const { mode, onToggleMode, libraryOpen, onToggleLibrary, inspectorOpen, onToggleInspector } = props
+  return (
+    <Box
+      component="header"
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, height: 44, borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}
+    >
+      <Tooltip title={libraryOpen ? 'Hide library' : 'Show library'}>
+        <IconButton size="small" aria-label={libraryOpen ? 'Hide library' : 'Show library'} aria-pressed={libraryOpen} onClick={onToggleLibrary}>
+          <MenuOpen fontSize="small" sx={{ transform: libraryOpen ? 'none' : 'scaleX(-1)' }} />
+        </IconButton>
+      </Tooltip>
+      <Typography component="h1" sx={{ fontWeight: 700, fontSize: 15, letterSpacing: 0.3 }}>
+        vai playground
+      </Typography>
+      <Box sx={{ flex: 1 }} />
+      <ConnectionChip />
+      <ConfigChip />
+      <Tooltip title={mode === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}>
+        <IconButton size="small" aria-label="Toggle light/dark theme" onClick={onToggleMode}>
+          {mode === 'dark' ? <LightMode fontSize="small" /> : <DarkMode fontSize="small" />}
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={inspectorOpen ? 'Hide inspector' : 'Show inspector'}>
+        <IconButton size="small" aria-label={inspectorOpen ? 'Hide inspector' : 'Show inspector'} aria-pressed={inspectorOpen} onClick={onToggleInspector}>
+          <ViewSidebar fontSize="small" />
+        </IconButton>
+      </Tooltip>
+    </Box>
+  )
+}

@@ -1,0 +1,123 @@
+//! Opening a workflow: fetch or read its text, plan it on the server (which reports syntax
+//! errors with line and column), put the result in the workflow store, remember it, and
+//! reflect it in the URL.
+import { api, ApiError, errorInfo } from '../api/client'
+import { runSocket } from '../api/socket'
+import type { Diagnostic, PlanResponse } from '../api/types'
+import { RECENT_PREFIX, textKey } from './recents'
+import { useRecentStore } from './recentStore'
+import { useRunStore } from './runStore'
+import { useWorkflowStore } from './workflowStore'
+
+export type HistoryMode = 'push' | 'replace' | 'none'
+
+/** Bumped on every open so a slow earlier answer cannot overwrite a later workflow. */
+let generation = 0
+
+function setUrl(key: string | undefined, mode: HistoryMode): void {
+  if (mode === 'none') return
+  const url = new URL(window.location.href)
+  if (key) url.searchParams.set('workflow', key)
+  else url.searchParams.delete('workflow')
+  if (url.href === window.location.href) return
+  if (mode === 'push') window.history.pushState(null, '', url)
+  else window.history.replaceState(null, '', url)
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+async function planText(text: string): Promise<PlanResponse> {
+  try {
+    return await api.plan({ text })
+  } catch (e) {
+    // A 4xx carrying diagnostics is still an answer worth showing.
+    if (e instanceof ApiError && e.diagnostics.length > 0) {
+      return { valid: false, diagnostics: e.diagnostics }
+    }
+    throw e
+  }
+}
+
+function startOpening(): number {
+  generation += 1
+  useWorkflowStore.getState().setLoading(true)
+  return generation
+}
+
+function finish(
+  mine: number,
+  current: { id?: string; key: string; label: string; text: string },
+  plan: PlanResponse,
+  history: HistoryMode,
+): void {
+  if (mine !== generation) return
+  runSocket.unfollow()
+  useRunStore.getState().reset()
+  const diagnostics: Diagnostic[] = plan.diagnostics ?? []
+  useWorkflowStore.getState().setOpened({
+    current: { ...current, definition: parse(current.text) },
+    graph: plan.graph,
+    diagnostics,
+  })
+  setUrl(current.key, history)
+}
+
+function fail(mine: number, error: unknown): void {
+  if (mine !== generation) return
+  useWorkflowStore.getState().setLoadError(errorInfo(error).message)
+}
+
+/** Opens a library workflow (`builtin:…`, `example:…`, `file:…`) or a remembered `recent:…` one. */
+export async function openWorkflowById(key: string, history: HistoryMode = 'push'): Promise<void> {
+  if (key.startsWith(RECENT_PREFIX)) {
+    const entry = useRecentStore.getState().recents.find((e) => e.key === key)
+    if (entry?.text === undefined) {
+      useWorkflowStore.getState().close()
+      useWorkflowStore.getState().setLoadError('That pasted workflow is no longer in this browser’s recent list.')
+      return
+    }
+    return openWorkflowText(entry.text, entry.name, history)
+  }
+  const mine = startOpening()
+  try {
+    const doc = await api.getWorkflow(key)
+    const plan = await planText(doc.text)
+    finish(mine, { id: key, key, label: doc.summary.name, text: doc.text }, plan, history)
+    if (mine === generation) useRecentStore.getState().remember({ key, name: doc.summary.name })
+  } catch (e) {
+    fail(mine, e)
+  }
+}
+
+/** Opens pasted, dropped or picked text; `label` (e.g. the file name) names it until it is planned. */
+export async function openWorkflowText(text: string, label: string, history: HistoryMode = 'push'): Promise<void> {
+  const mine = startOpening()
+  const key = textKey(text)
+  try {
+    const plan = await planText(text)
+    const declared = (parse(text) as { name?: unknown } | undefined)?.name
+    const name = plan.graph?.name ?? (typeof declared === 'string' ? declared : label)
+    finish(mine, { key, label: name, text }, plan, history)
+    if (mine === generation) useRecentStore.getState().remember({ key, name, text })
+  } catch (e) {
+    fail(mine, e)
+  }
+}
+
+/** Follows the URL (initial load, back/forward). */
+export function openFromLocation(): void {
+  const key = new URL(window.location.href).searchParams.get('workflow')
+  if (key) void openWorkflowById(key, 'none')
+  else {
+    generation += 1
+    runSocket.unfollow()
+    useRunStore.getState().reset()
+    useWorkflowStore.getState().close()
+  }
+}

@@ -1,0 +1,23 @@
+//! The recent-workflows list as a store, persisted through recents.ts.
+import { create } from 'zustand'
+import { loadRecents, saveRecents, withRecent, type RecentEntry } from './recents'
+
+export interface RecentStore {
+  recents: RecentEntry[]
+  remember(entry: Omit<RecentEntry, 'openedAt'>): void
+  forget(key: string): void
+}
+
+export const useRecentStore = create<RecentStore>()((set, get) => ({
+  recents: loadRecents(),
+  remember: (entry) => {
+    const recents = withRecent(get().recents, { ...entry, openedAt: Date.now() })
+    saveRecents(recents)
+    set({ recents })
+  },
+  forget: (key) => {
+    const recents = get().recents.filter((e) => e.key !== key)
+    saveRecents(recents)
+    set({ recents })
+  },
+}))

@@ -1,0 +1,34 @@
+//! Starting, cancelling and re-running: the REST calls plus following the run on the socket.
+import { api, ApiError, errorInfo } from '../api/client'
+import { runSocket } from '../api/socket'
+import { useRunStore } from './runStore'
+import { useWorkflowStore } from './workflowStore'
+
+/** Starts the open workflow; with `step`, runs only that step, replaying the current run. */
+export async function startRun(inputs: Record<string, unknown>, step?: string): Promise<void> {
+  const { current } = useWorkflowStore.getState()
+  const runs = useRunStore.getState()
+  if (current?.definition === undefined) return
+  const fromRun = step ? runs.runId : undefined
+  runs.setStart({ starting: true, startError: undefined })
+  try {
+    const { runId } = await api.startRun({ definition: current.definition, inputs, workflowId: current.id, step, fromRun })
+    // The workflow may have changed while the request was in flight.
+    if (useWorkflowStore.getState().current !== current) return
+    useRunStore.getState().begin(runId, current.id)
+    runSocket.follow(runId)
+  } catch (e) {
+    useRunStore.getState().setStart({ starting: false, startError: errorInfo(e).message })
+    if (e instanceof ApiError && e.diagnostics.length > 0) useWorkflowStore.getState().setDiagnostics(e.diagnostics)
+  }
+}
+
+export async function cancelRun(): Promise<void> {
+  const { runId } = useRunStore.getState()
+  if (!runId) return
+  try {
+    await api.cancelRun(runId)
+  } catch (e) {
+    useRunStore.getState().setStart({ startError: `Could not cancel: ${errorInfo(e).message}` })
+  }
+}
