@@ -81,6 +81,10 @@ pub enum RunEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         usage: Option<Usage>,
+        /// The run's resolved output when it completed, for in-process subscribers; not part
+        /// of the wire form.
+        #[serde(skip)]
+        output: Option<Arc<Value>>,
     },
 }
 

@@ -298,7 +298,7 @@ impl Scheduler {
         } else {
             failure
         };
-        let output = (status == RunStatus::Completed).then(|| self.output());
+        let output = (status == RunStatus::Completed).then(|| Arc::new(self.output()));
         let duration_ms = self.started.elapsed().as_millis() as u64;
         let usage = (self.usage != Usage::default()).then(|| self.usage.clone());
         self.sink.emit(RunEvent::RunFinished {
@@ -306,7 +306,10 @@ impl Scheduler {
             duration_ms,
             error: error.clone(),
             usage,
+            output: output.clone(),
         });
+        // Copied only when a subscriber kept the shared output.
+        let output = output.map(|o| Arc::try_unwrap(o).unwrap_or_else(|o| (*o).clone()));
         RunResult {
             status,
             output,

@@ -1,0 +1,92 @@
+//! One error type for every route: each variant maps to a status and a stable code, and renders
+//! as `{error: {code, message}}`. Internal causes are logged, never sent.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use vai_contract::{ApiErrorBody, ErrorInfo};
+use vai_workflow::Diagnostic;
+
+/// Why a request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("the workflow has errors")]
+    InvalidWorkflow(Vec<Diagnostic>),
+    #[error("{0}")]
+    InvalidInputs(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("the request body is larger than 6 MB")]
+    TooLarge,
+    #[error("requests from other sites are refused")]
+    ForbiddenOrigin,
+    /// Something broke on our side; the cause is logged, the client sees a generic message.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "NOT_FOUND"),
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "BAD_REQUEST"),
+            ApiError::InvalidWorkflow(_) => (StatusCode::BAD_REQUEST, "INVALID_WORKFLOW"),
+            ApiError::InvalidInputs(_) => (StatusCode::BAD_REQUEST, "INVALID_INPUTS"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "CONFLICT"),
+            ApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),
+            ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        if let ApiError::Internal(cause) = &self {
+            tracing::error!(%cause, "internal error");
+        }
+        let message = match &self {
+            ApiError::InvalidWorkflow(diagnostics) => {
+                let errors: Vec<String> = diagnostics
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .map(ToString::to_string)
+                    .collect();
+                format!("the workflow has errors: {}", errors.join("; "))
+            }
+            other => other.to_string(),
+        };
+        let diagnostics = match self {
+            ApiError::InvalidWorkflow(d) => Some(d),
+            _ => None,
+        };
+        let body = ApiErrorBody {
+            error: ErrorInfo {
+                code: code.to_string(),
+                message,
+                diagnostics,
+            },
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_causes_are_not_sent() {
+        let response = ApiError::Internal("disk /secret/path exploded".into()).into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let ApiError::Internal(_) = ApiError::Internal(String::new()) else {
+            unreachable!()
+        };
+        assert_eq!(ApiError::Internal("x".into()).to_string(), "internal error");
+    }
+}

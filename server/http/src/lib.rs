@@ -1,0 +1,38 @@
+//! The vai playground server: `app(state)` is the whole axum router — REST routes under `/api`,
+//! the run-event WebSocket at `/api/ws`, and the embedded web app for everything else — used by
+//! `vai playground` and by the tests alike.
+
+mod assets;
+mod error;
+mod graph;
+mod guard;
+pub mod library;
+mod routes;
+pub mod runs;
+mod state;
+
+pub use error::ApiError;
+pub use library::{Library, LibraryEntry};
+pub use runs::RunManager;
+pub use state::{AppState, BeforeRun, Settings};
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+
+/// Largest request body accepted (workflow files are limited to 5 MB; JSON adds overhead).
+pub const MAX_BODY_BYTES: usize = 6 * 1024 * 1024;
+
+/// The playground's router over `state`.
+pub fn app(state: AppState) -> Router {
+    let api = routes::router();
+    Router::new()
+        .nest("/api", api)
+        .fallback(assets::serve)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::same_origin,
+        ))
+        .layer(tower_http::compression::CompressionLayer::new())
+        .with_state(state)
+}

@@ -1,0 +1,56 @@
+//! The `/api` routes, one file per resource, and the JSON body extractor they share.
+
+mod config;
+mod runs;
+mod tools;
+mod workflows;
+pub(crate) mod ws;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use axum::Router;
+use axum::extract::FromRequest;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+
+pub(crate) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/workflows", get(workflows::list))
+        .route("/workflows/validate", post(workflows::validate))
+        .route("/workflows/plan", post(workflows::plan))
+        .route("/workflows/{id}", get(workflows::get))
+        .route("/tools", get(tools::catalog))
+        .route("/config/status", get(config::status))
+        .route("/runs", get(runs::list).post(runs::start))
+        .route("/runs/{id}", get(runs::get))
+        .route("/runs/{id}/cancel", post(runs::cancel))
+        .route("/runs/{id}/steps/{step}/output", get(runs::step))
+        .route("/ws", get(ws::upgrade))
+        .fallback(not_found)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("no such API route".into())
+}
+
+/// `axum::Json`, with its rejections rendered as our JSON errors.
+#[derive(FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
+pub(crate) struct Json<T>(pub(crate) T);
+
+impl<T: serde::Serialize> axum::response::IntoResponse for Json<T> {
+    fn into_response(self) -> axum::response::Response {
+        axum::Json(self.0).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge
+        } else {
+            ApiError::BadRequest(rejection.body_text())
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! `/api/tools`: the tool catalog, from each tool's one declaration.
+
+use super::Json;
+use crate::state::AppState;
+use axum::extract::State;
+use vai_contract::{CategoryView, ToolCatalog, ToolOutput, ToolView};
+use vai_workflow::Category;
+
+const CATEGORIES: [Category; 7] = [
+    Category::Retrieval,
+    Category::Embedding,
+    Category::Management,
+    Category::Utility,
+    Category::ControlFlow,
+    Category::Generation,
+    Category::Integration,
+];
+
+pub(super) async fn catalog(State(state): State<AppState>) -> Json<ToolCatalog> {
+    let tools = state
+        .inner()
+        .registry
+        .specs()
+        .map(|s| ToolView {
+            name: s.name.into(),
+            label: s.label.into(),
+            category: s.category,
+            color: s.colour().into(),
+            icon: s.icon.into(),
+            description: s.description.into(),
+            help: s.help.into(),
+            input_schema: s.input_schema.clone(),
+            outputs: s
+                .outputs
+                .iter()
+                .map(|(name, description)| ToolOutput {
+                    name: (*name).into(),
+                    description: (*description).into(),
+                })
+                .collect(),
+            main_input: s.main_input.map(str::to_string),
+            api_calls: s.api_calls,
+        })
+        .collect();
+    let categories = CATEGORIES
+        .iter()
+        .map(|&c| CategoryView {
+            id: c,
+            label: c.label().into(),
+            color: c.colour().into(),
+        })
+        .collect();
+    Json(ToolCatalog { tools, categories })
+}

@@ -1,0 +1,80 @@
+//! `/api/workflows`: the library, validation and the plan graph.
+
+use super::Json;
+use crate::error::ApiError;
+use crate::graph;
+use crate::library::LibraryError;
+use crate::state::AppState;
+use axum::extract::{Path, State};
+use serde_json::Value;
+use vai_contract::{PlanResponse, ValidateResponse, WorkflowBody, WorkflowDocument, WorkflowList};
+use vai_workflow::{Compiled, Diagnostic, Mode, compile};
+
+pub(super) async fn list(State(state): State<AppState>) -> Json<WorkflowList> {
+    Json(WorkflowList {
+        workflows: state.inner().library.list(),
+    })
+}
+
+pub(super) async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<WorkflowDocument>, ApiError> {
+    state
+        .inner()
+        .library
+        .get(&id)
+        .map(Json)
+        .map_err(|e| match e {
+            LibraryError::NotFound(_) => ApiError::NotFound(e.to_string()),
+            LibraryError::Read(cause) => ApiError::Internal(cause),
+        })
+}
+
+pub(super) async fn validate(
+    State(state): State<AppState>,
+    Json(body): Json<WorkflowBody>,
+) -> Result<Json<ValidateResponse>, ApiError> {
+    let diagnostics = match definition(body)? {
+        Ok(value) => compile(&value, &state.inner().registry, Mode::Strict).diagnostics,
+        Err(syntax) => vec![syntax],
+    };
+    Ok(Json(ValidateResponse {
+        valid: !vai_workflow::diagnostic::has_errors(&diagnostics),
+        diagnostics,
+    }))
+}
+
+pub(super) async fn plan(
+    State(state): State<AppState>,
+    Json(body): Json<WorkflowBody>,
+) -> Result<Json<PlanResponse>, ApiError> {
+    let registry = &state.inner().registry;
+    Ok(Json(match definition(body)? {
+        Ok(value) => {
+            let compiled: Compiled = compile(&value, registry, Mode::Strict);
+            PlanResponse {
+                valid: compiled.is_valid(),
+                graph: graph::view(&compiled, registry),
+                diagnostics: compiled.diagnostics,
+            }
+        }
+        Err(syntax) => PlanResponse {
+            valid: false,
+            diagnostics: vec![syntax],
+            graph: None,
+        },
+    }))
+}
+
+/// The workflow JSON from a body holding exactly one of `definition` and `text`; a syntax error
+/// in `text` comes back as a diagnostic with line and column.
+fn definition(body: WorkflowBody) -> Result<Result<Value, Diagnostic>, ApiError> {
+    match (body.definition, body.text) {
+        (Some(value), None) => Ok(Ok(value)),
+        (None, Some(text)) => Ok(vai_workflow::load::parse_json(&text).map_err(|d| *d)),
+        _ => Err(ApiError::BadRequest(
+            "send exactly one of \"definition\" and \"text\"".into(),
+        )),
+    }
+}

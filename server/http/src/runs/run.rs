@@ -1,0 +1,279 @@
+//! One run as the server keeps it: its event log (seq from 1), the snapshot folded from those
+//! events, each step's resolved inputs and output, and a broadcast channel for sockets. The
+//! log, the snapshot and the channel change under one lock, so a subscriber gets a snapshot and
+//! then exactly the events after it.
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+use vai_contract::{
+    INLINE_OUTPUT_LIMIT, RunSnapshot, RunState, RunSummary, ServerMessage, StepDetail, StepState,
+    StepStatus,
+};
+use vai_workflow::{EventSink, RunEvent};
+
+/// Events a socket may fall behind by before it catches up from the log.
+const CHANNEL_CAPACITY: usize = 1024;
+
+/// One event as sockets receive it: its seq and its message, serialised once.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub seq: u64,
+    pub json: Arc<str>,
+    /// The run's last event (`run_finished`).
+    pub last: bool,
+}
+
+/// A run, shared by the task that drives it, the routes and the sockets.
+pub struct Run {
+    pub id: String,
+    pub cancel: CancellationToken,
+    log: Mutex<Log>,
+    tx: broadcast::Sender<Outgoing>,
+}
+
+struct Log {
+    events: Vec<Outgoing>,
+    snapshot: RunSnapshot,
+    /// Resolved inputs and full outputs by step id, for the step route.
+    inputs: HashMap<String, Arc<Value>>,
+    outputs: HashMap<String, Arc<Value>>,
+    /// The full run output, whatever its size.
+    output: Option<Arc<Value>>,
+}
+
+impl Run {
+    pub(crate) fn new(id: String, snapshot: RunSnapshot) -> Arc<Self> {
+        let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
+        Arc::new(Self {
+            id,
+            cancel: CancellationToken::new(),
+            log: Mutex::new(Log {
+                events: Vec::new(),
+                snapshot,
+                inputs: HashMap::new(),
+                outputs: HashMap::new(),
+                output: None,
+            }),
+            tx,
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Log> {
+        // A panic while holding the lock leaves a consistent log (each change is one push).
+        self.log.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn snapshot(&self) -> RunSnapshot {
+        self.lock().snapshot.clone()
+    }
+
+    pub fn summary(&self) -> RunSummary {
+        summary(&self.lock().snapshot)
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.lock().snapshot.status == RunState::Running
+    }
+
+    /// The snapshot and a receiver of every later event, taken together.
+    pub fn subscribe(&self) -> (RunSnapshot, broadcast::Receiver<Outgoing>) {
+        let log = self.lock();
+        (log.snapshot.clone(), self.tx.subscribe())
+    }
+
+    /// The logged events after `seq` and a receiver of every later one, taken together: how a
+    /// socket that fell behind catches up without a gap.
+    pub fn resume(&self, seq: u64) -> (Vec<Outgoing>, broadcast::Receiver<Outgoing>) {
+        let log = self.lock();
+        let from = log.events.partition_point(|e| e.seq <= seq);
+        (log.events[from..].to_vec(), self.tx.subscribe())
+    }
+
+    /// Everything about one step, or `None` when the run has no such step.
+    pub fn step(&self, step_id: &str) -> Option<StepDetail> {
+        let log = self.lock();
+        let state = log.snapshot.steps.get(step_id)?;
+        Some(StepDetail {
+            step_id: step_id.to_string(),
+            status: state.status,
+            inputs: log.inputs.get(step_id).map(|v| (**v).clone()),
+            output: log.outputs.get(step_id).map(|v| (**v).clone()),
+            error: state.error.clone(),
+            reason: state.reason.clone(),
+            duration_ms: state.duration_ms,
+        })
+    }
+
+    /// Outputs of the steps that completed, for replaying them in a single-step run.
+    pub fn outputs(&self) -> HashMap<String, Value> {
+        self.lock()
+            .outputs
+            .iter()
+            .map(|(k, v)| (k.clone(), (**v).clone()))
+            .collect()
+    }
+
+    /// The run ended before its first event (e.g. its preparation failed).
+    pub(crate) fn abort(&self, error: String) {
+        self.record(RunEvent::RunFinished {
+            status: vai_workflow::RunStatus::Failed,
+            duration_ms: 0,
+            error: Some(error),
+            usage: None,
+            output: None,
+        });
+    }
+
+    /// Append `event` to the log, fold it into the snapshot and send it to subscribers.
+    fn record(&self, event: RunEvent) {
+        let mut log = self.lock();
+        let seq = log.snapshot.seq + 1;
+        let (output, output_bytes) = log.fold(&event, seq);
+        let last = matches!(event, RunEvent::RunFinished { .. });
+        let message = ServerMessage::Event {
+            run_id: self.id.clone(),
+            seq,
+            event,
+            output,
+            output_bytes,
+        };
+        let json: Arc<str> = match serde_json::to_string(&message) {
+            Ok(s) => s.into(),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot serialise a run event");
+                return;
+            }
+        };
+        let outgoing = Outgoing { seq, json, last };
+        log.events.push(outgoing.clone());
+        // No receivers is fine: nobody is watching this run.
+        let _ = self.tx.send(outgoing);
+    }
+}
+
+/// The engine's sink for one run.
+pub(crate) struct RunSink(pub(crate) Arc<Run>);
+
+impl EventSink for RunSink {
+    fn emit(&self, event: RunEvent) {
+        self.0.record(event);
+    }
+}
+
+impl Log {
+    /// Fold `event` into the snapshot; returns the output to send inline with the event, or
+    /// its size when it is too large to.
+    fn fold(&mut self, event: &RunEvent, seq: u64) -> (Option<Value>, Option<usize>) {
+        let snap = &mut self.snapshot;
+        snap.seq = seq;
+        let mut inline = (None, None);
+        match event {
+            RunEvent::RunStarted { layers, .. } => snap.layers = layers.clone(),
+            RunEvent::StepStarted {
+                step_id, inputs, ..
+            } => {
+                set(snap, step_id, StepStatus::Running);
+                if let Some(inputs) = inputs {
+                    self.inputs.insert(step_id.clone(), inputs.clone());
+                }
+            }
+            RunEvent::StepRetrying {
+                step_id,
+                attempt,
+                error,
+                ..
+            } => {
+                let s = set(snap, step_id, StepStatus::Retrying);
+                s.attempt = Some(*attempt);
+                s.error = Some(error.clone());
+            }
+            RunEvent::StepCompleted {
+                step_id,
+                duration_ms,
+                summary,
+                backend,
+                entry,
+                ..
+            } => {
+                let output = entry.get("output").cloned().unwrap_or(Value::Null);
+                let (value, bytes) = inline_output(&output);
+                inline = (value, (bytes > INLINE_OUTPUT_LIMIT).then_some(bytes));
+                let s = set(snap, step_id, StepStatus::Completed);
+                s.duration_ms = Some(*duration_ms);
+                s.summary = Some(summary.clone());
+                s.backend = backend.clone();
+                s.error = None;
+                s.output_bytes = Some(bytes);
+                self.outputs.insert(step_id.clone(), Arc::new(output));
+            }
+            RunEvent::StepSkipped { step_id, reason } => {
+                set(snap, step_id, StepStatus::Skipped).reason = Some(reason.clone());
+            }
+            RunEvent::StepFailed {
+                step_id,
+                error,
+                duration_ms,
+                ..
+            } => {
+                let s = set(snap, step_id, StepStatus::Failed);
+                s.error = Some(error.clone());
+                s.duration_ms = Some(*duration_ms);
+            }
+            RunEvent::StepCancelled { step_id } => {
+                set(snap, step_id, StepStatus::Cancelled);
+            }
+            RunEvent::RunFinished {
+                status,
+                duration_ms,
+                error,
+                usage,
+                output,
+            } => {
+                snap.status = (*status).into();
+                snap.duration_ms = Some(*duration_ms);
+                snap.error = error.clone();
+                snap.usage = usage.clone();
+                if let Some(output) = output {
+                    let (value, bytes) = inline_output(output);
+                    inline = (value, (bytes > INLINE_OUTPUT_LIMIT).then_some(bytes));
+                    snap.output = inline.0.clone();
+                    snap.output_bytes = inline.1;
+                    self.output = Some(output.clone());
+                }
+            }
+        }
+        inline
+    }
+}
+
+/// The output's size as JSON, and the output itself when that is at most 16 KB.
+fn inline_output(output: &Value) -> (Option<Value>, usize) {
+    let bytes = serde_json::to_vec(output).map_or(usize::MAX, |v| v.len());
+    (
+        (bytes <= INLINE_OUTPUT_LIMIT).then(|| output.clone()),
+        bytes,
+    )
+}
+
+fn set<'a>(snap: &'a mut RunSnapshot, step_id: &str, status: StepStatus) -> &'a mut StepState {
+    let state = snap
+        .steps
+        .entry(step_id.to_string())
+        .or_insert_with(|| StepState::new(status));
+    state.status = status;
+    state
+}
+
+pub(crate) fn summary(snap: &RunSnapshot) -> RunSummary {
+    RunSummary {
+        run_id: snap.run_id.clone(),
+        workflow: snap.workflow.clone(),
+        workflow_id: snap.workflow_id.clone(),
+        status: snap.status,
+        started_at: snap.started_at,
+        duration_ms: snap.duration_ms,
+    }
+}

@@ -1,0 +1,78 @@
+//! The server's shared state: a cheap `Clone` over one `Arc`, holding the tools, the workflow
+//! library, the configuration status and the runs.
+
+use crate::library::Library;
+use crate::runs::RunManager;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use vai_contract::ConfigStatus;
+use vai_workflow::Registry;
+
+/// Work to finish before the first run starts (seeding the local sample knowledge base). Called
+/// before every run; it must be cheap once done.
+pub type BeforeRun = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// What the composition root hands the server.
+pub struct Settings {
+    pub registry: Arc<Registry>,
+    pub library: Library,
+    pub config: ConfigStatus,
+    /// The port the server listens on; requests must name it in `Host` (and `Origin`).
+    pub port: u16,
+    /// Host names besides the loopback ones that requests may name (the `--host` address when
+    /// it is not loopback).
+    pub extra_hosts: Vec<String>,
+    pub before_run: Option<BeforeRun>,
+}
+
+/// Shared by every handler.
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+pub(crate) struct Inner {
+    pub(crate) registry: Arc<Registry>,
+    pub(crate) library: Library,
+    pub(crate) config: ConfigStatus,
+    pub(crate) port: u16,
+    /// `host:port` values a request's `Host` may hold.
+    pub(crate) hosts: Vec<String>,
+    pub(crate) runs: RunManager,
+}
+
+impl AppState {
+    pub fn new(settings: Settings) -> Self {
+        let runs = RunManager::new(settings.registry.clone(), settings.before_run);
+        let port = settings.port;
+        let hosts = ["127.0.0.1", "localhost", "[::1]"]
+            .into_iter()
+            .map(str::to_string)
+            .chain(settings.extra_hosts)
+            .map(|h| format!("{h}:{port}"))
+            .collect();
+        Self(Arc::new(Inner {
+            registry: settings.registry,
+            library: settings.library,
+            config: settings.config,
+            port,
+            hosts,
+            runs,
+        }))
+    }
+
+    pub fn runs(&self) -> &RunManager {
+        &self.0.runs
+    }
+
+    pub(crate) fn inner(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("port", &self.0.port)
+            .finish_non_exhaustive()
+    }
+}
