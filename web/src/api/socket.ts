@@ -2,7 +2,7 @@
 //! feeds every server message into the run store's reducer.
 import { useConnectionStore } from '../state/connectionStore'
 import { useRunStore } from '../state/runStore'
-import type { ClientMessage, ServerMessage } from './types'
+import type { ClientMessage, RunSummary, ServerMessage } from './types'
 
 const MIN_DELAY_MS = 500
 const MAX_DELAY_MS = 10_000
@@ -22,9 +22,14 @@ class RunSocket {
   private failures = 0
   private timer?: ReturnType<typeof setTimeout>
   private started = false
+  private onAnnounce?: (run: RunSummary) => void
 
-  /** Opens the socket once; later calls do nothing. */
-  start(): void {
+  /**
+   * Opens the socket once; later calls do nothing. `onAnnounce` hears about runs that exist
+   * (`hello`) or start elsewhere (`run_created`), e.g. from another tab.
+   */
+  start(onAnnounce?: (run: RunSummary) => void): void {
+    this.onAnnounce = onAnnounce
     if (this.started) return
     this.started = true
     this.connect()
@@ -69,7 +74,9 @@ class RunSocket {
       } catch {
         return
       }
-      useRunStore.getState().apply(message)
+      if (message.type === 'hello') message.runs.forEach((run) => this.onAnnounce?.(run))
+      else if (message.type === 'run_created') this.onAnnounce?.(message.run)
+      else useRunStore.getState().apply(message)
     }
     ws.onclose = () => {
       if (this.ws !== ws) return

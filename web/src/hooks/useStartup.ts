@@ -3,10 +3,11 @@ import { useEffect } from 'react'
 import { runSocket } from '../api/socket'
 import { useCatalogStore } from '../state/catalogStore'
 import { loadLibrary } from '../state/libraryActions'
+import { adoptRun } from '../state/runActions'
 
 export function useStartup(): void {
   useEffect(() => {
-    runSocket.start()
+    runSocket.start(adoptRun)
     void useCatalogStore.getState().load()
     void loadLibrary()
   }, [])

@@ -1,6 +1,7 @@
 //! Starting, cancelling and re-running: the REST calls plus following the run on the socket.
 import { api, ApiError, errorInfo } from '../api/client'
 import { runSocket } from '../api/socket'
+import type { RunSummary } from '../api/types'
 import { useRunStore } from './runStore'
 import { useWorkflowStore } from './workflowStore'
 
@@ -14,8 +15,12 @@ export async function startRun(inputs: Record<string, unknown>, step?: string): 
   try {
     const { runId } = await api.startRun({ definition: current.definition, inputs, workflowId: current.id, step, fromRun })
     // The workflow may have changed while the request was in flight.
-    if (useWorkflowStore.getState().current !== current) return
-    useRunStore.getState().begin(runId, current.id)
+    if (useWorkflowStore.getState().current !== current) {
+      useRunStore.getState().setStart({ starting: false })
+      return
+    }
+    if (useRunStore.getState().runId !== runId) useRunStore.getState().begin(runId, current.id)
+    else useRunStore.getState().setStart({ starting: false })
     runSocket.follow(runId)
   } catch (e) {
     useRunStore.getState().setStart({ starting: false, startError: errorInfo(e).message })
@@ -31,4 +36,17 @@ export async function cancelRun(): Promise<void> {
   } catch (e) {
     useRunStore.getState().setStart({ startError: `Could not cancel: ${errorInfo(e).message}` })
   }
+}
+
+/**
+ * Follows a run started elsewhere (another tab, or before a reload) when it belongs to the open
+ * workflow and nothing else is being followed.
+ */
+export function adoptRun(run: RunSummary): void {
+  const { current } = useWorkflowStore.getState()
+  const runs = useRunStore.getState()
+  if (run.status !== 'running' || !current?.id || run.workflowId !== current.id) return
+  if (runs.starting || runs.status === 'running' || runs.runId === run.runId) return
+  runs.begin(run.runId, run.workflowId)
+  runSocket.follow(run.runId)
 }

@@ -1,3 +1,6 @@
+import { cleanup } from '@testing-library/react'
+import { afterEach } from 'vitest'
+
 // jsdom lacks a few browser APIs that React Flow and MUI touch.
 class ResizeObserverStub {
   observe() {}
@@ -10,3 +13,6 @@ g.DOMMatrixReadOnly ??= class {
   m22 = 1
   constructor(_transform?: string) {}
 }
+
+// vitest runs without globals, so testing-library cannot register its own cleanup.
+afterEach(() => cleanup())

@@ -1,0 +1,108 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { installFakeServer, sockets } from './test/fakeServer'
+import { useRecentStore } from './state/recentStore'
+import { useRunStore } from './state/runStore'
+import { useWorkflowStore } from './state/workflowStore'
+
+// The canvas (React Flow) is the canvas engineer's and tested there; a stand-in draws buttons.
+vi.mock('./canvas/Canvas', () => ({
+  default: function FakeCanvas() {
+    const graph = useWorkflowStore((s) => s.graph)
+    const select = useWorkflowStore((s) => s.select)
+    return (
+      <div>
+        {graph?.nodes.map((n) => (
+          <button key={n.id} data-testid={`node-${n.id}`} onClick={() => select(n.id)}>
+            {n.id}
+          </button>
+        ))}
+      </div>
+    )
+  },
+}))
+
+const { default: App } = await import('./App')
+
+describe('App shell', () => {
+  let server: ReturnType<typeof installFakeServer>
+  beforeEach(() => {
+    localStorage.clear()
+    window.history.replaceState(null, '', '/')
+    server = installFakeServer()
+    useWorkflowStore.getState().close()
+    useRunStore.getState().reset()
+    useRecentStore.setState({ recents: [] })
+  })
+
+  it('shows the regions and an empty state', async () => {
+    render(<App />)
+    expect(screen.getByRole('navigation', { name: 'Library' })).toBeTruthy()
+    expect(screen.getByRole('main', { name: 'Canvas' })).toBeTruthy()
+    expect(screen.getByRole('complementary', { name: 'Inspector' })).toBeTruthy()
+    expect(screen.getByRole('region', { name: 'Run' })).toBeTruthy()
+    expect(screen.getByText('No workflow open')).toBeTruthy()
+    expect(screen.getByTestId('run-status').textContent).toBe('Ready')
+    await screen.findByRole('button', { name: /^Two Steps/ })
+    await screen.findByText('Offline: no LLM')
+  })
+
+  it('opens a workflow from the library, runs it and folds live events', async () => {
+    render(<App />)
+    const library = screen.getByRole('navigation', { name: 'Library' })
+    fireEvent.click(await within(library).findByRole('button', { name: /^Two Steps/ }))
+    await screen.findByTestId('node-search')
+    expect(window.location.search).toBe('?workflow=builtin%3Atwo-steps')
+
+    const inspector = screen.getByRole('complementary', { name: 'Inspector' })
+    expect(within(inspector).getByText('Search, then merge')).toBeTruthy()
+    expect(within(inspector).getByText('query', { exact: true })).toBeTruthy()
+    expect(screen.queryByTestId('diagnostics')).toBeNull()
+
+    const runBar = screen.getByRole('region', { name: 'Run' })
+    fireEvent.change(within(runBar).getByRole('textbox', { name: /^query/ }), { target: { value: 'hello there' } })
+    fireEvent.click(within(runBar).getByRole('button', { name: 'Run' }))
+    await waitFor(() => expect(screen.getByTestId('run-status').textContent).toBe('Running'))
+    const start = server.calls.find((c) => c.path === '/api/runs')
+    expect(start?.body).toMatchObject({ inputs: { query: 'hello there', limit: 5 }, workflowId: 'builtin:two-steps' })
+
+    const socket = sockets[sockets.length - 1]
+    await waitFor(() => expect(socket.sent).toContainEqual({ type: 'subscribe', runId: 'run-1' }))
+    act(() => {
+      socket.push({ type: 'event', runId: 'run-1', seq: 1, event: { type: 'step_completed', stepId: 'search', durationMs: 12, summary: '1 result' } })
+      socket.push({ type: 'event', runId: 'run-1', seq: 2, event: { type: 'run_finished', status: 'completed', durationMs: 40 }, output: { resultCount: 1 } })
+    })
+    expect(screen.getByTestId('run-status').textContent).toBe('Completed')
+    expect(screen.getByTestId('run-elapsed').textContent).toBe('40 ms')
+    expect(within(inspector).getByText('Final output')).toBeTruthy()
+    expect(within(inspector).getByText(/resultCount/)).toBeTruthy()
+
+    fireEvent.click(screen.getByTestId('node-merge'))
+    expect(within(inspector).getByRole('heading', { name: 'Merge it' })).toBeTruthy()
+    expect(within(inspector).getByText('Configured inputs')).toBeTruthy()
+    fireEvent.click(within(inspector).getByRole('button', { name: /search\.output/ }))
+    expect(within(inspector).getByRole('heading', { name: 'Search it' })).toBeTruthy()
+    await within(inspector).findByText('Resolved inputs')
+    expect(within(inspector).getByText(/hello there/)).toBeTruthy()
+    expect(within(inspector).getByRole('button', { name: 'Run this step' }).hasAttribute('disabled')).toBe(false)
+  })
+
+  it('shows JSON syntax errors of pasted text with line and column', async () => {
+    render(<App />)
+    fireEvent.click(screen.getByRole('button', { name: 'Paste JSON' }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Workflow JSON' }), { target: { value: '{ "a": 1, }' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Open' }))
+    const shown = await screen.findByTestId('diagnostics')
+    expect(shown.textContent).toMatch(/line 4:18/)
+    expect(shown.textContent).toMatch(/JSON/)
+    expect(screen.getByText('This workflow cannot be drawn')).toBeTruthy()
+  })
+
+  it('opens the workflow named in the URL', async () => {
+    window.history.replaceState(null, '', '/?workflow=builtin%3Atwo-steps')
+    render(<App />)
+    await screen.findByTestId('node-merge')
+    expect(screen.getByRole('button', { name: 'Recent: Two Steps' })).toBeTruthy()
+  })
+})

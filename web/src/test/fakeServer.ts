@@ -1,0 +1,99 @@
+//! A scripted stand-in for `vai playground` in jsdom tests: fetch routes and a WebSocket class
+//! whose server side the test drives.
+import type { GraphView, PlanResponse, ServerMessage, WorkflowSummary } from '../api/types'
+
+export const definition = {
+  name: 'Two Steps',
+  description: 'Search, then merge',
+  inputs: { query: { type: 'string', required: true }, limit: { type: 'number', default: 5 } },
+  steps: [
+    { id: 'search', name: 'Search it', tool: 'search', inputs: { query: '{{ inputs.query }}', limit: '{{ inputs.limit }}' } },
+    { id: 'merge', name: 'Merge it', tool: 'merge', inputs: { arrays: ['{{ search.output.results }}'] } },
+  ],
+  output: { results: '{{ merge.output.results }}' },
+}
+
+export const graph: GraphView = {
+  name: 'Two Steps',
+  description: 'Search, then merge',
+  nodes: [
+    { kind: 'inputs', id: '__inputs', inputs: [{ name: 'query', type: 'string', required: true }, { name: 'limit', type: 'number', required: false, default: 5 }] },
+    { kind: 'step', id: 'search', name: 'Search it', tool: 'search', category: 'retrieval', color: '#40E0FF', icon: 'Search', layer: 0, continueOnError: false },
+    { kind: 'step', id: 'merge', name: 'Merge it', tool: 'merge', category: 'control_flow', color: '#90A4AE', icon: 'MergeType', layer: 1, continueOnError: false },
+    { kind: 'output', id: '__output', fields: ['results'] },
+  ],
+  edges: [],
+  layers: [['search'], ['merge']],
+  estimate: { embed: 1, rerank: 0, vectorSearch: 1, llm: 0, http: 0 },
+  runnable: true,
+}
+
+export const summaries: WorkflowSummary[] = [
+  { id: 'builtin:two-steps', name: 'Two Steps', description: 'Search, then merge', source: 'builtin', stepCount: 2, inputs: ['query', 'limit'] },
+  { id: 'example:other', name: 'Other Example', source: 'example', stepCount: 1, inputs: [] },
+]
+
+export interface Call {
+  method: string
+  path: string
+  body?: unknown
+}
+
+/** Every socket the app opened, across tests (the app's socket is a page-lifetime singleton). */
+export const sockets: { sent: unknown[]; push(message: ServerMessage): void }[] = []
+
+export function installFakeServer() {
+  const calls: Call[] = []
+  const text = JSON.stringify(definition, null, 2)
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+  const fetchMock = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input)
+    const method = init?.method ?? 'GET'
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined
+    calls.push({ method, path, body })
+    if (path === '/api/workflows') return json({ workflows: summaries })
+    if (path.startsWith('/api/workflows/builtin')) return json({ summary: summaries[0], text, definition })
+    if (path === '/api/workflows/plan') {
+      const source = (body as { text?: string }).text ?? ''
+      try {
+        JSON.parse(source)
+      } catch {
+        const plan: PlanResponse = { valid: false, diagnostics: [{ severity: 'error', code: 'INVALID_JSON', message: 'invalid JSON: trailing comma', line: 4, column: 18 }] }
+        return json(plan)
+      }
+      return json({ valid: true, diagnostics: [], graph } satisfies PlanResponse)
+    }
+    if (path === '/api/tools') return json({ tools: [], categories: [] })
+    if (path === '/api/config/status') return json({ offline: true, providers: [{ id: 'llm', label: 'LLM', backend: 'none', configured: false, detail: '' }] })
+    if (path === '/api/runs' && method === 'POST') return json({ runId: 'run-1' }, 201)
+    if (path.startsWith('/api/runs/run-1/steps/')) return json({ stepId: 'search', status: 'completed', inputs: { query: 'hello there' }, output: { results: [{ text: 'a' }], resultCount: 1 } })
+    return json({ error: { code: 'NOT_FOUND', message: `no route ${path}` } }, 404)
+  }
+  globalThis.fetch = fetchMock as typeof fetch
+
+  class FakeSocket {
+    static OPEN = 1
+    readyState = 0
+    sent: unknown[] = []
+    onopen?: () => void
+    onmessage?: (e: { data: string }) => void
+    onclose?: () => void
+    constructor(public url: string) {
+      sockets.push(this)
+      setTimeout(() => {
+        this.readyState = 1
+        this.onopen?.()
+      }, 0)
+    }
+    send(data: string) {
+      this.sent.push(JSON.parse(data))
+    }
+    close() {}
+    /** Server → client. */
+    push(message: ServerMessage) {
+      this.onmessage?.({ data: JSON.stringify(message) })
+    }
+  }
+  ;(globalThis as Record<string, unknown>).WebSocket = FakeSocket
+  return { calls }
+}
