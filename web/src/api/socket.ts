@@ -76,6 +76,8 @@ class RunSocket {
       }
       if (message.type === 'hello') message.runs.forEach((run) => this.onAnnounce?.(run))
       else if (message.type === 'run_created') this.onAnnounce?.(message.run)
+      else if (message.type === 'error' && message.code === 'NOT_FOUND' && this.followed && message.message.includes(this.followed))
+        useRunStore.getState().lose('The server no longer has this run (was it restarted?).')
       else useRunStore.getState().apply(message)
     }
     ws.onclose = () => {

@@ -14,12 +14,14 @@ export interface RunStore extends RunView {
   begin(runId: string, workflowId?: string): void
   /** Fold a server message (snapshot or event). */
   apply(message: ServerMessage): void
+  /** The server does not know the followed run any more: stop showing it as running. */
+  lose(reason: string): void
   /** Forget the current run (e.g. when another workflow opens). */
   reset(): void
 }
 
 function stateOf(store: RunStore): RunView {
-  const { begin: _b, apply: _a, reset: _r, setStart: _s, starting: _st, startError: _e, ...state } = store
+  const { begin: _b, apply: _a, reset: _r, lose: _l, setStart: _s, starting: _st, startError: _e, ...state } = store
   return state
 }
 
@@ -33,6 +35,9 @@ export const useRunStore = create<RunStore>()((set, get) => ({
     const before = stateOf(get())
     const after = runReducer(before, message)
     if (after !== before) set(after)
+  },
+  lose: (reason) => {
+    if (get().status === 'running') set({ status: 'failed', error: reason })
   },
   reset: () => set({ ...clear(get()), starting: false, startError: undefined }),
 }))
