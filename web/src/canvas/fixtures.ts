@@ -1,9 +1,9 @@
 //! Graphs for the canvas tests (and for trying the canvas at scale).
-import type { EdgeKind, GraphEdge, GraphNode, GraphView } from '../api/types'
+import type { Category, EdgeKind, GraphEdge, GraphNode, GraphView } from '../api/types'
 
 type Step = Extract<GraphNode, { kind: 'step' }>
 
-function step(id: string, tool: string, category: string, layer: number, extra: Partial<Step> = {}): Step {
+function step(id: string, tool: string, category: Category, layer: number, extra: Partial<Step> = {}): Step {
   return {
     kind: 'step',
     id,

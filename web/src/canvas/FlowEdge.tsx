@@ -1,0 +1,62 @@
+//! A graph edge: kind-specific stroke (set by toFlow), a label on hover or selection (always
+//! for then/else), and a dash animation while its target step runs — read from the run store
+//! here, so run progress never rebuilds the edge list.
+import Box from '@mui/material/Box'
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react'
+import { memo, useState } from 'react'
+import { useRunStore } from '../state/runStore'
+import type { CanvasEdge } from './flowTypes'
+import { edgeLabel } from './toFlow'
+import { isActive } from './useStepRun'
+
+function FlowEdge(props: EdgeProps<CanvasEdge>) {
+  const { id, target, data, style, markerEnd, selected } = props
+  const [path, labelX, labelY] = getBezierPath(props)
+  const flowing = useRunStore((s) => isActive(s.steps[target]?.status))
+  const [hovered, setHovered] = useState(false)
+  const showLabel = data !== undefined && (data.alwaysShowLabel || hovered || selected)
+  const drawn = flowing
+    ? { ...style, strokeDasharray: '6 4', animation: 'dashdraw 0.5s linear infinite' }
+    : style
+  return (
+    <>
+      <g onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}>
+        <BaseEdge
+          id={id}
+          path={path}
+          style={drawn}
+          markerEnd={markerEnd}
+          data-kind={data?.kind}
+          data-flowing={flowing ? 'true' : undefined}
+        />
+      </g>
+      {showLabel && (
+        <EdgeLabelRenderer>
+          <Box
+            className="nodrag nopan"
+            data-testid={`edge-label-${id}`}
+            sx={{
+              position: 'absolute',
+              transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)`,
+              pointerEvents: 'none',
+              px: 0.5,
+              borderRadius: 0.75,
+              bgcolor: 'background.paper',
+              border: 1,
+              borderColor: 'divider',
+              color: style?.stroke ?? 'text.secondary',
+              fontSize: 10,
+              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+              whiteSpace: 'nowrap',
+              zIndex: 1000,
+            }}
+          >
+            {edgeLabel(data)}
+          </Box>
+        </EdgeLabelRenderer>
+      )}
+    </>
+  )
+}
+
+export default memo(FlowEdge)

@@ -1,0 +1,100 @@
+//! The card every canvas node is drawn in: category colour bar, handles, status look, selection
+//! outline and the test hooks (`data-testid`, `data-status`, `data-category`).
+import Box from '@mui/material/Box'
+import { keyframes } from '@mui/material/styles'
+import type { SxProps, Theme } from '@mui/material/styles'
+import { Handle, Position } from '@xyflow/react'
+import type { ReactNode } from 'react'
+import { useWorkflowStore } from '../state/workflowStore'
+import type { NodeStatus } from './useStepRun'
+
+const pulse = keyframes`
+  0%, 100% { box-shadow: 0 0 0 1px var(--vai-glow), 0 0 6px 1px var(--vai-glow); }
+  50% { box-shadow: 0 0 0 2px var(--vai-glow), 0 0 20px 6px var(--vai-glow); }
+`
+
+export interface NodeFrameProps {
+  id: string
+  color: string
+  category: string
+  status: NodeStatus
+  glowing?: boolean
+  title?: string
+  /** Which sides take edges: inputs only send, output only receives. */
+  handles: 'both' | 'source' | 'target'
+  children: ReactNode
+}
+
+/** One plain style object (what an `sx` array holds). */
+type Style = Exclude<SxProps<Theme>, ReadonlyArray<unknown> | ((theme: Theme) => unknown)>
+
+const HANDLE_STYLE = { width: 6, height: 6, border: 'none', background: '#8D99A6' }
+
+export default function NodeFrame({ id, color, category, status, glowing, title, handles, children }: NodeFrameProps) {
+  const selected = useWorkflowStore((s) => s.selected === id)
+  return (
+    <>
+      {handles !== 'source' && (
+        <Handle type="target" position={Position.Left} isConnectable={false} style={HANDLE_STYLE} />
+      )}
+      <Box
+        data-testid={`node-${id}`}
+        data-status={status}
+        data-category={category}
+        data-glowing={glowing ? 'true' : undefined}
+        title={title}
+        sx={[
+          frameSx,
+          statusSx[status] ?? {},
+          glowing ? glowSx : {},
+          selected ? selectedSx : {},
+          // Last, so a status border colour never repaints the category bar.
+          { '--vai-glow': status === 'retrying' ? '#FFB74D' : color, borderLeftColor: color },
+        ]}
+      >
+        {children}
+      </Box>
+      {handles !== 'target' && (
+        <Handle type="source" position={Position.Right} isConnectable={false} style={HANDLE_STYLE} />
+      )}
+    </>
+  )
+}
+
+const frameSx: Style = {
+  width: '100%',
+  height: '100%',
+  overflow: 'hidden',
+  display: 'flex',
+  flexDirection: 'column',
+  gap: 0.25,
+  px: 1.25,
+  py: 0.75,
+  bgcolor: 'background.paper',
+  color: 'text.primary',
+  border: 1,
+  borderColor: 'divider',
+  borderLeft: 5,
+  borderRadius: 1.5,
+  fontSize: 12,
+  lineHeight: 1.4,
+  transition: 'opacity 200ms, border-color 200ms, box-shadow 300ms',
+}
+
+const statusSx: Partial<Record<NodeStatus, Style>> = {
+  pending: { borderStyle: 'dashed', borderLeftStyle: 'solid', borderColor: 'text.secondary' },
+  completed: { borderColor: 'success.main' },
+  skipped: { opacity: 0.45 },
+  failed: { borderColor: 'error.main', borderWidth: 2, borderLeftWidth: 5 },
+  cancelled: { opacity: 0.6, filter: 'grayscale(1)' },
+}
+
+const glowSx: Style = {
+  animation: `${pulse} 1.1s ease-in-out infinite`,
+  '@media (prefers-reduced-motion: reduce)': {
+    animation: 'none',
+    boxShadow: '0 0 0 2px var(--vai-glow), 0 0 12px 3px var(--vai-glow)',
+  },
+}
+
+const selectedSx: Style = { outline: 2, outlineColor: 'primary.main', outlineOffset: 2 }

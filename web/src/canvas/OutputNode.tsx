@@ -1,0 +1,31 @@
+//! The workflow's output node: the output mapping's fields. Mirrors the run's final status.
+import Output from '@mui/icons-material/Output'
+import type { NodeProps } from '@xyflow/react'
+import { memo } from 'react'
+import type { RunState } from '../api/types'
+import { useRunStore } from '../state/runStore'
+import { IO_COLOR, type OutputFlowNode } from './flowTypes'
+import IoHeader from './IoHeader'
+import IoList from './IoList'
+import NodeFrame from './NodeFrame'
+import type { NodeStatus } from './useStepRun'
+
+const STATUS: Record<RunState, NodeStatus> = {
+  running: 'pending',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+}
+
+function OutputNode({ id, data }: NodeProps<OutputFlowNode>) {
+  const status = useRunStore((s) => (s.status ? STATUS[s.status] : 'idle'))
+  const rows = data.fields.map((field) => ({ key: field, label: field }))
+  return (
+    <NodeFrame id={id} color={IO_COLOR} category="io" status={status} handles="target">
+      <IoHeader icon={Output} label="Output" />
+      <IoList rows={rows} empty="single value" />
+    </NodeFrame>
+  )
+}
+
+export default memo(OutputNode)

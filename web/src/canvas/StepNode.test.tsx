@@ -1,0 +1,127 @@
+import { act, cleanup, render, screen } from '@testing-library/react'
+import { ReactFlowProvider, useStoreApi } from '@xyflow/react'
+import { useEffect } from 'react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { StepState } from '../api/types'
+import { useRunStore } from '../state/runStore'
+import { useWorkflowStore } from '../state/workflowStore'
+import CanvasFlow from './CanvasFlow'
+import { branchingGraph } from './fixtures'
+import { MIN_GLOW_MS } from './useStepRun'
+
+type FlowStore = ReturnType<typeof useStoreApi>
+let flowStore: FlowStore | undefined
+const keepStore = (store: FlowStore) => {
+  flowStore = store
+}
+
+/** Hands React Flow's internal store to the test, to check the node list's identity. */
+function Probe({ onStore }: { onStore: (store: FlowStore) => void }) {
+  const store = useStoreApi()
+  useEffect(() => onStore(store), [onStore, store])
+  return null
+}
+
+function renderCanvas() {
+  return render(
+    <ReactFlowProvider>
+      <div style={{ width: 1000, height: 600 }}>
+        <CanvasFlow graph={branchingGraph()} />
+      </div>
+      <Probe onStore={keepStore} />
+    </ReactFlowProvider>,
+  )
+}
+
+function setSteps(steps: Record<string, StepState>) {
+  act(() => useRunStore.setState({ steps }))
+}
+
+beforeEach(() => {
+  useRunStore.getState().reset()
+  useWorkflowStore.setState({ selected: undefined })
+})
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+})
+
+describe('step nodes', () => {
+  it('show name, tool, summary, category and badges', () => {
+    renderCanvas()
+    const node = screen.getByTestId('node-search')
+    expect(node.dataset.status).toBe('idle')
+    expect(node.dataset.category).toBe('retrieval')
+    expect(node.textContent).toContain('search')
+    expect(node.textContent).toContain('{{ inputs.query }}')
+    expect(screen.getByTestId('node-answer').querySelector('[title^="Runs if"]')).not.toBeNull()
+    expect(screen.getByTestId('node-fallback').textContent).toContain('each')
+    expect(screen.getByTestId('node-__inputs').textContent).toMatch(/query\*\s*string/)
+    expect(screen.getByTestId('node-__output').textContent).toContain('answer')
+  })
+
+  it('follow the run store without rebuilding the node list', () => {
+    renderCanvas()
+    const nodesBefore = flowStore!.getState().nodes
+    const searchBefore = screen.getByTestId('node-search')
+    const checkBefore = screen.getByTestId('node-check')
+
+    setSteps({ search: { status: 'running' }, check: { status: 'pending' } })
+    expect(screen.getByTestId('node-search').dataset.status).toBe('running')
+    expect(screen.getByTestId('node-search').dataset.glowing).toBe('true')
+    expect(screen.getByTestId('node-check').dataset.status).toBe('pending')
+
+    setSteps({
+      search: { status: 'completed', durationMs: 123 },
+      check: { status: 'failed', error: 'boom', durationMs: 4 },
+      answer: { status: 'skipped', reason: 'condition was false' },
+      fallback: { status: 'cancelled' },
+    })
+    const search = screen.getByTestId('node-search')
+    expect(search.dataset.status).toBe('completed')
+    expect(search.textContent).toContain('123 ms')
+    const check = screen.getByTestId('node-check')
+    expect(check.dataset.status).toBe('failed')
+    expect(check.title).toBe('Failed: boom')
+    expect(check.textContent).toContain('boom')
+    const answer = screen.getByTestId('node-answer')
+    expect(answer.dataset.status).toBe('skipped')
+    expect(answer.title).toContain('condition was false')
+    expect(screen.getByTestId('node-fallback').dataset.status).toBe('cancelled')
+
+    // Same node list, same DOM elements: only the nodes' own subscriptions re-rendered.
+    expect(flowStore!.getState().nodes).toBe(nodesBefore)
+    expect(search).toBe(searchBefore)
+    expect(check).toBe(checkBefore)
+  })
+
+  it('keep glowing for a moment after a very fast step', () => {
+    vi.useFakeTimers()
+    renderCanvas()
+    setSteps({ search: { status: 'running' } })
+    setSteps({ search: { status: 'completed', durationMs: 2 } })
+    const node = screen.getByTestId('node-search')
+    expect(node.dataset.status).toBe('completed')
+    expect(node.dataset.glowing).toBe('true')
+    act(() => vi.advanceTimersByTime(MIN_GLOW_MS + 10))
+    expect(node.dataset.glowing).toBeUndefined()
+  })
+
+  it('glow even when start and finish land in one render', () => {
+    vi.useFakeTimers()
+    renderCanvas()
+    act(() => {
+      useRunStore.setState({ steps: { check: { status: 'running' } } })
+      useRunStore.setState({ steps: { check: { status: 'completed', durationMs: 1 } } })
+    })
+    expect(screen.getByTestId('node-check').dataset.glowing).toBe('true')
+  })
+
+  it('select on click, and deselect on a pane click', () => {
+    const { container } = renderCanvas()
+    act(() => screen.getByTestId('node-check').click())
+    expect(useWorkflowStore.getState().selected).toBe('check')
+    act(() => (container.querySelector('.react-flow__pane') as HTMLElement).click())
+    expect(useWorkflowStore.getState().selected).toBeUndefined()
+  })
+})

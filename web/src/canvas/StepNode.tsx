@@ -1,0 +1,56 @@
+//! A workflow step on the canvas: category colour and icon, name, tool, a one-line summary of
+//! its main input, condition/forEach badges, and its live run status (read per node).
+import Box from '@mui/material/Box'
+import type { NodeProps } from '@xyflow/react'
+import { memo } from 'react'
+import type { StepFlowNode } from './flowTypes'
+import NodeBadge from './NodeBadge'
+import NodeFrame from './NodeFrame'
+import StatusIcon from './StatusIcon'
+import StepDetail from './StepDetail'
+import StepIcon from './StepIcon'
+import StepTiming from './StepTiming'
+import { ellipsis, mono } from './textSx'
+import { useStepRun, type StepRun } from './useStepRun'
+
+function StepNode({ id, data }: NodeProps<StepFlowNode>) {
+  const run = useStepRun(id)
+  return (
+    <NodeFrame
+      id={id}
+      color={data.color}
+      category={data.category}
+      status={run.status}
+      glowing={run.glowing}
+      title={titleOf(run, data.description ?? data.summary)}
+      handles="both"
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
+        <StepIcon name={data.icon} color={data.color} />
+        <Box component="span" sx={{ ...ellipsis, flex: 1, fontWeight: 600, fontSize: 13 }}>
+          {data.name}
+        </Box>
+        <StatusIcon status={run.status} />
+      </Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, color: 'text.secondary' }}>
+        <Box component="span" sx={{ ...ellipsis, ...mono }}>
+          {data.tool}
+        </Box>
+        {data.condition && <NodeBadge label="if" title={`Runs if ${data.condition}`} />}
+        {data.forEach && <NodeBadge label="each" title={`For each item of ${data.forEach}`} />}
+        {data.continueOnError && <NodeBadge label="continues" title="Continues on error" />}
+        <Box sx={{ flex: 1 }} />
+        <StepTiming run={run} />
+      </Box>
+      <StepDetail run={run} summary={data.summary} />
+    </NodeFrame>
+  )
+}
+
+export default memo(StepNode)
+
+function titleOf({ status, state }: StepRun, fallback?: string): string | undefined {
+  if (status === 'failed' && state?.error) return `Failed: ${state.error}`
+  if (status === 'skipped' && state?.reason) return `Skipped: ${state.reason}`
+  return fallback
+}

@@ -1,0 +1,59 @@
+//! Material icons for the icon names the server's tools declare (server/tools/src, `icon:`).
+//! Imported by path so the bundle holds only these; unknown names fall back to a generic icon.
+import type SvgIcon from '@mui/material/SvgIcon'
+import AccountTree from '@mui/icons-material/AccountTree'
+import AutoAwesome from '@mui/icons-material/AutoAwesome'
+import Build from '@mui/icons-material/Build'
+import Calculate from '@mui/icons-material/Calculate'
+import CallSplit from '@mui/icons-material/CallSplit'
+import CompareArrows from '@mui/icons-material/CompareArrows'
+import ContentCut from '@mui/icons-material/ContentCut'
+import Extension from '@mui/icons-material/Extension'
+import FilterAlt from '@mui/icons-material/FilterAlt'
+import Http from '@mui/icons-material/Http'
+import Input from '@mui/icons-material/Input'
+import Loop from '@mui/icons-material/Loop'
+import ManageSearch from '@mui/icons-material/ManageSearch'
+import Memory from '@mui/icons-material/Memory'
+import MergeType from '@mui/icons-material/MergeType'
+import Output from '@mui/icons-material/Output'
+import School from '@mui/icons-material/School'
+import Search from '@mui/icons-material/Search'
+import Sort from '@mui/icons-material/Sort'
+import Storage from '@mui/icons-material/Storage'
+import TextSnippet from '@mui/icons-material/TextSnippet'
+import Transform from '@mui/icons-material/Transform'
+import UploadFile from '@mui/icons-material/UploadFile'
+import ViewList from '@mui/icons-material/ViewList'
+
+export type IconComponent = typeof SvgIcon
+
+const ICONS: Record<string, IconComponent> = {
+  AccountTree,
+  AutoAwesome,
+  Build,
+  Calculate,
+  CallSplit,
+  CompareArrows,
+  ContentCut,
+  FilterAlt,
+  Http,
+  Input,
+  Loop,
+  ManageSearch,
+  Memory,
+  MergeType,
+  Output,
+  School,
+  Search,
+  Sort,
+  Storage,
+  TextSnippet,
+  Transform,
+  UploadFile,
+  ViewList,
+}
+
+export function iconFor(name: string): IconComponent {
+  return Object.hasOwn(ICONS, name) ? ICONS[name] : Extension
+}
