@@ -1,6 +1,3 @@
-//! Moving the selection to a node (from a template reference or a diagnostic).
-import { useWorkflowStore } from '../state/workflowStore'
-
-export function focusNode(id: string): void {
-  useWorkflowStore.getState().select(id)
-}
+//! Moving the selection to a node (from a template reference, a diagnostic or the plan view):
+//! the canvas selects it and brings it into view.
+export { focusNode } from '../canvas/useCanvasStore'

@@ -5,6 +5,7 @@ import Box from '@mui/material/Box'
 import ButtonBase from '@mui/material/ButtonBase'
 import Typography from '@mui/material/Typography'
 import type { Diagnostic } from '../api/types'
+import { focusNode } from '../inspector/focusNode'
 import { useWorkflowStore } from '../state/workflowStore'
 import { monoFont } from '../theme'
 
@@ -29,7 +30,6 @@ function where(d: Diagnostic): string {
  */
 export default function DiagnosticsList() {
   const diagnostics = useWorkflowStore((s) => s.diagnostics)
-  const select = useWorkflowStore((s) => s.select)
   if (diagnostics.length === 0) return null
   const errors = diagnostics.filter((d) => d.severity === 'error').length
   return (
@@ -50,7 +50,7 @@ export default function DiagnosticsList() {
             <Box sx={{ minWidth: 0 }}>
               <Typography variant="body2" component="span">
                 {d.stepId ? (
-                  <ButtonBase onClick={() => select(d.stepId)} sx={{ fontFamily: monoFont, color: 'primary.main', mr: 1, verticalAlign: 'baseline' }}>
+                  <ButtonBase onClick={() => d.stepId && focusNode(d.stepId)} sx={{ fontFamily: monoFont, color: 'primary.main', mr: 1, verticalAlign: 'baseline' }}>
                     {where(d)}
                   </ButtonBase>
                 ) : (
