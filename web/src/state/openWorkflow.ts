@@ -57,8 +57,12 @@ function finish(
   history: HistoryMode,
 ): void {
   if (mine !== generation) return
-  runSocket.unfollow()
-  useRunStore.getState().reset()
+  const before = useWorkflowStore.getState().current
+  // Reopening the same unchanged workflow keeps its run on screen.
+  if (before?.key !== current.key || before.text !== current.text) {
+    runSocket.unfollow()
+    useRunStore.getState().reset()
+  }
   const diagnostics: Diagnostic[] = plan.diagnostics ?? []
   useWorkflowStore.getState().setOpened({
     current: { ...current, definition: parse(current.text) },
