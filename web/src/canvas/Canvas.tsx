@@ -9,7 +9,7 @@ import CanvasFlow from './CanvasFlow'
 export default function Canvas() {
   const graph = useWorkflowStore((s) => s.graph)
   return (
-    <Box component="main" aria-label="Canvas" sx={{ position: 'relative', width: '100%', height: '100%', minHeight: 0 }}>
+    <Box component="main" aria-label="Canvas" sx={canvasSx}>
       {graph ? (
         <ReactFlowProvider>
           <CanvasFlow graph={graph} />
@@ -20,3 +20,26 @@ export default function Canvas() {
     </Box>
   )
 }
+
+/**
+ * React Flow ships a card look for its built-in `output` node type, which shares our output
+ * node's type name; our NodeFrame draws the card, so that look is switched off here.
+ */
+const OUTPUT_NODE_LOOKS = ['', '.selectable:hover', '.selectable.selected', '.selectable:focus', '.selectable:focus-visible']
+const canvasSx = {
+  position: 'relative',
+  width: '100%',
+  height: '100%',
+  minHeight: 0,
+  [OUTPUT_NODE_LOOKS.map((selector) => `& .react-flow__node-output${selector}`).join(', ')]: {
+    p: 0,
+    border: 'none',
+    borderRadius: 0,
+    background: 'none',
+    boxShadow: 'none',
+    color: 'inherit',
+    textAlign: 'left',
+  },
+  // Keyboard focus (Tab moves between nodes) must stay visible on our custom nodes.
+  '& .react-flow__node:focus-visible': { outline: 2, outlineColor: 'primary.light', outlineOffset: 4, borderRadius: 1.5 },
+} as const

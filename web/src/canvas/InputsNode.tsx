@@ -3,7 +3,7 @@ import Input from '@mui/icons-material/Input'
 import Box from '@mui/material/Box'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
-import { IO_COLOR, type InputsFlowNode } from './flowTypes'
+import { IO_BAR, type InputsFlowNode } from './flowTypes'
 import IoHeader from './IoHeader'
 import IoList from './IoList'
 import NodeFrame from './NodeFrame'
@@ -28,7 +28,7 @@ function InputsNode({ id, data }: NodeProps<InputsFlowNode>) {
     ),
   }))
   return (
-    <NodeFrame id={id} color={IO_COLOR} category="io" status="idle" handles="source">
+    <NodeFrame id={id} color={IO_BAR} category="io" status="idle" handles="source">
       <IoHeader icon={Input} label="Inputs" />
       <IoList rows={rows} empty="no inputs" />
     </NodeFrame>

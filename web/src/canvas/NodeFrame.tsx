@@ -15,6 +15,7 @@ const pulse = keyframes`
 
 export interface NodeFrameProps {
   id: string
+  /** A CSS colour (the category's) or a theme palette key such as `grey.500`. */
   color: string
   category: string
   status: NodeStatus

@@ -4,7 +4,7 @@ import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
 import type { RunState } from '../api/types'
 import { useRunStore } from '../state/runStore'
-import { IO_COLOR, type OutputFlowNode } from './flowTypes'
+import { IO_BAR, type OutputFlowNode } from './flowTypes'
 import IoHeader from './IoHeader'
 import IoList from './IoList'
 import NodeFrame from './NodeFrame'
@@ -21,7 +21,7 @@ function OutputNode({ id, data }: NodeProps<OutputFlowNode>) {
   const status = useRunStore((s) => (s.status ? STATUS[s.status] : 'idle'))
   const rows = data.fields.map((field) => ({ key: field, label: field }))
   return (
-    <NodeFrame id={id} color={IO_COLOR} category="io" status={status} handles="target">
+    <NodeFrame id={id} color={IO_BAR} category="io" status={status} handles="target">
       <IoHeader icon={Output} label="Output" />
       <IoList rows={rows} empty="single value" />
     </NodeFrame>

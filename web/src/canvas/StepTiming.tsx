@@ -14,7 +14,7 @@ export default function StepTiming({ run }: { run: StepRun }) {
   }
   if ((status === 'completed' || status === 'failed') && state?.durationMs !== undefined) {
     return (
-      <Box component="span" data-testid="node-time" sx={{ flexShrink: 0 }}>
+      <Box component="span" data-testid="step-time" sx={{ flexShrink: 0 }}>
         {formatDuration(state.durationMs)}
       </Box>
     )

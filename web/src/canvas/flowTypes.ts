@@ -26,3 +26,5 @@ export type CanvasEdge = Edge<FlowEdgeData, 'flow'>
 
 /** Grey used for the inputs and output nodes (DESIGN §2.5 "input / output"). */
 export const IO_COLOR = '#E0E0E0'
+/** The inputs/output nodes' colour bar: a palette grey that reads on light and dark themes. */
+export const IO_BAR = 'grey.500'

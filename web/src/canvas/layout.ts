@@ -42,8 +42,17 @@ function ioSize(rows: number): Size {
 
 /** Returns new nodes positioned (top-left) by dagre, with their fixed width and height set. */
 export function layoutNodes<N extends CanvasNode>(nodes: N[], edges: CanvasEdge[]): N[] {
+  const { links, tightOnly } = layoutLinks(nodes, edges)
   const g = new dagre.graphlib.Graph({ multigraph: false })
-  g.setGraph({ rankdir: 'LR', nodesep: 28, ranksep: 90, marginx: 20, marginy: 20 })
+  g.setGraph({
+    rankdir: 'LR',
+    nodesep: 28,
+    ranksep: 90,
+    marginx: 20,
+    marginy: 20,
+    // When every link already joins adjacent ranks, the ranks are settled: skip network simplex.
+    ranker: tightOnly ? 'tight-tree' : 'network-simplex',
+  })
   g.setDefaultEdgeLabel(() => ({}))
   const sizes = new Map<string, Size>()
   for (const node of nodes) {
@@ -51,7 +60,7 @@ export function layoutNodes<N extends CanvasNode>(nodes: N[], edges: CanvasEdge[
     sizes.set(node.id, size)
     g.setNode(node.id, { ...size })
   }
-  for (const link of layoutLinks(nodes, edges)) g.setEdge(link.source, link.target)
+  for (const link of links) g.setEdge(link.source, link.target)
   dagre.layout(g)
   return nodes.map((node) => {
     const size = sizes.get(node.id)!
@@ -71,7 +80,7 @@ export function layoutNodes<N extends CanvasNode>(nodes: N[], edges: CanvasEdge[
  * joining adjacent ranks. Those always include each node's furthest reference, so dagre
  * reproduces the longest-path ranks and every dropped link still points right.
  */
-export function layoutLinks(nodes: CanvasNode[], edges: Link[]): Link[] {
+export function layoutLinks(nodes: CanvasNode[], edges: Link[]): { links: Link[]; tightOnly: boolean } {
   const { rank, links } = longestPathRanks(
     nodes.map((n) => n.id),
     edges,
@@ -79,5 +88,6 @@ export function layoutLinks(nodes: CanvasNode[], edges: Link[]): Link[] {
   )
   const span = (l: Link) => rank.get(l.target)! - rank.get(l.source)!
   const dummies = links.reduce((sum, l) => sum + span(l) - 1, 0)
-  return dummies <= MAX_DUMMY_NODES ? links : links.filter((l) => span(l) === 1)
+  if (dummies <= MAX_DUMMY_NODES) return { links, tightOnly: dummies === 0 }
+  return { links: links.filter((l) => span(l) === 1), tightOnly: true }
 }

@@ -1,0 +1,55 @@
+import { act, cleanup, render, screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { useRunStore } from '../state/runStore'
+import { useWorkflowStore } from '../state/workflowStore'
+import Canvas from './Canvas'
+import { branchingGraph, largeGraph } from './fixtures'
+
+beforeEach(() => {
+  useRunStore.getState().reset()
+  useWorkflowStore.setState({ graph: undefined, selected: undefined, loading: false })
+})
+afterEach(cleanup)
+
+describe('Canvas', () => {
+  it('is the Canvas landmark, with an empty state before a workflow opens', () => {
+    render(<Canvas />)
+    expect(screen.getByRole('main', { name: 'Canvas' })).toBeTruthy()
+    expect(screen.getByTestId('canvas-empty')).toBeTruthy()
+    expect(screen.queryByTestId('node-__inputs')).toBeNull()
+  })
+
+  it('draws the open graph with its own buttons, and swaps graphs in place', () => {
+    render(<Canvas />)
+    act(() => useWorkflowStore.setState({ graph: branchingGraph() }))
+    expect(screen.getAllByTestId(/^node-/)).toHaveLength(branchingGraph().nodes.length)
+    expect(screen.getByRole('button', { name: 'Re-layout' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Fit view' })).toBeTruthy()
+
+    act(() => useWorkflowStore.setState({ graph: largeGraph(12) }))
+    expect(screen.getAllByTestId(/^node-/)).toHaveLength(largeGraph(12).nodes.length)
+    expect(screen.queryByTestId('node-search')).toBeNull()
+    act(() => screen.getByRole('button', { name: 'Re-layout' }).click())
+    expect(screen.getAllByTestId(/^node-/)).toHaveLength(largeGraph(12).nodes.length)
+  })
+
+  it('lists at most eight inputs, then how many more', () => {
+    const graph = branchingGraph()
+    const inputs = Array.from({ length: 11 }, (_, i) => ({ name: `in${i}`, type: 'string', required: false }))
+    graph.nodes[0] = { kind: 'inputs', id: '__inputs', inputs }
+    render(<Canvas />)
+    act(() => useWorkflowStore.setState({ graph }))
+    const node = screen.getByTestId('node-__inputs')
+    expect(node.textContent).toContain('in7')
+    expect(node.textContent).not.toContain('in8')
+    expect(node.textContent).toContain('+3 more')
+  })
+
+  it('mirrors the finished run on the output node', () => {
+    render(<Canvas />)
+    act(() => useWorkflowStore.setState({ graph: branchingGraph() }))
+    expect(screen.getByTestId('node-__output').dataset.status).toBe('idle')
+    act(() => useRunStore.setState({ status: 'completed' }))
+    expect(screen.getByTestId('node-__output').dataset.status).toBe('completed')
+  })
+})
