@@ -189,3 +189,83 @@ impl App {
         }
     }
 }
+
+/// What `GET /api/config/status` reports: which backend serves each capability and where its
+/// setting came from. Names settings, never their values (secrets stay in this process).
+pub fn config_status(cfg: &Config) -> vai_contract::ConfigStatus {
+    use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus};
+    let from = |name: &str, env: &str| {
+        cfg.get(name).map(|s| {
+            let place = match s.origin {
+                crate::config::Origin::Flag => "a command-line flag",
+                crate::config::Origin::Env => "the environment",
+                crate::config::Origin::DotEnv => ".env",
+                crate::config::Origin::UserConfig => "the user config (~/.vai/config.json)",
+                crate::config::Origin::Project => ".vai.json",
+            };
+            format!("{env} from {place}")
+        })
+    };
+    let voyage = from("api-key", "VOYAGE_API_KEY");
+    let (ai_backend, ai_detail) = match &voyage {
+        Some(detail) => (Backend::Voyage, detail.clone()),
+        None => (
+            Backend::Local,
+            "the local model (no VOYAGE_API_KEY configured)".to_string(),
+        ),
+    };
+    let (store_backend, store_detail) = match from("mongodb-uri", "MONGODB_URI") {
+        Some(detail) => (Backend::Mongodb, detail),
+        None => (
+            Backend::Local,
+            format!(
+                "the local store with the sample knowledge base \"{SAMPLE_DB}\" (no MONGODB_URI configured)"
+            ),
+        ),
+    };
+    let (llm_backend, llm_detail) = match cfg.value("llm-provider") {
+        Some(provider) => {
+            let backend = match provider.to_ascii_lowercase().as_str() {
+                "anthropic" => Backend::Anthropic,
+                "openai" => Backend::Openai,
+                "ollama" => Backend::Ollama,
+                _ => Backend::None,
+            };
+            let detail = from("llm-provider", "VAI_LLM_PROVIDER").unwrap_or_default();
+            (backend, detail)
+        }
+        None => (
+            Backend::None,
+            "no LLM configured (set VAI_LLM_PROVIDER); generate steps fail".to_string(),
+        ),
+    };
+    let status = |id, label: &str, backend, detail: String| ProviderStatus {
+        id,
+        label: label.to_string(),
+        backend,
+        configured: !matches!(backend, Backend::Local | Backend::None),
+        detail,
+    };
+    let providers = vec![
+        status(
+            ProviderId::Embeddings,
+            "Embeddings",
+            ai_backend,
+            ai_detail.clone(),
+        ),
+        status(ProviderId::Rerank, "Reranking", ai_backend, ai_detail),
+        status(
+            ProviderId::Store,
+            "Vector store",
+            store_backend,
+            store_detail,
+        ),
+        status(ProviderId::Llm, "LLM", llm_backend, llm_detail),
+    ];
+    ConfigStatus {
+        offline: ai_backend == Backend::Local
+            && store_backend == Backend::Local
+            && matches!(llm_backend, Backend::None | Backend::Ollama),
+        providers,
+    }
+}

@@ -3,6 +3,7 @@
 mod bench;
 mod config;
 mod ping;
+mod playground;
 mod workflow;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +37,8 @@ enum Command {
     Ping(ping::PingArgs),
     /// Measure the engine on generated workflows (see docs/benchmarks.md).
     Bench(bench::BenchArgs),
+    /// Open the playground in the browser: draw, run and inspect workflows with live status.
+    Playground(playground::PlaygroundArgs),
 }
 
 pub async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
@@ -44,5 +47,6 @@ pub async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Config(cmd) => config::dispatch(cmd),
         Command::Ping(args) => ping::run(args).await,
         Command::Bench(args) => bench::run(args).await,
+        Command::Playground(args) => playground::run(args).await,
     }
 }

@@ -58,6 +58,7 @@ where
     R: Stream<Item = String> + Unpin,
 {
     let mut created = runs.created();
+    let closing = runs.closing();
     let hello = ServerMessage::Hello { runs: runs.list() };
     if send(&mut write, &hello).await.is_err() {
         return;
@@ -66,6 +67,7 @@ where
     let mut subscriptions: HashMap<String, JoinHandle<()>> = HashMap::new();
     loop {
         tokio::select! {
+            _ = closing.cancelled() => break,
             incoming = read.next() => {
                 let Some(text) = incoming else { break };
                 let reply = match serde_json::from_str::<ClientMessage>(&text) {

@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
 use vai_workflow::exec::{InputError, prepare_inputs};
@@ -42,6 +43,8 @@ struct Inner {
     runs: Mutex<Runs>,
     created: broadcast::Sender<RunSummary>,
     tasks: TaskTracker,
+    /// Cancelled when the server shuts down: sockets close so the server can stop.
+    closing: CancellationToken,
 }
 
 #[derive(Default)]
@@ -61,6 +64,7 @@ impl RunManager {
             runs: Mutex::new(Runs::default()),
             created,
             tasks: TaskTracker::new(),
+            closing: CancellationToken::new(),
         }))
     }
 
@@ -162,8 +166,15 @@ impl RunManager {
         self.0.created.subscribe()
     }
 
-    /// Cancel every running run and wait until each has reported how it ended.
+    /// Cancelled when the server begins to shut down.
+    pub fn closing(&self) -> CancellationToken {
+        self.0.closing.clone()
+    }
+
+    /// Close the sockets, cancel every running run and wait until each has reported how it
+    /// ended.
     pub async fn shutdown(&self) {
+        self.0.closing.cancel();
         let runs: Vec<Arc<Run>> = self.lock().by_id.values().cloned().collect();
         for run in runs {
             run.cancel.cancel();

@@ -1,0 +1,283 @@
+//! `vai playground`: serve the web app and its API on this machine.
+
+use super::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
+use crate::{app, builtin, config::Config};
+use clap::Args;
+use std::borrow::Cow;
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::Path;
+use std::sync::Arc;
+use tokio::sync::OnceCell;
+use vai_contract::WorkflowSource;
+use vai_http::library::{FILE_SUFFIX, id_of};
+use vai_http::{AppState, BeforeRun, Library, LibraryEntry, Settings};
+
+/// Open the playground in the browser: draw, run, inspect and edit workflows, with live
+/// per-step status. Serves on 127.0.0.1 only, unless --host says otherwise.
+#[derive(Debug, Args)]
+pub struct PlaygroundArgs {
+    /// A workflow to open: the name of a built-in or example, or a `*.vai-workflow.json` file
+    /// in the current directory.
+    pub workflow: Option<String>,
+    /// Port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 3333)]
+    pub port: u16,
+    /// Address to listen on. Anything but loopback exposes your providers to the network.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// Do not open a browser.
+    #[arg(long)]
+    pub no_open: bool,
+}
+
+pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir()?;
+    let cfg = Config::load(&cwd, &[])?;
+    let library = library(&cwd);
+    let open_id = match &args.workflow {
+        None => None,
+        Some(name) => match workflow_id(&library, name) {
+            Some(id) => Some(id),
+            None => {
+                eprintln!(
+                    "error: no built-in, example or *{FILE_SUFFIX} file in this directory named \"{name}\" (see `vai workflow list`)"
+                );
+                return Ok(EXIT_INVALID);
+            }
+        },
+    };
+
+    let listener = match tokio::net::TcpListener::bind((args.host, args.port)).await {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            eprintln!(
+                "error: port {} is already in use; choose another with --port (0 picks a free one)",
+                args.port
+            );
+            return Ok(EXIT_INVALID);
+        }
+        Err(e) => {
+            eprintln!("error: cannot listen on {}:{}: {e}", args.host, args.port);
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let port = listener.local_addr()?.port();
+    if !args.host.is_loopback() {
+        eprintln!(
+            "warning: listening on {} — anyone who can reach this address can run workflows with your configured providers",
+            args.host
+        );
+    }
+
+    let live = match app::live(&cfg) {
+        Ok(live) => Arc::new(live),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let before_run = sample_seeding(live.clone());
+    // Seed in the background so the first run rarely waits; runs wait for it if it has not
+    // finished (it is a no-op once the sample is in place).
+    tokio::spawn(before_run());
+
+    let extra_hosts = if args.host.is_loopback() || args.host.is_unspecified() {
+        Vec::new()
+    } else {
+        vec![url_host(args.host)]
+    };
+    let state = AppState::new(Settings {
+        registry: live.registry.clone(),
+        library,
+        config: app::config_status(&cfg),
+        port,
+        extra_hosts,
+        before_run: Some(before_run),
+    });
+
+    let shown_host = if args.host.is_unspecified() {
+        "127.0.0.1".to_string()
+    } else {
+        url_host(args.host)
+    };
+    let mut url = format!("http://{shown_host}:{port}/");
+    if let Some(id) = &open_id {
+        url.push_str("?workflow=");
+        url.push_str(&encode_query(id));
+    }
+    {
+        // The e2e tests read this line to find the server: keep it exactly so, and flushed.
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "vai playground: {url}")?;
+        out.flush()?;
+    }
+    eprintln!("press Ctrl-C to stop");
+    if !args.no_open {
+        open_browser(&url);
+    }
+
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(tracing::Level::WARN)
+        .with_target(false)
+        .try_init();
+
+    let runs = state.runs().clone();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<u8>();
+    tokio::spawn(async move {
+        let code = stop_signal().await;
+        eprintln!("\nstopping: cancelling running workflows…");
+        // Sockets close and runs report how they ended before the server stops.
+        runs.shutdown().await;
+        let _ = stop_tx.send(code);
+    });
+    let (code_tx, code_rx) = tokio::sync::oneshot::channel::<u8>();
+    let shutdown = async move {
+        let code = stop_rx.await.unwrap_or(EXIT_OK);
+        let _ = code_tx.send(code);
+    };
+    axum::serve(listener, vai_http::app(state))
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    Ok(code_rx.await.unwrap_or(EXIT_OK))
+}
+
+/// Ctrl-C exits 130 like every command; SIGTERM (a service manager, a test harness) exits 0.
+async fn stop_signal() -> u8 {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = tokio::signal::ctrl_c() => EXIT_INTERRUPTED,
+                _ = term.recv() => EXIT_OK,
+            };
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    EXIT_INTERRUPTED
+}
+
+/// Built-ins and examples from the binary, and the workflow files in `dir`.
+fn library(dir: &Path) -> Library {
+    let entries = builtin::all()
+        .into_iter()
+        .map(|(name, source, text)| LibraryEntry {
+            name,
+            source: match source {
+                builtin::Source::Example => WorkflowSource::Example,
+                _ => WorkflowSource::Builtin,
+            },
+            text: Cow::Borrowed(text),
+        })
+        .collect();
+    Library {
+        entries,
+        dir: Some(dir.to_path_buf()),
+    }
+}
+
+/// The library id of a command-line workflow argument: a file in the current directory (with
+/// or without its suffix), else a built-in, else an example.
+fn workflow_id(library: &Library, name: &str) -> Option<String> {
+    let file = if name.ends_with(FILE_SUFFIX) {
+        name.to_string()
+    } else {
+        format!("{name}{FILE_SUFFIX}")
+    };
+    let listed = library.list();
+    let file_id = id_of(WorkflowSource::File, &file);
+    if listed.iter().any(|w| w.id == file_id) {
+        return Some(file_id);
+    }
+    let stem = name.strip_suffix(".json").unwrap_or(name);
+    [WorkflowSource::Builtin, WorkflowSource::Example]
+        .into_iter()
+        .map(|s| id_of(s, stem))
+        .find(|id| listed.iter().any(|w| &w.id == id))
+}
+
+/// Seeding the local sample knowledge base, once, shared by every run.
+fn sample_seeding(live: Arc<app::App>) -> BeforeRun {
+    let once = Arc::new(OnceCell::<()>::new());
+    Arc::new(move || {
+        let once = once.clone();
+        let live = live.clone();
+        Box::pin(async move {
+            once.get_or_init(|| async {
+                match live.prepare_sample().await {
+                    Some(Ok(line)) => eprintln!("{line}"),
+                    Some(Err(e)) => eprintln!("warning: {e}"),
+                    None => {}
+                }
+            })
+            .await;
+        })
+    })
+}
+
+fn url_host(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => format!("[{v6}]"),
+    }
+}
+
+/// Percent-encode a query value, keeping what is readable and safe (`builtin:rag-chat`).
+fn encode_query(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~:".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Ask the desktop to open `url`; without one (a server, CI) nothing happens.
+fn open_browser(url: &str) {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    command
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if let Ok(mut child) = command.spawn() {
+        // Reap it so it does not linger as a zombie.
+        std::thread::spawn(move || child.wait());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_values_are_encoded() {
+        assert_eq!(
+            encode_query("builtin:rag-chat"),
+            "builtin:rag-chat".to_string()
+        );
+        assert_eq!(
+            encode_query("file:my flow.vai-workflow.json"),
+            "file:my%20flow.vai-workflow.json"
+        );
+    }
+
+    #[test]
+    fn ipv6_hosts_are_bracketed() {
+        assert_eq!(url_host("::1".parse().unwrap()), "[::1]");
+        assert_eq!(url_host("127.0.0.1".parse().unwrap()), "127.0.0.1");
+    }
+}
