@@ -13,6 +13,7 @@ mod state;
 
 pub use error::ApiError;
 pub use library::{Library, LibraryEntry};
+pub use routes::ws::serve as serve_socket;
 pub use runs::RunManager;
 pub use state::{AppState, BeforeRun, Settings};
 

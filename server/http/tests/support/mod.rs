@@ -1,0 +1,378 @@
+//! The test harness: a `TestApp` over fake tools and a scratch workflow directory, requests
+//! through the router, and a real loopback server for WebSocket tests.
+
+use axum::body::Body;
+use axum::http::{Request, Response, StatusCode};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tower::ServiceExt;
+use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
+use vai_http::{AppState, Library, LibraryEntry, Settings};
+use vai_workflow::{
+    ApiCalls, Category, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
+};
+
+pub const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
+
+pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// `a` → `b` → `c`, each echoing text; the output maps `c`.
+pub fn chain() -> Value {
+    json!({"name": "Chain", "inputs": {"q": {"type": "string", "required": true}}, "steps": [
+        {"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}},
+        {"id": "b", "tool": "echo", "inputs": {"text": "{{ a.output.text }}"}},
+        {"id": "c", "tool": "echo", "inputs": {"text": "{{ b.output.text }}!"}}
+    ], "output": {"answer": "{{ c.output.text }}"}})
+}
+
+/// `chain` with steps that take 50 ms each, so a subscriber sees the run under way.
+pub fn timed_chain() -> Value {
+    let mut wf = chain();
+    for step in wf["steps"].as_array_mut().unwrap() {
+        step["inputs"]["delayMs"] = json!(50);
+    }
+    wf
+}
+
+/// A chain whose steps take a while, so a second client can join mid-run.
+pub fn slow_chain() -> Value {
+    json!({"name": "Slow", "steps": [
+        {"id": "a", "tool": "echo", "inputs": {"delayMs": 100}},
+        {"id": "b", "tool": "echo", "inputs": {"delayMs": 300, "v": "{{ a.output.delayMs }}"}},
+        {"id": "c", "tool": "echo", "inputs": {"delayMs": 300, "v": "{{ b.output.v }}"}}
+    ]})
+}
+
+/// One step that never finishes on its own.
+pub fn stuck() -> Value {
+    json!({"name": "Stuck", "steps": [{"id": "wait", "tool": "wait", "inputs": {}}]})
+}
+
+fn spec(name: &'static str, category: Category, main_input: Option<&'static str>) -> ToolSpec {
+    ToolSpec {
+        name,
+        label: name,
+        category,
+        icon: "Search",
+        description: "a test tool",
+        help: "a test tool",
+        input_schema: json!({"type": "object"}),
+        outputs: &[("text", "the text")],
+        deferred: &[],
+        main_input,
+        api_calls: ApiCalls {
+            vector_search: u32::from(name == "echo"),
+            ..ApiCalls::default()
+        },
+    }
+}
+
+/// Returns its inputs, after `delayMs`.
+struct Echo(ToolSpec);
+/// Returns `{text}` of `n` characters, after `delayMs`.
+struct Big(ToolSpec);
+/// Waits an hour.
+struct Wait(ToolSpec);
+
+impl Tool for Echo {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            if let Some(ms) = call.inputs.get("delayMs").and_then(Value::as_u64) {
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+            }
+            Ok(ToolOutput::new(Value::Object(call.inputs.to_map())))
+        })
+    }
+}
+
+impl Tool for Big {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            if let Some(ms) = call.inputs.get("delayMs").and_then(Value::as_u64) {
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+            }
+            let n = call.inputs.get("n").and_then(Value::as_u64).unwrap_or(10) as usize;
+            Ok(ToolOutput::new(json!({"text": "x".repeat(n)})))
+        })
+    }
+}
+
+impl Tool for Wait {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn run<'a>(&'a self, _call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            Ok(ToolOutput::new(Value::Null))
+        })
+    }
+}
+
+fn registry() -> Arc<Registry> {
+    let mut r = Registry::new();
+    r.register(Arc::new(Echo(spec(
+        "echo",
+        Category::Retrieval,
+        Some("text"),
+    ))));
+    r.register(Arc::new(Big(spec("big", Category::Utility, None))));
+    r.register(Arc::new(Wait(spec("wait", Category::Utility, None))));
+    Arc::new(r)
+}
+
+/// A scratch directory with workflow files and files that must never be served.
+fn workflow_dir() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "vai-http-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::create_dir_all(dir.join("folder.vai-workflow.json")).unwrap();
+    std::fs::write(dir.join("mine.vai-workflow.json"), MINE).unwrap();
+    std::fs::write(dir.join("broken.vai-workflow.json"), "{ not json").unwrap();
+    std::fs::write(dir.join("notes.json"), MINE).unwrap();
+    std::fs::write(dir.join("secret.txt"), "top secret").unwrap();
+    std::fs::write(dir.join("sub/inner.vai-workflow.json"), MINE).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("secret.txt"), dir.join("link.vai-workflow.json")).unwrap();
+    dir
+}
+
+fn settings(port: u16) -> Settings {
+    let text = |v: Value| Cow::Owned(serde_json::to_string_pretty(&v).unwrap());
+    Settings {
+        registry: registry(),
+        library: Library {
+            entries: vec![
+                LibraryEntry {
+                    name: "chain".into(),
+                    source: WorkflowSource::Builtin,
+                    text: text(chain()),
+                },
+                LibraryEntry {
+                    name: "hello".into(),
+                    source: WorkflowSource::Example,
+                    text: text(stuck()),
+                },
+            ],
+            dir: Some(workflow_dir()),
+        },
+        config: ConfigStatus {
+            offline: true,
+            providers: vec![ProviderStatus {
+                id: ProviderId::Embeddings,
+                label: "Embeddings".into(),
+                backend: Backend::Local,
+                configured: false,
+                detail: "the local model".into(),
+            }],
+        },
+        port,
+        extra_hosts: Vec::new(),
+        before_run: None,
+    }
+}
+
+/// The app under test.
+pub struct TestApp {
+    pub state: AppState,
+    pub port: u16,
+}
+
+impl TestApp {
+    /// Requests go through the router; nothing listens.
+    pub fn new() -> Self {
+        let port = 3333;
+        Self {
+            state: AppState::new(settings(port)),
+            port,
+        }
+    }
+
+    /// A real server on a loopback port, for sockets.
+    pub async fn serve() -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let state = AppState::new(settings(port));
+        let app = vai_http::app(state.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self { state, port }
+    }
+
+    fn host(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    pub async fn send(&self, request: Request<Body>) -> Response<Body> {
+        vai_http::app(self.state.clone())
+            .oneshot(request)
+            .await
+            .unwrap()
+    }
+
+    pub async fn raw_get(&self, uri: &str) -> Response<Body> {
+        let request = Request::get(uri)
+            .header("host", self.host())
+            .body(Body::empty())
+            .unwrap();
+        self.send(request).await
+    }
+
+    pub async fn get(&self, uri: &str) -> (StatusCode, Value) {
+        let host = self.host();
+        self.get_with(uri, &host, None).await
+    }
+
+    pub async fn get_with(
+        &self,
+        uri: &str,
+        host: &str,
+        origin: Option<&str>,
+    ) -> (StatusCode, Value) {
+        let mut request = Request::get(uri).header("host", host);
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        json_of(self.send(request.body(Body::empty()).unwrap()).await).await
+    }
+
+    pub async fn post(&self, uri: &str, body: Value) -> (StatusCode, Value) {
+        self.post_raw(uri, &body.to_string()).await
+    }
+
+    pub async fn post_raw(&self, uri: &str, body: &str) -> (StatusCode, Value) {
+        let request = Request::post(uri)
+            .header("host", self.host())
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        json_of(self.send(request).await).await
+    }
+
+    /// Start a run; its id.
+    pub async fn start(&self, definition: Value, inputs: Value) -> String {
+        let (status, body) = self
+            .post(
+                "/api/runs",
+                json!({"definition": definition, "inputs": inputs}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        body["runId"].as_str().unwrap().to_string()
+    }
+
+    /// The run's snapshot once it has finished.
+    pub async fn wait_finished(&self, run_id: &str) -> Value {
+        for _ in 0..500 {
+            let (status, snapshot) = self.get(&format!("/api/runs/{run_id}")).await;
+            assert_eq!(status, StatusCode::OK, "{snapshot}");
+            if snapshot["status"] != "running" {
+                return snapshot;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("run {run_id} did not finish");
+    }
+}
+
+async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, value)
+}
+
+/// Open `/api/ws` with `origin` (default: the server's own).
+pub async fn connect(
+    port: u16,
+    origin: Option<Option<&str>>,
+) -> Result<Socket, tungstenite::Error> {
+    let mut request = format!("ws://127.0.0.1:{port}/api/ws")
+        .into_client_request()
+        .unwrap();
+    let own = format!("http://127.0.0.1:{port}");
+    if let Some(origin) = origin.unwrap_or(Some(&own)) {
+        request
+            .headers_mut()
+            .insert("origin", origin.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(request)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+/// The next text message, as JSON.
+pub async fn next_json(ws: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .expect("a frame");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(text.as_str()).unwrap();
+        }
+    }
+}
+
+/// Subscribe to `run_id`: its snapshot, then every event to `run_finished` (or none when the
+/// snapshot shows it finished). Other messages (`run_created`) are passed over.
+pub async fn collect_run(ws: &mut Socket, run_id: &str) -> (Value, Vec<Value>) {
+    ws.send_json(json!({"type": "subscribe", "runId": run_id}))
+        .await;
+    let snapshot = loop {
+        let m = next_json(ws).await;
+        if m["type"] == "snapshot" {
+            break m;
+        }
+    };
+    let mut events = Vec::new();
+    if snapshot["run"]["status"] != "running" {
+        return (snapshot["run"].clone(), events);
+    }
+    loop {
+        let m = next_json(ws).await;
+        if m["type"] != "event" {
+            continue;
+        }
+        let last = m["event"]["type"] == "run_finished";
+        events.push(m);
+        if last {
+            break;
+        }
+    }
+    (snapshot["run"].clone(), events)
+}
+
+pub trait SendJson {
+    async fn send_json(&mut self, value: Value);
+}
+
+impl SendJson for Socket {
+    async fn send_json(&mut self, value: Value) {
+        self.send(Message::Text(value.to_string().into()))
+            .await
+            .unwrap();
+    }
+}
