@@ -269,3 +269,45 @@ pub fn config_status(cfg: &Config) -> vai_contract::ConfigStatus {
         providers,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_status_names_settings_never_their_values() {
+        let dir = std::env::temp_dir().join(format!("vai-status-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let secrets = [
+            ("api-key", "pa-SECRET-voyage-0123456789"),
+            ("mongodb-uri", "mongodb+srv://user:SECRETPW@cluster.example"),
+            ("llm-api-key", "sk-ant-SECRET-llm-0123456789"),
+        ];
+        let mut flags: Vec<(&str, String)> =
+            secrets.iter().map(|(k, v)| (*k, v.to_string())).collect();
+        flags.push(("llm-provider", "anthropic".to_string()));
+        let cfg = Config::load(&dir, &flags).unwrap();
+        let status = config_status(&cfg);
+        let json = serde_json::to_string(&status).unwrap();
+        for (_, secret) in secrets {
+            assert!(!json.contains(secret), "{json}");
+        }
+        assert!(!json.contains("SECRET"), "{json}");
+        assert!(!status.offline);
+        let backends: Vec<_> = status.providers.iter().map(|p| p.backend).collect();
+        use vai_contract::Backend;
+        assert_eq!(
+            backends,
+            [
+                Backend::Voyage,
+                Backend::Voyage,
+                Backend::Mongodb,
+                Backend::Anthropic
+            ]
+        );
+        assert_eq!(
+            status.providers[0].detail,
+            "VOYAGE_API_KEY from a command-line flag"
+        );
+    }
+}

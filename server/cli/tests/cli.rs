@@ -599,3 +599,149 @@ fn ping_reports_a_failing_provider_with_a_hint() {
     assert!(s.contains("✔ store"), "{s}");
     assert!(!s.contains("pa-test-key-not-real"), "{s}");
 }
+
+/// `vai playground` in the background, and the URL it printed.
+struct Playground {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Playground {
+    fn start(dir: &Path) -> Playground {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_vai"))
+            .args(["playground", "--port", "0", "--no-open"])
+            .current_dir(dir)
+            .env(
+                "VAI_DATA_DIR",
+                std::env::temp_dir().join(format!("vai-cli-{}-data", std::process::id())),
+            )
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start vai playground");
+        let stdout = child.stdout.take().unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim_end()
+            .strip_prefix("vai playground: ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Playground { child, url }
+    }
+
+    /// A GET over a plain socket: status line and body.
+    fn get(&self, path: &str) -> (String, String) {
+        use std::io::{Read, Write};
+        let authority = self
+            .url
+            .strip_prefix("http://")
+            .and_then(|r| r.split('/').next())
+            .unwrap();
+        let mut stream = std::net::TcpStream::connect(authority).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+        (
+            head.lines().next().unwrap_or("").to_string(),
+            body.to_string(),
+        )
+    }
+}
+
+impl Drop for Playground {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn playground_prints_its_url_and_serves_the_api() {
+    let dir = scratch("playground");
+    let server = Playground::start(&dir);
+    assert!(
+        server.url.starts_with("http://127.0.0.1:") && server.url.ends_with('/'),
+        "{}",
+        server.url
+    );
+    assert!(!server.url.contains(":0/"), "the real port is printed");
+    let (status, body) = server.get("/api/tools");
+    assert!(status.contains(" 200 "), "{status}");
+    // Chunked or not, the catalog names the tools.
+    assert!(body.contains("\"name\":\"query\""), "{body}");
+}
+
+#[cfg(unix)]
+#[test]
+fn playground_stops_cleanly_on_sigterm() {
+    let dir = scratch("playground-term");
+    let mut server = Playground::start(&dir);
+    let status = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = server.child.wait().unwrap();
+    assert_eq!(exit.code(), Some(0));
+}
+
+#[test]
+fn playground_on_a_busy_port_exits_2() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port().to_string();
+    let out = vai(
+        &["playground", "--port", &port, "--no-open"],
+        &scratch("busy"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("already in use"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn playground_opens_a_named_workflow() {
+    let dir = scratch("playground-open");
+    std::fs::write(
+        dir.join("mine.vai-workflow.json"),
+        r#"{"name": "mine", "steps": [{"id": "t", "tool": "template", "inputs": {"text": "x"}}]}"#,
+    )
+    .unwrap();
+    let out = vai(&["playground", "nope-nothing", "--no-open"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vai"))
+        .args(["playground", "mine", "--port", "0", "--no-open"])
+        .current_dir(&dir)
+        .env(
+            "VAI_DATA_DIR",
+            std::env::temp_dir().join(format!("vai-cli-{}-data", std::process::id())),
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        line.trim_end()
+            .ends_with("/?workflow=file:mine.vai-workflow.json"),
+        "{line}"
+    );
+}

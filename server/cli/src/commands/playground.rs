@@ -79,8 +79,13 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     };
     let before_run = sample_seeding(live.clone());
     // Seed in the background so the first run rarely waits; runs wait for it if it has not
-    // finished (it is a no-op once the sample is in place).
-    tokio::spawn(before_run());
+    // finished (it is a no-op once the sample is in place). It starts a moment late so the
+    // first page load does not compete with the embedding model for the CPU.
+    let seed = before_run.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        seed().await;
+    });
 
     let extra_hosts = if args.host.is_loopback() || args.host.is_unspecified() {
         Vec::new()
