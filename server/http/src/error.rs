@@ -18,8 +18,6 @@ pub enum ApiError {
     InvalidWorkflow(Vec<Diagnostic>),
     #[error("{0}")]
     InvalidInputs(String),
-    #[error("{0}")]
-    Conflict(String),
     #[error("the request body is larger than 6 MB")]
     TooLarge,
     #[error("requests from other sites are refused")]
@@ -36,7 +34,6 @@ impl ApiError {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "BAD_REQUEST"),
             ApiError::InvalidWorkflow(_) => (StatusCode::BAD_REQUEST, "INVALID_WORKFLOW"),
             ApiError::InvalidInputs(_) => (StatusCode::BAD_REQUEST, "INVALID_INPUTS"),
-            ApiError::Conflict(_) => (StatusCode::CONFLICT, "CONFLICT"),
             ApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),
             ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
