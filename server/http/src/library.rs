@@ -44,7 +44,7 @@ impl Library {
             .map(|e| summarise(&id_of(e.source, &e.name), &e.name, e.source, &e.text))
             .collect();
         for name in self.files() {
-            if let Some(text) = self.read_file(&name).ok() {
+            if let Ok(text) = self.read_file(&name) {
                 let stem = name.strip_suffix(FILE_SUFFIX).unwrap_or(&name);
                 out.push(summarise(
                     &id_of(WorkflowSource::File, &name),
