@@ -41,7 +41,7 @@ export default function DiagnosticsList() {
       <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
         {errors > 0
           ? `${errors} error${errors === 1 ? '' : 's'} — this workflow cannot run until ${errors === 1 ? 'it is' : 'they are'} fixed`
-          : `${diagnostics.length} note${diagnostics.length === 1 ? '' : 's'}`}
+          : `${diagnostics.length} note${diagnostics.length === 1 ? '' : 's'}`}{' '}
       </Typography>
       <Box component="ul" sx={{ m: 0, p: 0, listStyle: 'none' }}>
         {diagnostics.map((d, i) => (
@@ -56,10 +56,12 @@ export default function DiagnosticsList() {
                 ) : (
                   where(d) && <Box component="span" sx={{ fontFamily: monoFont, mr: 1 }}>{where(d)}</Box>
                 )}
-                {d.message}
+                {/* Spaces between the parts keep the text readable when copied (and word-bounded). */}
+                {' '}
+                {d.message}{' '}
               </Typography>
               <Typography variant="caption" sx={{ display: 'block', color: 'text.secondary', fontFamily: monoFont }}>
-                {d.code}
+                {d.code}{' '}
               </Typography>
             </Box>
           </Box>
