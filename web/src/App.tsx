@@ -4,6 +4,7 @@ import { ThemeProvider } from '@mui/material/styles'
 import { useMemo } from 'react'
 import { useFileDrop } from './hooks/useFileDrop'
 import { useLocationSync } from './hooks/useLocationSync'
+import { useRunWatchdog } from './hooks/useRunWatchdog'
 import { useStartup } from './hooks/useStartup'
 import { useStoredState } from './hooks/useStoredState'
 import { useThemeMode } from './hooks/useThemeMode'
@@ -23,6 +24,7 @@ export default function App() {
   const dragging = useFileDrop()
   useStartup()
   useLocationSync()
+  useRunWatchdog()
 
   return (
     <ThemeProvider theme={theme}>

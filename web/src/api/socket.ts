@@ -23,6 +23,8 @@ class RunSocket {
   private timer?: ReturnType<typeof setTimeout>
   private started = false
   private onAnnounce?: (run: RunSummary) => void
+  /** When the followed run last heard from the server (snapshot or event), for the watchdog. */
+  lastHeardAt = 0
 
   /**
    * Opens the socket once; later calls do nothing. `onAnnounce` hears about runs that exist
@@ -39,6 +41,7 @@ class RunSocket {
   follow(runId: string): void {
     if (this.followed && this.followed !== runId) this.send({ type: 'unsubscribe', runId: this.followed })
     this.followed = runId
+    this.lastHeardAt = Date.now()
     this.send({ type: 'subscribe', runId })
   }
 
@@ -78,7 +81,11 @@ class RunSocket {
       else if (message.type === 'run_created') this.onAnnounce?.(message.run)
       else if (message.type === 'error' && message.code === 'NOT_FOUND' && this.followed && message.message.includes(this.followed))
         useRunStore.getState().lose('The server no longer has this run (was it restarted?).')
-      else useRunStore.getState().apply(message)
+      else {
+        if ((message.type === 'snapshot' ? message.run.runId : message.type === 'event' ? message.runId : undefined) === this.followed)
+          this.lastHeardAt = Date.now()
+        useRunStore.getState().apply(message)
+      }
     }
     ws.onclose = () => {
       if (this.ws !== ws) return

@@ -50,3 +50,24 @@ export function adoptRun(run: RunSummary): void {
   runs.begin(run.runId, run.workflowId)
   runSocket.follow(run.runId)
 }
+
+/** How long a running run may stay silent on the socket before its state is fetched over REST. */
+export const SILENCE_MS = 3000
+
+/**
+ * Safety net for a socket that is down or missed events: fetch the run's snapshot and fold it
+ * in when it is newer than what the socket delivered.
+ */
+export async function pollRunIfSilent(now = Date.now()): Promise<void> {
+  const { runId, status } = useRunStore.getState()
+  if (!runId || status !== 'running' || now - runSocket.lastHeardAt < SILENCE_MS) return
+  try {
+    const run = await api.getRun(runId)
+    const state = useRunStore.getState()
+    if (state.runId === runId && (run.seq > state.seq || run.status !== state.status)) {
+      useRunStore.getState().apply({ type: 'snapshot', run })
+    }
+  } catch {
+    // The socket's reconnect and the next tick will try again.
+  }
+}
