@@ -14,7 +14,7 @@ export function makeTheme(mode: Mode): Theme {
     shape: { borderRadius: 6 },
     typography: { fontSize: 13 },
     components: {
-      MuiButton: { defaultProps: { size: 'small' } },
+      MuiButton: { defaultProps: { size: 'small' }, styleOverrides: { root: { textTransform: 'none' } } },
       MuiTextField: { defaultProps: { size: 'small' } },
     },
   })
