@@ -19,7 +19,7 @@ export default function DataTable({ table }: { table: TableData }) {
           {table.path} ({table.rows.length} rows)
         </Typography>
       )}
-      <TableContainer sx={{ maxHeight: 360, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      <TableContainer sx={{ maxHeight: 420, overflowX: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}>
         <Table size="small" stickyHeader>
           <TableHead>
             <TableRow>
@@ -34,10 +34,10 @@ export default function DataTable({ table }: { table: TableData }) {
           <TableBody>
             {rows.map((row, i) => (
               <TableRow key={i} hover>
-                <TableCell sx={{ fontSize: 11, color: 'text.secondary' }}>{i}</TableCell>
+                <TableCell sx={{ fontSize: 11, color: 'text.secondary', verticalAlign: 'top' }}>{i}</TableCell>
                 {table.columns.map((c) => (
-                  <TableCell key={c} sx={{ fontSize: 11, verticalAlign: 'top', maxWidth: 260, overflowWrap: 'anywhere' }}>
-                    {cellText(row[c])}
+                  <TableCell key={c} sx={{ fontSize: 11, verticalAlign: 'top', minWidth: 88, maxWidth: 280, overflowWrap: 'break-word' }}>
+                    {cellText(row[c], 160)}
                   </TableCell>
                 ))}
               </TableRow>
