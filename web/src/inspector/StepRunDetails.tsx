@@ -57,7 +57,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
       </Section>
       {detail?.inputs !== undefined && (
         <Section title="Resolved inputs">
-          <JsonTree value={detail.inputs} />
+          <JsonTree value={detail.inputs} openDepth={1} />
         </Section>
       )}
       {output !== undefined && <OutputView title="Output" value={output} fileName={`${stepId}-output`} />}
