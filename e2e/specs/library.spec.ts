@@ -21,7 +21,8 @@ test('opening a built-in from the library draws its planned graph', async ({ pag
 
   await page.goto('/');
   const { library, inspector } = regions(page);
-  await library.getByRole('button', { name: /^Multi-Collection Search/ }).click();
+  // .first(): once opened, a workflow is also listed under "Recent".
+  await library.getByRole('button', { name: /^Multi-Collection Search/ }).first().click();
 
   await expect(page).toHaveURL(/[?&]workflow=builtin(:|%3A)multi-collection-search/);
   await expectGraphDrawn(page, graph);
@@ -41,7 +42,7 @@ test('?workflow= opens a built-in directly and survives a reload', async ({ page
 test('opening another workflow pushes history, so Back returns to the first', async ({ page }) => {
   await openWorkflow(page, ID);
   const { library } = regions(page);
-  await library.getByRole('button', { name: /^search-with-fallback/ }).click();
+  await library.getByRole('button', { name: /^search-with-fallback/ }).first().click();
   await expect(node(page, 'check_results')).toBeVisible();
   await expect(page).toHaveURL(/workflow=builtin(:|%3A)search-with-fallback/);
 
@@ -55,13 +56,14 @@ test('the search box filters built-ins, examples and files in this directory', a
   const { library } = regions(page);
   const search = library.getByRole('textbox', { name: 'Search workflows' })
     .or(library.getByRole('searchbox', { name: 'Search workflows' }));
-  const multi = library.getByRole('button', { name: /^Multi-Collection Search/ });
-  const fallback = library.getByRole('button', { name: /^search-with-fallback/ });
-  const fixture = library.getByRole('button', { name: /^Failing Step/ });
+  // .first(): a workflow opened before is also listed under "Recent".
+  const multi = library.getByRole('button', { name: /^Multi-Collection Search/ }).first();
+  const fallback = library.getByRole('button', { name: /^search-with-fallback/ }).first();
+  const fixture = library.getByRole('button', { name: /^Failing Step/ }).first();
 
   await expect(multi).toBeVisible();
   await expect(fixture).toBeVisible(); // e2e/fixtures/*.vai-workflow.json, listed as file:
-  await expect(library.getByRole('button', { name: /^Question Fan-out/ })).toBeVisible(); // an example
+  await expect(library.getByRole('button', { name: /^Question Fan-out/ }).first()).toBeVisible(); // an example
 
   await search.fill('fallback');
   await expect(fallback).toBeVisible();

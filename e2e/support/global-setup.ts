@@ -2,7 +2,7 @@
 // process.env set here on to the test workers): the `vai playground` release binary on a free
 // loopback port, started in e2e/fixtures so the fixture files are listed as `file:` workflows,
 // and the slow loopback server the cancel spec points its http step at.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
@@ -12,6 +12,7 @@ import { startSlowServer } from './slow-server.mjs';
 export default async function globalSetup(config: FullConfig) {
   const slow = await startSlowServer({ delayMs: 20_000 });
   const playground = await startPlayground();
+  await warmUp(playground.url);
   process.env.VAI_PLAYGROUND_URL = playground.url;
   process.env.VAI_E2E_SLOW_URL = slow.url;
   console.log(`vai playground under test: ${playground.url} (slow server ${slow.url})`);
@@ -25,4 +26,32 @@ export default async function globalSetup(config: FullConfig) {
     mkdirSync(outputDir, { recursive: true });
     writeFileSync(path.join(outputDir, 'playground-server.log'), playground.output());
   };
+}
+
+/**
+ * The first run of a fresh playground waits until the sample knowledge base is seeded (the
+ * server starts seeding in the background; embedding 71 documents takes seconds, far more on a
+ * busy machine). Run a trivial workflow once so the specs time only their own work.
+ */
+async function warmUp(url: string) {
+  const definition = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../fixtures/dropped.json', import.meta.url)), 'utf8'),
+  );
+  const started = await fetch(`${url}/api/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ definition }),
+  });
+  if (started.status !== 201) {
+    throw new Error(`warm-up run refused: ${started.status} ${await started.text()}`);
+  }
+  const { runId } = await started.json();
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const run = await (await fetch(`${url}/api/runs/${runId}`)).json();
+    if (run.status === 'completed') return;
+    if (run.status !== 'running') throw new Error(`warm-up run ${run.status}: ${run.error ?? ''}`);
+    if (Date.now() > deadline) throw new Error('warm-up run still running after 180 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
