@@ -16,7 +16,7 @@ use std::future::ready;
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
-use vai_contract::{ClientMessage, ServerMessage};
+use vai_contract::{ClientMessage, RunState, ServerMessage};
 
 /// Messages queued for one socket before its forwarders wait.
 const OUTBOX: usize = 256;
@@ -79,7 +79,8 @@ where
                             Some(run) => {
                                 let (snapshot, rx) = run.subscribe();
                                 let seq = snapshot.seq;
-                                let finished = !run.is_running() && snapshot.status != vai_contract::RunState::Running;
+                                // A finished run sends nothing more after its snapshot.
+                                let finished = snapshot.status != RunState::Running;
                                 if send(&mut write, &ServerMessage::Snapshot { run: snapshot }).await.is_err() {
                                     break;
                                 }

@@ -9,8 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use vai_contract::{
-    INLINE_OUTPUT_LIMIT, RunSnapshot, RunState, RunSummary, ServerMessage, StepDetail, StepState,
-    StepStatus,
+    INLINE_OUTPUT_LIMIT, RunSnapshot, RunSummary, ServerMessage, StepDetail, StepState, StepStatus,
 };
 use vai_workflow::{EventSink, RunEvent};
 
@@ -72,10 +71,6 @@ impl Run {
 
     pub fn summary(&self) -> RunSummary {
         summary(&self.lock().snapshot)
-    }
-
-    pub fn is_running(&self) -> bool {
-        self.lock().snapshot.status == RunState::Running
     }
 
     /// The snapshot and a receiver of every later event, taken together.
