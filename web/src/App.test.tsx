@@ -64,7 +64,7 @@ describe('App shell', () => {
     fireEvent.change(within(runBar).getByRole('textbox', { name: /^query/ }), { target: { value: 'hello there' } })
     fireEvent.click(within(runBar).getByRole('button', { name: 'Run' }))
     await waitFor(() => expect(screen.getByTestId('run-status').textContent).toBe('Running'))
-    const start = server.calls.find((c) => c.path === '/api/runs')
+    const start = server.calls.find((c) => c.path === '/api/runs' && c.method === 'POST')
     expect(start?.body).toMatchObject({ inputs: { query: 'hello there', limit: 5 }, workflowId: 'builtin:two-steps' })
 
     const socket = sockets[sockets.length - 1]
@@ -105,5 +105,15 @@ describe('App shell', () => {
     render(<App />)
     await screen.findByTestId('node-merge')
     expect(screen.getByRole('button', { name: 'Recent: Two Steps' })).toBeTruthy()
+  })
+
+  it('after a reload, follows a run of the open workflow that is still going', async () => {
+    installFakeServer({ runs: [{ runId: 'run-9', workflow: 'Two Steps', workflowId: 'builtin:two-steps', status: 'running', startedAt: Date.now() }] })
+    window.history.replaceState(null, '', '/?workflow=builtin%3Atwo-steps')
+    render(<App />)
+    await screen.findByTestId('node-merge')
+    await waitFor(() => expect(screen.getByTestId('run-status').textContent).toBe('Running'))
+    const socket = sockets[sockets.length - 1]
+    await waitFor(() => expect(socket.sent).toContainEqual({ type: 'subscribe', runId: 'run-9' }))
   })
 })

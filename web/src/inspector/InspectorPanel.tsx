@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box'
 import Typography from '@mui/material/Typography'
+import { useEffect, useRef } from 'react'
 import { useWorkflowStore } from '../state/workflowStore'
 import StepInspector from './StepInspector'
 import WorkflowInspector from './WorkflowInspector'
@@ -9,10 +10,16 @@ export default function InspectorPanel() {
   const graph = useWorkflowStore((s) => s.graph)
   const selected = useWorkflowStore((s) => s.selected)
   const node = graph?.nodes.find((n) => n.id === selected)
+  const panel = useRef<HTMLElement>(null)
+  // A new selection starts at its heading, not wherever the previous one was scrolled to.
+  useEffect(() => {
+    panel.current?.scrollTo?.({ top: 0 })
+  }, [selected])
 
   return (
     <Box
       component="aside"
+      ref={panel}
       aria-label="Inspector"
       sx={{ width: 380, flexShrink: 0, borderLeft: 1, borderColor: 'divider', overflow: 'auto', p: 2, minHeight: 0 }}
     >

@@ -6,6 +6,7 @@ import { runSocket } from '../api/socket'
 import type { Diagnostic, PlanResponse } from '../api/types'
 import { RECENT_PREFIX, textKey } from './recents'
 import { useRecentStore } from './recentStore'
+import { adoptRun } from './runActions'
 import { useRunStore } from './runStore'
 import { useWorkflowStore } from './workflowStore'
 
@@ -93,7 +94,9 @@ export async function openWorkflowById(key: string, history: HistoryMode = 'push
     const doc = await api.getWorkflow(key)
     const plan = await planText(doc.text)
     finish(mine, { id: key, key, label: doc.summary.name, text: doc.text }, plan, history)
-    if (mine === generation) useRecentStore.getState().remember({ key, name: doc.summary.name })
+    if (mine !== generation) return
+    useRecentStore.getState().remember({ key, name: doc.summary.name })
+    void followRunningRun(mine)
   } catch (e) {
     fail(mine, e)
   }
@@ -111,6 +114,18 @@ export async function openWorkflowText(text: string, label: string, history: His
     if (mine === generation) useRecentStore.getState().remember({ key, name, text })
   } catch (e) {
     fail(mine, e)
+  }
+}
+
+/** After a reload (or in a second tab), picks up a run of this workflow that is still going. */
+async function followRunningRun(mine: number): Promise<void> {
+  try {
+    const { runs } = await api.listRuns()
+    if (mine !== generation) return
+    const running = runs.find((r) => r.status === 'running' && r.workflowId === useWorkflowStore.getState().current?.id)
+    if (running) adoptRun(running)
+  } catch {
+    // Only a convenience: the run bar still works.
   }
 }
 

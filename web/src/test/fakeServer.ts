@@ -1,6 +1,6 @@
 //! A scripted stand-in for `vai playground` in jsdom tests: fetch routes and a WebSocket class
 //! whose server side the test drives.
-import type { GraphView, PlanResponse, ServerMessage, WorkflowSummary } from '../api/types'
+import type { GraphView, PlanResponse, RunSummary, ServerMessage, WorkflowSummary } from '../api/types'
 
 export const definition = {
   name: 'Two Steps',
@@ -42,7 +42,7 @@ export interface Call {
 /** Every socket the app opened, across tests (the app's socket is a page-lifetime singleton). */
 export const sockets: { sent: unknown[]; push(message: ServerMessage): void }[] = []
 
-export function installFakeServer() {
+export function installFakeServer({ runs = [] as RunSummary[] } = {}) {
   const calls: Call[] = []
   const text = JSON.stringify(definition, null, 2)
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -66,6 +66,7 @@ export function installFakeServer() {
     if (path === '/api/tools') return json({ tools: [], categories: [] })
     if (path === '/api/config/status') return json({ offline: true, providers: [{ id: 'llm', label: 'LLM', backend: 'none', configured: false, detail: '' }] })
     if (path === '/api/runs' && method === 'POST') return json({ runId: 'run-1' }, 201)
+    if (path === '/api/runs') return json({ runs })
     if (path.startsWith('/api/runs/run-1/steps/')) return json({ stepId: 'search', status: 'completed', inputs: { query: 'hello there' }, output: { results: [{ text: 'a' }], resultCount: 1 } })
     return json({ error: { code: 'NOT_FOUND', message: `no route ${path}` } }, 404)
   }
