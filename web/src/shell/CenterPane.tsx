@@ -3,6 +3,7 @@ import Canvas from '../canvas/Canvas'
 import { useWorkflowStore } from '../state/workflowStore'
 import DiagnosticsList from './DiagnosticsList'
 import EmptyState from './EmptyState'
+import LoadErrorBanner from './LoadErrorBanner'
 
 /**
  * Diagnostics above the canvas. The canvas renders the `<main aria-label="Canvas">` landmark
@@ -16,7 +17,7 @@ export default function CenterPane() {
   const loadError = useWorkflowStore((s) => s.loadError)
 
   let explanation
-  if (loadError) {
+  if (loadError && !hasGraph) {
     explanation = <EmptyState title="Could not open the workflow" detail={loadError} tone="error" />
   } else if (hasWorkflow && !hasGraph && !loading) {
     explanation = (
@@ -30,6 +31,7 @@ export default function CenterPane() {
 
   return (
     <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', position: 'relative' }}>
+      {loadError && hasGraph && <LoadErrorBanner message={loadError} />}
       <DiagnosticsList />
       <Box sx={{ flex: 1, minHeight: 0, position: 'relative' }}>
         {explanation ? (
