@@ -11,6 +11,10 @@ function manualChunks(id: string): string | undefined {
   return 'vendor'
 }
 
+// `npm run dev` proxies the API to a running `vai playground` (port 3333 unless VAI_PORT says
+// otherwise). The playground refuses foreign origins, so the proxy presents the playground's own.
+const playground = `http://127.0.0.1:${process.env.VAI_PORT ?? '3333'}`
+
 export default defineConfig({
   base: '/',
   plugins: [react()],
@@ -23,7 +27,7 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/api': { target: 'http://127.0.0.1:3333', changeOrigin: true, ws: true },
+      '/api': { target: playground, changeOrigin: true, ws: true, headers: { Origin: playground } },
     },
   },
 })
