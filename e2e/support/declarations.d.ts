@@ -19,6 +19,7 @@ declare module '*/playground.mjs' {
     args?: string[];
     timeoutMs?: number;
     onOutput?: (text: string) => void;
+    home?: string;
   }): Promise<Playground>;
 }
 declare module '*/slow-server.mjs' {

@@ -74,16 +74,19 @@ export function isolatedEnv(home) {
 
 /**
  * Start `vai playground --port 0 --no-open [args]` in `cwd` and resolve once it has printed
- * `vai playground: <url>`. Returns {url, child, home, output(), stop()}.
+ * `vai playground: <url>`. Returns {url, child, home, output(), stop()}. Without `home` a fresh
+ * temporary one is made, and removed by stop().
  */
 export async function startPlayground({
   cwd = fixturesDir,
   args = [],
   timeoutMs = 60_000,
   onOutput,
+  home: givenHome,
 } = {}) {
   const bin = vaiBinary();
-  const home = mkdtempSync(path.join(tmpdir(), 'vai-e2e-'));
+  // A given home (one whose local store is already seeded, say) is the caller's to remove.
+  const home = givenHome ?? mkdtempSync(path.join(tmpdir(), 'vai-e2e-'));
   const started = performance.now();
   const child = spawn(bin, ['playground', '--port', '0', '--no-open', ...args], {
     cwd,
@@ -131,7 +134,7 @@ export async function startPlayground({
       await exited;
       clearTimeout(timer);
     }
-    rmSync(home, { recursive: true, force: true });
+    if (!givenHome) rmSync(home, { recursive: true, force: true });
   };
 
   return { url, child, home, startedAt: started, output: () => log, stop };
