@@ -12,7 +12,7 @@ pub use catalog::{
     ToolView,
 };
 pub use runs::{
-    ApiErrorBody, CancelAccepted, ErrorInfo, RunCreated, RunList, RunSnapshot, RunState,
+    ApiErrorBody, CancelAccepted, ErrorInfo, RunCreated, RunList, RunOutput, RunSnapshot, RunState,
     RunSummary, StartRun, StepDetail, StepState, StepStatus,
 };
 pub use socket::{ClientMessage, ServerMessage};
@@ -91,6 +91,7 @@ pub fn typescript() -> String {
         StepState,
         RunSnapshot,
         StepDetail,
+        RunOutput,
         ApiErrorBody,
         ErrorInfo,
         // socket

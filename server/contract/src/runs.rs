@@ -207,6 +207,19 @@ pub struct StepDetail {
     pub duration_ms: Option<u64>,
 }
 
+/// `GET /api/runs/{id}/output`: the run's final output in full, whatever its size (events carry
+/// it inline only up to 16 KB).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RunOutput {
+    pub run_id: String,
+    pub status: RunState,
+    /// Absent while the run is going, and when it ended without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "unknown")]
+    pub output: Option<Value>,
+}
+
 /// The body of every non-2xx reply.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ApiErrorBody {

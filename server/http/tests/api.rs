@@ -516,7 +516,11 @@ async fn large_outputs_are_fetched_not_streamed() {
     let server = TestApp::serve().await;
     let mut ws = connect(server.port, None).await.expect("connect");
     next_json(&mut ws).await; // hello
-    let wf = json!({"name": "big", "steps": [{"id": "big", "tool": "big", "inputs": {"n": 20000, "delayMs": 100}}]});
+    let wf = json!({
+        "name": "big",
+        "steps": [{"id": "big", "tool": "big", "inputs": {"n": 20000, "delayMs": 100}}],
+        "output": {"text": "{{ big.output.text }}"}
+    });
     let run_id = server.start(wf, json!({})).await;
     let (_, events) = collect_run(&mut ws, &run_id).await;
     let completed = events
@@ -529,6 +533,15 @@ async fn large_outputs_are_fetched_not_streamed() {
         .get(&format!("/api/runs/{run_id}/steps/big/output"))
         .await;
     assert_eq!(step["output"]["text"].as_str().unwrap().len(), 20000);
+
+    let finished = events.last().expect("run_finished");
+    assert!(finished.get("output").is_none());
+    let (status, run) = server.get(&format!("/api/runs/{run_id}/output")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(run["status"], "completed");
+    assert_eq!(run["output"]["text"].as_str().unwrap().len(), 20000);
+    let (status, _) = server.get("/api/runs/nope/output").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@ import type {
   ConfigStatus,
   Diagnostic,
   PlanResponse,
+  RunOutput,
   RunSnapshot,
   CancelAccepted,
   RunCreated,
@@ -74,6 +75,7 @@ export const api = {
   getRun: (runId: string) => request<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),
   cancelRun: (runId: string) =>
     request<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
+  runOutput: (runId: string) => request<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
   stepOutput: (runId: string, stepId: string) =>
     request<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
 }

@@ -326,6 +326,16 @@ export type StepDetail = { stepId: string, status: StepStatus,
 inputs?: unknown, output?: unknown, error?: string, reason?: string, durationMs?: number, };
 
 /**
+ * `GET /api/runs/{id}/output`: the run's final output in full, whatever its size (events carry
+ * it inline only up to 16 KB).
+ */
+export type RunOutput = { runId: string, status: RunState, 
+/**
+ * Absent while the run is going, and when it ended without one.
+ */
+output?: unknown, };
+
+/**
  * The body of every non-2xx reply.
  */
 export type ApiErrorBody = { error: ErrorInfo, };

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box'
 import Typography from '@mui/material/Typography'
 import { formatDuration } from '../hooks/useElapsed'
+import { useRunOutput } from '../hooks/useRunOutput'
 import { useRunStore } from '../state/runStore'
 import OutputView from './OutputView'
 import Section from './Section'
@@ -14,6 +15,8 @@ export default function RunSummaryView() {
   const output = useRunStore((s) => s.output)
   const outputBytes = useRunStore((s) => s.outputBytes)
   const runId = useRunStore((s) => s.runId)
+  const large = output === undefined && outputBytes !== undefined && status !== undefined && status !== 'running'
+  const fetched = useRunOutput(runId, large)
   if (!runId || !status) return null
   const usageText = usage
     ? Object.entries(usage)
@@ -32,10 +35,15 @@ export default function RunSummaryView() {
         {error && <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap' }}>{error}</Typography>}
       </Section>
       {output !== undefined && <OutputView title="Final output" value={output} fileName="workflow-output" />}
-      {output === undefined && outputBytes !== undefined && (
+      {large && fetched.output !== undefined && (
+        <OutputView title="Final output" value={fetched.output} fileName="workflow-output" />
+      )}
+      {large && fetched.output === undefined && (
         <Section title="Final output">
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            The output is {Math.round(outputBytes / 1024)} KB, too large to send live; select the last step to see its full output.
+          <Typography variant="body2" sx={{ color: fetched.error ? 'error.main' : 'text.secondary' }}>
+            {fetched.loading
+              ? `Loading the output (${Math.round((outputBytes ?? 0) / 1024)} KB)…`
+              : (fetched.error ?? 'The run ended without an output.')}
           </Typography>
         </Section>
       )}

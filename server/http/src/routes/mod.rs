@@ -25,6 +25,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/runs", get(runs::list).post(runs::start))
         .route("/runs/{id}", get(runs::get))
         .route("/runs/{id}/cancel", post(runs::cancel))
+        .route("/runs/{id}/output", get(runs::output))
         .route("/runs/{id}/steps/{step}/output", get(runs::step))
         .route("/ws", get(ws::upgrade))
         .fallback(not_found)

@@ -7,7 +7,9 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use std::sync::Arc;
-use vai_contract::{CancelAccepted, RunCreated, RunList, RunSnapshot, StartRun, StepDetail};
+use vai_contract::{
+    CancelAccepted, RunCreated, RunList, RunOutput, RunSnapshot, StartRun, StepDetail,
+};
 use vai_workflow::{Mode, OnlyStep, compile};
 
 pub(super) async fn start(
@@ -81,6 +83,13 @@ pub(super) async fn cancel(
             status: run.summary().status,
         }),
     ))
+}
+
+pub(super) async fn output(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<RunOutput>, ApiError> {
+    Ok(Json(run(&state, &id)?.output()))
 }
 
 pub(super) async fn step(

@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use vai_contract::{
-    INLINE_OUTPUT_LIMIT, RunSnapshot, RunSummary, ServerMessage, StepDetail, StepState, StepStatus,
+    INLINE_OUTPUT_LIMIT, RunOutput, RunSnapshot, RunSummary, ServerMessage, StepDetail, StepState,
+    StepStatus,
 };
 use vai_workflow::{EventSink, RunEvent};
 
@@ -100,6 +101,16 @@ impl Run {
             reason: state.reason.clone(),
             duration_ms: state.duration_ms,
         })
+    }
+
+    /// The run's status and its full final output, when it has one.
+    pub fn output(&self) -> RunOutput {
+        let log = self.lock();
+        RunOutput {
+            run_id: self.id.clone(),
+            status: log.snapshot.status,
+            output: log.output.as_deref().cloned(),
+        }
     }
 
     /// Outputs of the steps that completed, for replaying them in a single-step run.
