@@ -190,6 +190,21 @@ impl App {
     }
 }
 
+/// Whether any step of `plan` reads or writes the vector store, so the sample knowledge base
+/// must be in place before it runs.
+pub fn needs_store(plan: &vai_workflow::Plan) -> bool {
+    plan.steps.iter().any(|s| {
+        let tool = match &s.kind {
+            vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
+            _ => s.tool.as_str(),
+        };
+        matches!(
+            tool,
+            "query" | "search" | "ingest" | "collections" | "aggregate"
+        )
+    })
+}
+
 /// What `GET /api/config/status` reports: which backend serves each capability and where its
 /// setting came from. Names settings, never their values (secrets stay in this process).
 pub fn config_status(cfg: &Config) -> vai_contract::ConfigStatus {

@@ -7,11 +7,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use vai_contract::ConfigStatus;
-use vai_workflow::Registry;
+use vai_workflow::{Plan, Registry};
 
-/// Work to finish before the first run starts (seeding the local sample knowledge base). Called
-/// before every run; it must be cheap once done.
-pub type BeforeRun = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+/// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
+/// the plan touches the store). Called before every run; it must be cheap once done.
+pub type BeforeRun = Arc<dyn Fn(&Plan) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// What the composition root hands the server.
 pub struct Settings {

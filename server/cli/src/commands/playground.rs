@@ -4,9 +4,11 @@ use super::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::{app, builtin, config::Config};
 use clap::Args;
 use std::borrow::Cow;
+use std::future::Future;
 use std::io::Write;
 use std::net::IpAddr;
 use std::path::Path;
+use std::pin::Pin;
 use std::sync::Arc;
 use tokio::sync::OnceCell;
 use vai_contract::WorkflowSource;
@@ -77,14 +79,22 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
-    let before_run = sample_seeding(live.clone());
-    // Seed in the background so the first run rarely waits; runs wait for it if it has not
-    // finished (it is a no-op once the sample is in place). It starts a moment late so the
-    // first page load does not compete with the embedding model for the CPU.
-    let seed = before_run.clone();
+    let seed = sample_seeding(live.clone());
+    // Seed in the background so the first run rarely waits; runs that touch the store wait for
+    // it if it has not finished (it is a no-op once the sample is in place), other runs never
+    // do. It starts a moment late so the first page load does not compete with the embedding
+    // model for the CPU.
+    let background = seed.clone();
     tokio::spawn(async move {
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        seed().await;
+        background().await;
+    });
+    let before_run: BeforeRun = Arc::new(move |plan| {
+        if app::needs_store(plan) {
+            seed()
+        } else {
+            Box::pin(async {})
+        }
     });
 
     let extra_hosts = if args.host.is_loopback() || args.host.is_unspecified() {
@@ -203,8 +213,10 @@ fn workflow_id(library: &Library, name: &str) -> Option<String> {
         .find(|id| listed.iter().any(|w| &w.id == id))
 }
 
-/// Seeding the local sample knowledge base, once, shared by every run.
-fn sample_seeding(live: Arc<app::App>) -> BeforeRun {
+type Seed = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// Seeding the local sample knowledge base, once, shared by every run that needs it.
+fn sample_seeding(live: Arc<app::App>) -> Seed {
     let once = Arc::new(OnceCell::<()>::new());
     Arc::new(move || {
         let once = once.clone();

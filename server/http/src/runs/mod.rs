@@ -120,7 +120,7 @@ impl RunManager {
             let run = task_run;
             if let Some(prepare) = &manager.0.before_run {
                 tokio::select! {
-                    _ = prepare() => {}
+                    _ = prepare(&plan) => {}
                     _ = run.cancel.cancelled() => {}
                 }
             }

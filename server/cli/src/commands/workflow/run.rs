@@ -95,7 +95,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
-    if plan.steps.iter().any(|s| needs_store(&s.tool, &s.kind)) {
+    if app::needs_store(&plan) {
         match app.prepare_sample().await {
             Some(Ok(line)) if !args.quiet => eprintln!("{line}"),
             Some(Err(e)) => eprintln!("warning: {e}"),
@@ -161,18 +161,6 @@ pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
         RunStatus::Failed => EXIT_FAILED,
         RunStatus::Cancelled => EXIT_INTERRUPTED,
     })
-}
-
-/// Whether a step reads or writes the vector store (so the sample knowledge base must exist).
-fn needs_store(tool: &str, kind: &vai_workflow::compile::StepKind) -> bool {
-    let tool = match kind {
-        vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
-        _ => tool,
-    };
-    matches!(
-        tool,
-        "query" | "search" | "ingest" | "collections" | "aggregate"
-    )
 }
 
 fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {
