@@ -2,7 +2,7 @@
 // process.env set here on to the test workers): the `vai playground` release binary on a free
 // loopback port, started in e2e/fixtures so the fixture files are listed as `file:` workflows,
 // and the slow loopback server the cancel spec points its http step at.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
@@ -29,18 +29,19 @@ export default async function globalSetup(config: FullConfig) {
 }
 
 /**
- * The first run of a fresh playground waits until the sample knowledge base is seeded (the
- * server starts seeding in the background; embedding 71 documents takes seconds, far more on a
- * busy machine). Run a trivial workflow once so the specs time only their own work.
+ * A run that touches the local store waits until the server has seeded the sample knowledge
+ * base (it starts seeding in the background; embedding 71 documents takes seconds, far more on
+ * a busy machine), and the first query loads the embedding model. Run one such workflow once
+ * so the specs time only their own work.
  */
 async function warmUp(url: string) {
-  const definition = JSON.parse(
-    readFileSync(fileURLToPath(new URL('../fixtures/dropped.json', import.meta.url)), 'utf8'),
-  );
+  const doc = await fetch(`${url}/api/workflows/builtin:multi-collection-search`);
+  if (!doc.ok) throw new Error(`warm-up: GET the built-in: ${doc.status} ${await doc.text()}`);
+  const { definition } = await doc.json();
   const started = await fetch(`${url}/api/runs`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ definition }),
+    body: JSON.stringify({ definition, inputs: { query: 'warm up' } }),
   });
   if (started.status !== 201) {
     throw new Error(`warm-up run refused: ${started.status} ${await started.text()}`);
