@@ -121,6 +121,7 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         url.push_str("?workflow=");
         url.push_str(&encode_query(id));
     }
+    let stop = stop_signal();
     {
         // The e2e tests read this line to find the server: keep it exactly so, and flushed.
         let mut out = std::io::stdout().lock();
@@ -141,7 +142,7 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     let runs = state.runs().clone();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<u8>();
     tokio::spawn(async move {
-        let code = stop_signal().await;
+        let code = stop.await;
         eprintln!("\nstopping: cancelling running workflows…");
         // Sockets close and runs report how they ended before the server stops.
         runs.shutdown().await;
@@ -159,19 +160,36 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
 }
 
 /// Ctrl-C exits 130 like every command; SIGTERM (a service manager, a test harness) exits 0.
-async fn stop_signal() -> u8 {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            return tokio::select! {
-                _ = tokio::signal::ctrl_c() => EXIT_INTERRUPTED,
+/// The handlers are installed when this is called, not when the future is first polled, so a
+/// signal sent as soon as the URL is printed is never lost (it would otherwise kill the process
+/// without the graceful shutdown).
+#[cfg(unix)]
+fn stop_signal() -> impl Future<Output = u8> + Send {
+    use tokio::signal::unix::{SignalKind, signal};
+    let handlers = signal(SignalKind::interrupt()).and_then(|int| {
+        let term = signal(SignalKind::terminate())?;
+        Ok((int, term))
+    });
+    async move {
+        match handlers {
+            Ok((mut int, mut term)) => tokio::select! {
+                _ = int.recv() => EXIT_INTERRUPTED,
                 _ = term.recv() => EXIT_OK,
-            };
+            },
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                EXIT_INTERRUPTED
+            }
         }
     }
-    let _ = tokio::signal::ctrl_c().await;
-    EXIT_INTERRUPTED
+}
+
+#[cfg(not(unix))]
+fn stop_signal() -> impl Future<Output = u8> + Send {
+    async {
+        let _ = tokio::signal::ctrl_c().await;
+        EXIT_INTERRUPTED
+    }
 }
 
 /// Built-ins and examples from the binary, and the workflow files in `dir`.
