@@ -2,6 +2,7 @@
 
 use super::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::{app, builtin, config::Config};
+use axum::serve::ListenerExt;
 use clap::Args;
 use std::borrow::Cow;
 use std::future::Future;
@@ -153,6 +154,11 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         let code = stop_rx.await.unwrap_or(EXIT_OK);
         let _ = code_tx.send(code);
     };
+    // Run events are small frames written one after another; without TCP_NODELAY the second
+    // waits for the browser's delayed ACK of the first (up to 40 ms on Linux).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, vai_http::app(state))
         .with_graceful_shutdown(shutdown)
         .await?;
