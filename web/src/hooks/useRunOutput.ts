@@ -1,6 +1,6 @@
 //! A finished run's final output in full, fetched when it was too large to arrive with its event.
-import { useEffect, useState } from 'react'
-import { api, errorInfo } from '../api/client'
+import { api } from '../api/client'
+import { useFetched } from './useFetched'
 
 export interface RunOutputState {
   output?: unknown
@@ -10,20 +10,6 @@ export interface RunOutputState {
 
 /** Fetches the output of `runId` once `wanted` is true (a finished run whose output was not sent inline). */
 export function useRunOutput(runId: string | undefined, wanted: boolean): RunOutputState {
-  const key = wanted ? runId : undefined
-  const [result, setResult] = useState<{ key: string; output?: unknown; error?: string }>()
-  useEffect(() => {
-    if (!key) return
-    let live = true
-    api.runOutput(key).then(
-      (r) => live && setResult({ key, output: r.output }),
-      (e) => live && setResult({ key, error: errorInfo(e).message }),
-    )
-    return () => {
-      live = false
-    }
-  }, [key])
-  if (!key) return { loading: false }
-  if (result?.key !== key) return { loading: true }
-  return { output: result.output, error: result.error, loading: false }
+  const { value, error, loading } = useFetched(wanted ? runId : undefined, (id) => api.runOutput(id))
+  return { output: value?.output, error, loading }
 }

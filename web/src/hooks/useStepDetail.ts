@@ -1,7 +1,7 @@
 //! A finished step's resolved inputs and full output, fetched from the step route.
-import { useEffect, useState } from 'react'
-import { api, errorInfo } from '../api/client'
+import { api } from '../api/client'
 import type { StepDetail, StepStatus } from '../api/types'
+import { useFetched } from './useFetched'
 
 const FINISHED: ReadonlySet<StepStatus | undefined> = new Set(['completed', 'failed', 'skipped', 'cancelled'])
 
@@ -12,20 +12,8 @@ export interface StepDetailState {
 }
 
 export function useStepDetail(runId: string | undefined, stepId: string, status: StepStatus | undefined): StepDetailState {
+  // The status is part of the key: a step that finishes again (a new attempt) is fetched again.
   const key = runId && FINISHED.has(status) ? `${runId}\u0000${stepId}\u0000${status}` : undefined
-  const [result, setResult] = useState<{ key: string; detail?: StepDetail; error?: string }>()
-  useEffect(() => {
-    if (!key || !runId) return
-    let live = true
-    api.stepOutput(runId, stepId).then(
-      (detail) => live && setResult({ key, detail }),
-      (e) => live && setResult({ key, error: errorInfo(e).message }),
-    )
-    return () => {
-      live = false
-    }
-  }, [key, runId, stepId])
-  if (!key) return { loading: false }
-  if (result?.key !== key) return { loading: true }
-  return { detail: result.detail, error: result.error, loading: false }
+  const { value, error, loading } = useFetched(key, () => api.stepOutput(runId ?? '', stepId))
+  return { detail: value, error, loading }
 }
