@@ -1,6 +1,7 @@
 // Playwright drives the real `vai playground` release binary in Debian's Chromium; the global
 // setup starts it on a free port with an isolated, offline environment (see support/).
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './support/playground.mjs';
 
 const ci = !!process.env.CI;
 
@@ -28,17 +29,8 @@ export default defineConfig({
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
     launchOptions: {
-      // The Debian package, never a Playwright-downloaded browser (scripts/setup.sh installs it).
-      executablePath: process.env.VAI_CHROMIUM ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: chromiumPath,
+      args: chromiumArgs,
     },
   },
 });

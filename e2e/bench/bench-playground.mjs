@@ -38,7 +38,14 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import WebSocket from 'ws';
-import { isolatedEnv, repoRoot, startPlayground, vaiBinary } from '../support/playground.mjs';
+import {
+  chromiumArgs,
+  chromiumPath,
+  isolatedEnv,
+  repoRoot,
+  startPlayground,
+  vaiBinary,
+} from '../support/playground.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -48,16 +55,6 @@ const opt = (name, fallback) => {
 };
 const only = new Set((opt('only', 'startup,memory,bundle,ws,render')).split(','));
 const RUNS = Number(opt('runs', '20'));
-const CHROMIUM = process.env.VAI_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
@@ -134,7 +131,7 @@ async function benchStartup() {
 }
 
 async function launch() {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 }
 
 async function benchMemory() {

@@ -3,6 +3,8 @@ declare module '*/playground.mjs' {
   import type { ChildProcess } from 'node:child_process';
   export const repoRoot: string;
   export const fixturesDir: string;
+  export const chromiumPath: string;
+  export const chromiumArgs: string[];
   export function vaiBinary(): string;
   export function modelDir(env?: NodeJS.ProcessEnv): string;
   export function isolatedEnv(home: string): NodeJS.ProcessEnv;

@@ -11,6 +11,20 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '..', '..');
 export const fixturesDir = path.resolve(here, '..', 'fixtures');
 
+/** The Debian package, never a Playwright-downloaded browser (scripts/setup.sh installs it). */
+export const chromiumPath = process.env.VAI_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Root needs --no-sandbox; the rest keep Chromium from dialling out. */
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /** The binary under test: $VAI_BIN, else the release build. */
 export function vaiBinary() {
   const bin = process.env.VAI_BIN ?? path.join(repoRoot, 'target', 'release', 'vai');
