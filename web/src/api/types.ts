@@ -84,7 +84,15 @@ name: string, description?: string, source: WorkflowSource, stepCount: number,
 /**
  * Declared input names, in file order.
  */
-inputs: Array<string>, };
+inputs: Array<string>, 
+/**
+ * True for built-ins and examples: the builder saves them under a new name.
+ */
+readOnly: boolean, 
+/**
+ * Why a file in the directory could not be read or parsed (e.g. over 5 MB); it is still listed.
+ */
+error?: string, };
 
 /**
  * `GET /api/workflows`.
@@ -94,13 +102,21 @@ export type WorkflowList = { workflows: Array<WorkflowSummary>, };
 /**
  * `GET /api/workflows/{id}`: the file verbatim and, when it is JSON, parsed.
  */
-export type WorkflowDocument = { summary: WorkflowSummary, text: string, definition?: unknown, };
+export type WorkflowDocument = { summary: WorkflowSummary, text: string, definition?: JsonValue, 
+/**
+ * Hex SHA-256 of the file's bytes (first 16 hex chars): `POST /api/workflows/save` compares it.
+ */
+version: string, };
 
 /**
  * Body of `POST /api/workflows/validate` and `/plan`: exactly one of `definition` (the workflow
  * as JSON) or `text` (raw file text, so syntax errors come back with line and column).
  */
-export type WorkflowBody = { definition?: unknown, text?: string, };
+export type WorkflowBody = { definition?: JsonValue, text?: string, 
+/**
+ * `draft` tolerates what an unfinished workflow lacks (no steps, no name); default `strict`.
+ */
+mode?: "strict" | "draft", };
 
 /**
  * `POST /api/workflows/validate`.
@@ -158,7 +174,7 @@ export type InputField = { name: string,
 /**
  * The declared type: `string`, `number`, `boolean`, `array`, `object`, ….
  */
-type: string, required: boolean, default?: unknown, description?: string, };
+type: InputType, required: boolean, default?: unknown, description?: string, };
 
 /**
  * Why an edge exists.
@@ -195,7 +211,7 @@ icon: string, description: string, help: string,
 /**
  * JSON Schema (draft 2020-12) of the step's `inputs`.
  */
-inputSchema: unknown, outputs: Array<ToolOutput>, mainInput?: string, apiCalls: ApiCalls, };
+inputSchema: InputSchema, outputs: Array<ToolOutput>, mainInput?: string, apiCalls: ApiCalls, };
 
 /**
  * One output field of a tool.
@@ -366,3 +382,95 @@ output?: unknown, outputBytes?: number, } | { "type": "error", code: string, mes
  * Client → server.
  */
 export type ClientMessage = { "type": "subscribe", runId: string, } | { "type": "unsubscribe", runId: string, };
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written from /work/briefs/builder-api.md until the Rust contract exports them; the
+// generated file replaces this block.
+// ---------------------------------------------------------------------------------------------
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+/**
+ * The declared type of a workflow input.
+ */
+export type InputType = "string" | "number" | "boolean" | "array" | "object";
+
+/**
+ * A `.vai-workflow.json` file.
+ */
+export type Workflow = { "$schema"?: string, name: string, description?: string, version?: string, inputs?: { [key in string]: InputDecl }, defaults?: { [key in string]: JsonValue }, steps: Array<Step>, output?: JsonValue, formatters?: Formatters, branding?: JsonValue, ui?: WorkflowUi, };
+
+/**
+ * One declared input.
+ */
+export type InputDecl = { type: InputType, description?: string, required?: boolean, default?: JsonValue, };
+
+/**
+ * One step of the DAG.
+ */
+export type Step = { id: string, name?: string, description?: string, tool: string, inputs: { [key in string]: JsonValue }, condition?: string, forEach?: string, forEachConcurrency?: number, continueOnError?: boolean, dependsOn?: Array<string>, retry?: RetryPolicy, timeoutMs?: number, };
+
+/**
+ * Retry policy of a step.
+ */
+export type RetryPolicy = { maxAttempts: number, initialDelayMs: number, backoffRate: number, maxDelayMs: number, };
+
+/**
+ * Output rendering hints.
+ */
+export type Formatters = { default?: string, title?: string, columns?: Array<string>, arrayField?: string, };
+
+/**
+ * Layout hints the builder keeps in the file; the engine ignores them.
+ */
+export type WorkflowUi = { positions?: { [key in string]: { x: number, y: number } }, notes?: Array<Note>, };
+
+/**
+ * A sticky note on the canvas (Markdown).
+ */
+export type Note = { id: string, x: number, y: number, width?: number, height?: number, text: string, color?: string, };
+
+export type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
+
+/**
+ * JSON Schema of a tool's `inputs`.
+ */
+export type InputSchema = { type: "object", properties: { [key in string]: PropertySchema }, required: Array<string>, };
+
+export type PropertySchema = { type?: JsonType | Array<JsonType>, description?: string, default?: JsonValue, enum?: Array<JsonValue>, items?: PropertySchema, properties?: { [key in string]: PropertySchema }, required?: Array<string>, additionalProperties?: boolean | PropertySchema, minimum?: number, maximum?: number, pattern?: string, format?: string, };
+
+/**
+ * `POST /api/workflows/references`.
+ */
+export type ReferencesResponse = { references: Array<ReferenceSite>, };
+
+/**
+ * One reference in a document, located by the engine's parser.
+ */
+export type ReferenceSite = { pointer: string, stepId?: string, field: string, kind: "template" | "expression" | "id", path: string, root: string, target?: string, start: number, end: number, rootStart: number, rootEnd: number, templateStart?: number, templateEnd?: number, whole: boolean, };
+
+/**
+ * `POST /api/workflows/rewrite`.
+ */
+export type RewriteResponse = { definition: JsonValue, changed: Array<string>, };
+
+/**
+ * `POST /api/workflows/complete`.
+ */
+export type CompleteRequest = { definition: JsonValue, stepId?: string, field: string, text: string, cursor: number, };
+
+export type CompleteResponse = { from: number, to: number, items: Array<Completion>, };
+
+export type Completion = { label: string, insert: string, kind: "input" | "default" | "step" | "output" | "local" | "keyword", detail?: string, };
+
+/**
+ * `POST /api/workflows/save`.
+ */
+export type SaveRequest = { fileName: string, definition: JsonValue, baseVersion?: string, overwrite?: boolean, };
+
+export type SaveResponse = { id: string, version: string, summary: WorkflowSummary, };
+
+/**
+ * `POST /api/runs/{id}/test-case`.
+ */
+export type TestCaseSaved = { fileName: string, path: string, text: string, };

@@ -9,6 +9,7 @@ const w = (id: string, name: string, description?: string): WorkflowSummary => (
   source: 'builtin',
   stepCount: 1,
   inputs: [],
+  readOnly: true,
 })
 
 describe('filterWorkflows', () => {

@@ -10,7 +10,6 @@ export type FieldKind = 'text' | 'number' | 'boolean' | 'json'
 export function fieldKind(type: string): FieldKind {
   switch (type) {
     case 'number':
-    case 'integer':
       return 'number'
     case 'boolean':
       return 'boolean'
@@ -71,7 +70,6 @@ export function coerceInputs(fields: InputField[], values: FormValues): Coerced 
     if (kind === 'number') {
       const n = Number(text)
       if (!Number.isFinite(n)) errors[field.name] = 'Must be a number'
-      else if (field.type === 'integer' && !Number.isInteger(n)) errors[field.name] = 'Must be a whole number'
       else inputs[field.name] = n
       continue
     }

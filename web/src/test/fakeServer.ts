@@ -29,8 +29,8 @@ export const graph: GraphView = {
 }
 
 export const summaries: WorkflowSummary[] = [
-  { id: 'builtin:two-steps', name: 'Two Steps', description: 'Search, then merge', source: 'builtin', stepCount: 2, inputs: ['query', 'limit'] },
-  { id: 'example:other', name: 'Other Example', source: 'example', stepCount: 1, inputs: [] },
+  { id: 'builtin:two-steps', name: 'Two Steps', description: 'Search, then merge', source: 'builtin', stepCount: 2, inputs: ['query', 'limit'], readOnly: true },
+  { id: 'example:other', name: 'Other Example', source: 'example', stepCount: 1, inputs: [], readOnly: true },
 ]
 
 export interface Call {
