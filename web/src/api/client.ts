@@ -1,7 +1,15 @@
 //! Typed fetch wrappers for every route in docs/api.md. Failures reject with an `ApiError`
 //! carrying the server's `{code, message}` (and diagnostics for workflow errors).
 import type {
+  CompleteRequest,
+  CompleteResponse,
   ConfigStatus,
+  JsonValue,
+  ReferencesResponse,
+  RewriteResponse,
+  SaveRequest,
+  SaveResponse,
+  TestCaseSaved,
   Diagnostic,
   PlanResponse,
   RunOutput,
@@ -78,6 +86,14 @@ export const api = {
   runOutput: (runId: string) => request<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
   stepOutput: (runId: string, stepId: string) =>
     request<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
+  // The builder's routes (builder-api.md §3).
+  references: (definition: JsonValue) => request<ReferencesResponse>('POST', '/api/workflows/references', { definition }),
+  rewrite: (body: { definition: JsonValue; steps?: Record<string, string>; inputs?: Record<string, string> }) =>
+    request<RewriteResponse>('POST', '/api/workflows/rewrite', body),
+  complete: (body: CompleteRequest) => request<CompleteResponse>('POST', '/api/workflows/complete', body),
+  format: (definition: JsonValue) => request<{ text: string }>('POST', '/api/workflows/format', { definition }),
+  save: (body: SaveRequest) => request<SaveResponse>('POST', '/api/workflows/save', body),
+  saveTestCase: (runId: string, name: string) => request<TestCaseSaved>('POST', `/api/runs/${enc(runId)}/test-case`, { name }),
 }
 
 /** `{code, message}` for any thrown value. */

@@ -1,0 +1,50 @@
+//! What the editor asks the server, as one interface so tests swap in a fake.
+import { api, ApiError } from '../../api/client'
+import type {
+  CompleteRequest,
+  CompleteResponse,
+  JsonValue,
+  PlanResponse,
+  ReferenceSite,
+  RewriteResponse,
+  SaveRequest,
+  SaveResponse,
+  Workflow,
+  WorkflowDocument,
+} from '../../api/types'
+
+export interface EditorApi {
+  /** Draft-mode plan: diagnostics and the graph, even for an unfinished workflow. */
+  plan(doc: Workflow): Promise<PlanResponse>
+  /** Plans raw text (an import), so JSON syntax errors come back with line and column. */
+  planText(text: string): Promise<PlanResponse>
+  references(doc: Workflow): Promise<ReferenceSite[]>
+  rewrite(body: { definition: JsonValue; steps?: Record<string, string>; inputs?: Record<string, string> }): Promise<RewriteResponse>
+  complete(body: CompleteRequest): Promise<CompleteResponse>
+  format(doc: Workflow): Promise<string>
+  save(body: SaveRequest): Promise<SaveResponse>
+  getWorkflow(id: string): Promise<WorkflowDocument>
+}
+
+const asJson = (doc: Workflow) => doc as unknown as JsonValue
+
+/** A 4xx that carries diagnostics is an answer (an invalid document), not a failure. */
+async function answered(call: Promise<PlanResponse>): Promise<PlanResponse> {
+  try {
+    return await call
+  } catch (e) {
+    if (e instanceof ApiError && e.diagnostics.length > 0) return { valid: false, diagnostics: e.diagnostics }
+    throw e
+  }
+}
+
+export const httpEditorApi: EditorApi = {
+  plan: (doc) => answered(api.plan({ definition: asJson(doc), mode: 'draft' })),
+  planText: (text) => answered(api.plan({ text, mode: 'draft' })),
+  references: async (doc) => (await api.references(asJson(doc))).references,
+  rewrite: (body) => api.rewrite(body),
+  complete: (body) => api.complete(body),
+  format: async (doc) => (await api.format(asJson(doc))).text,
+  save: (body) => api.save(body),
+  getWorkflow: (id) => api.getWorkflow(id),
+}
