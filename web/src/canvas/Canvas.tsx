@@ -1,16 +1,28 @@
-//! The canvas region: the open workflow's graph, or an empty state when there is none.
+//! The canvas region: the open workflow's graph, or an empty state when there is none. In edit
+//! mode the builder's canvas (a separate chunk, loaded when editing starts) takes its place.
 import Box from '@mui/material/Box'
 import { ReactFlowProvider } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
+import { lazy, Suspense } from 'react'
+import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasEmpty from './CanvasEmpty'
 import CanvasFlow from './CanvasFlow'
 
+const EditorCanvas = lazy(() => import('../editor/EditorCanvas'))
+
 export default function Canvas() {
   const graph = useWorkflowStore((s) => s.graph)
+  const editing = useEditSession((s) => s.active)
   return (
     <Box component="main" aria-label="Canvas" sx={canvasSx}>
-      {graph ? (
+      {editing ? (
+        <Suspense fallback={<CanvasEmpty />}>
+          <ReactFlowProvider>
+            <EditorCanvas />
+          </ReactFlowProvider>
+        </Suspense>
+      ) : graph ? (
         <ReactFlowProvider>
           <CanvasFlow graph={graph} />
         </ReactFlowProvider>

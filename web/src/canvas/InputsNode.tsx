@@ -8,7 +8,7 @@ import IoHeader from './IoHeader'
 import IoList from './IoList'
 import NodeFrame from './NodeFrame'
 
-function InputsNode({ id, data }: NodeProps<InputsFlowNode>) {
+function InputsNode({ id, data, selected }: NodeProps<InputsFlowNode>) {
   const rows = data.inputs.map((input) => ({
     key: input.name,
     hint: input.description,
@@ -28,7 +28,7 @@ function InputsNode({ id, data }: NodeProps<InputsFlowNode>) {
     ),
   }))
   return (
-    <NodeFrame id={id} color={IO_BAR} category="io" status="idle" handles="source">
+    <NodeFrame id={id} color={IO_BAR} category="io" status="idle" handles="source" selected={selected}>
       <IoHeader icon={Input} label="Inputs" />
       <IoList rows={rows} empty="no inputs" />
     </NodeFrame>

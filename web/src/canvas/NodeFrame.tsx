@@ -1,10 +1,12 @@
-//! The card every canvas node is drawn in: category colour bar, handles, status look, selection
-//! outline and the test hooks (`data-testid`, `data-status`, `data-category`).
+//! The card every canvas node is drawn in: category colour bar, handles (connectable while
+//! editing), status look, selection outline, the validation badge, and the test hooks
+//! (`data-testid`, `data-status`, `data-category`, `data-problem`).
 import Box from '@mui/material/Box'
 import { keyframes } from '@mui/material/styles'
 import type { SxProps, Theme } from '@mui/material/styles'
 import { Handle, Position } from '@xyflow/react'
 import type { ReactNode } from 'react'
+import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import type { NodeStatus } from './useStepRun'
 
@@ -23,6 +25,8 @@ export interface NodeFrameProps {
   title?: string
   /** Which sides take edges: inputs only send, output only receives. */
   handles: 'both' | 'source' | 'target'
+  /** React Flow's own selection (multi-select while editing). */
+  selected?: boolean
   children: ReactNode
 }
 
@@ -30,19 +34,36 @@ export interface NodeFrameProps {
 type Style = Exclude<SxProps<Theme>, ReadonlyArray<unknown> | ((theme: Theme) => unknown)>
 
 const HANDLE_STYLE = { width: 6, height: 6, border: 'none', background: '#8D99A6' }
+/** Bigger while editing: a handle is where a connection is dragged from. */
+const EDIT_HANDLE_STYLE = { width: 12, height: 12, border: '2px solid #8D99A6', background: '#161B22' }
 
-export default function NodeFrame({ id, color, category, status, glowing, title, handles, children }: NodeFrameProps) {
-  const selected = useWorkflowStore((s) => s.selected === id)
+const PROBLEM_TEXT = { error: 'has errors', warning: 'has warnings' } as const
+
+export default function NodeFrame({ id, color, category, status, glowing, title, handles, selected: picked, children }: NodeFrameProps) {
+  const selected = useWorkflowStore((s) => s.selected === id) || picked === true
+  const editing = useEditSession((s) => s.active)
+  const problem = useEditSession((s) => s.problems[id])
+  const handleStyle = editing ? EDIT_HANDLE_STYLE : HANDLE_STYLE
   return (
     <>
       {handles !== 'source' && (
-        <Handle type="target" position={Position.Left} isConnectable={false} style={HANDLE_STYLE} />
+        <Handle type="target" position={Position.Left} isConnectable={editing} style={handleStyle} />
+      )}
+      {problem && (
+        <Box
+          role="img"
+          aria-label={PROBLEM_TEXT[problem]}
+          title={PROBLEM_TEXT[problem]}
+          data-testid={`node-problem-${id}`}
+          sx={{ position: 'absolute', top: -5, right: -5, width: 12, height: 12, borderRadius: '50%', zIndex: 1, bgcolor: problem === 'error' ? 'error.main' : 'warning.main', border: 2, borderColor: 'background.paper' }}
+        />
       )}
       <Box
         data-testid={`node-${id}`}
         data-status={status}
         data-category={category}
         data-glowing={glowing ? 'true' : undefined}
+        data-problem={problem}
         title={title}
         sx={[
           frameSx,
@@ -56,7 +77,7 @@ export default function NodeFrame({ id, color, category, status, glowing, title,
         {children}
       </Box>
       {handles !== 'target' && (
-        <Handle type="source" position={Position.Right} isConnectable={false} style={HANDLE_STYLE} />
+        <Handle type="source" position={Position.Right} isConnectable={editing} style={handleStyle} />
       )}
     </>
   )

@@ -2,6 +2,7 @@
 import Output from '@mui/icons-material/Output'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
+import { useEditSession } from '../editor/editSession'
 import type { RunState } from '../api/types'
 import { useRunStore } from '../state/runStore'
 import { IO_BAR, type OutputFlowNode } from './flowTypes'
@@ -17,13 +18,14 @@ const STATUS: Record<RunState, NodeStatus> = {
   cancelled: 'cancelled',
 }
 
-function OutputNode({ id, data }: NodeProps<OutputFlowNode>) {
+function OutputNode({ id, data, selected }: NodeProps<OutputFlowNode>) {
   const status = useRunStore((s) => (s.status ? STATUS[s.status] : 'idle'))
+  const editing = useEditSession((s) => s.active)
   const rows = data.fields.map((field) => ({ key: field, label: field }))
   return (
-    <NodeFrame id={id} color={IO_BAR} category="io" status={status} handles="target">
+    <NodeFrame id={id} color={IO_BAR} category="io" status={status} handles="target" selected={selected}>
       <IoHeader icon={Output} label="Output" />
-      <IoList rows={rows} empty="single value" />
+      <IoList rows={rows} empty={editing ? 'connect a step here' : 'single value'} />
     </NodeFrame>
   )
 }

@@ -3,6 +3,7 @@
 import Box from '@mui/material/Box'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
+import { useEditSession } from '../editor/editSession'
 import type { StepFlowNode } from './flowTypes'
 import NodeBadge from './NodeBadge'
 import NodeFrame from './NodeFrame'
@@ -13,8 +14,9 @@ import StepTiming from './StepTiming'
 import { ellipsis, mono } from './textSx'
 import { useStepRun, type StepRun } from './useStepRun'
 
-function StepNode({ id, data }: NodeProps<StepFlowNode>) {
+function StepNode({ id, data, selected }: NodeProps<StepFlowNode>) {
   const run = useStepRun(id)
+  const stale = useEditSession((s) => s.stale[id] === true) && run.status !== 'idle'
   return (
     <NodeFrame
       id={id}
@@ -24,6 +26,7 @@ function StepNode({ id, data }: NodeProps<StepFlowNode>) {
       glowing={run.glowing}
       title={titleOf(run, data.description ?? data.summary)}
       handles="both"
+      selected={selected}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
         <StepIcon name={data.icon} color={data.color} />
@@ -39,6 +42,7 @@ function StepNode({ id, data }: NodeProps<StepFlowNode>) {
         {data.condition && <NodeBadge label="if" title={`Runs if ${data.condition}`} />}
         {data.forEach && <NodeBadge label="each" title={`For each item of ${data.forEach}`} />}
         {data.continueOnError && <NodeBadge label="continues" title="Continues on error" />}
+        {stale && <NodeBadge label="stale" title="Edited since the last run: the output shown is out of date until the next run" />}
         <Box sx={{ flex: 1 }} />
         <StepTiming run={run} />
       </Box>

@@ -53,7 +53,7 @@ export function edgeLabel(edge: Pick<GraphEdge, 'kind' | 'label' | 'field'>): st
   return edge.field ? `${edge.label} → ${edge.field}` : edge.label
 }
 
-function toEdge(edge: GraphEdge): CanvasEdge {
+export function toEdge(edge: GraphEdge): CanvasEdge {
   const look = EDGE_LOOKS[edge.kind]
   const style: CSSProperties = { ...look }
   const markerEnd: EdgeMarker = {

@@ -1,11 +1,15 @@
 import Box from '@mui/material/Box'
 import Typography from '@mui/material/Typography'
-import { useEffect, useRef } from 'react'
+import { lazy, Suspense, useEffect, useRef } from 'react'
+import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import StepInspector from './StepInspector'
 import WorkflowInspector from './WorkflowInspector'
 
+const EditorInspector = lazy(() => import('../editor/inspector/EditorInspector'))
+
 export default function InspectorPanel() {
+  const editing = useEditSession((s) => s.active)
   const hasWorkflow = useWorkflowStore((s) => s.current !== undefined)
   const graph = useWorkflowStore((s) => s.graph)
   const selected = useWorkflowStore((s) => s.selected)
@@ -23,7 +27,11 @@ export default function InspectorPanel() {
       aria-label="Inspector"
       sx={{ width: 380, flexShrink: 0, borderLeft: 1, borderColor: 'divider', overflow: 'auto', p: 2, minHeight: 0 }}
     >
-      {!hasWorkflow ? (
+      {editing ? (
+        <Suspense fallback={null}>
+          <EditorInspector />
+        </Suspense>
+      ) : !hasWorkflow ? (
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           Open a workflow to inspect it. Select a step on the canvas to see its configuration and, after a run, its inputs and output.
         </Typography>

@@ -21,8 +21,11 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000)
 }
 
-/** A JSON value with Tree/Table views, Copy and Download. */
-export default function OutputView({ title, value, fileName }: { title: string; value: unknown; fileName: string }) {
+/**
+ * A JSON value with Tree/Table views, Copy and Download. With `refPath` (`search.output`), its
+ * fields can be dragged onto a step while editing to wire them in.
+ */
+export default function OutputView({ title, value, fileName, refPath }: { title: string; value: unknown; fileName: string; refPath?: string }) {
   const [view, setView] = useState<'tree' | 'table'>('tree')
   const [copied, setCopied] = useState(false)
   const table = useMemo(() => asTable(value), [value])
@@ -60,7 +63,7 @@ export default function OutputView({ title, value, fileName }: { title: string; 
   )
   return (
     <Section title={title} actions={actions}>
-      {view === 'table' && table ? <DataTable table={table} /> : <JsonTree value={value} />}
+      {view === 'table' && table ? <DataTable table={table} /> : <JsonTree value={value} refPath={refPath} />}
     </Section>
   )
 }

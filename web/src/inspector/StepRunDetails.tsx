@@ -3,6 +3,7 @@ import LinearProgress from '@mui/material/LinearProgress'
 import Typography from '@mui/material/Typography'
 import { formatDuration } from '../hooks/useElapsed'
 import { useStepDetail } from '../hooks/useStepDetail'
+import { useEditSession } from '../editor/editSession'
 import { useRunStore } from '../state/runStore'
 import JsonTree from './JsonTree'
 import OutputView from './OutputView'
@@ -24,6 +25,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
   const step = useRunStore((s) => s.steps[stepId])
   const inline = useRunStore((s) => s.stepOutputs[stepId])
   const { detail, error, loading } = useStepDetail(runId, stepId, step?.status)
+  const stale = useEditSession((s) => s.stale[stepId] === true)
   if (!runId || !step) return null
 
   const output = detail?.output ?? inline
@@ -41,6 +43,11 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
     <Box data-testid="step-run">
       <Section title="Last run">
         <Typography variant="body2">{facts.join(' · ')}</Typography>
+        {stale && (
+          <Typography variant="body2" role="note" data-testid="step-stale" sx={{ color: 'warning.main' }}>
+            Stale: this step or one it reads from was edited after this run. Run again to refresh.
+          </Typography>
+        )}
         {step.summary && <Typography variant="body2" sx={{ color: 'text.secondary' }}>{step.summary}</Typography>}
         {failure && (step.status === 'failed' || step.status === 'retrying') && (
           <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap', mt: 0.5 }}>
@@ -60,7 +67,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
           <JsonTree value={detail.inputs} openDepth={1} />
         </Section>
       )}
-      {output !== undefined && <OutputView title="Output" value={output} fileName={`${stepId}-output`} />}
+      {output !== undefined && <OutputView title="Output" value={output} fileName={`${stepId}-output`} refPath={`${stepId}.output`} />}
     </Box>
   )
 }

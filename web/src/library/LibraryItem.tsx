@@ -1,6 +1,7 @@
 import History from '@mui/icons-material/History'
 import ListItemButton from '@mui/material/ListItemButton'
 import ListItemText from '@mui/material/ListItemText'
+import { useEditSession } from '../editor/editSession'
 import { openWorkflowById } from '../state/openWorkflow'
 
 interface Props {
@@ -14,7 +15,8 @@ interface Props {
 
 /** A workflow in the library; its accessible name starts with the workflow name (recent ones with "Recent:"). */
 export default function LibraryItem({ workflowKey, name, description, steps, recent, selected }: Props) {
-  const secondary = [description, steps !== undefined ? `${steps} step${steps === 1 ? '' : 's'}` : undefined].filter(Boolean).join(' · ')
+  const unsaved = useEditSession((s) => s.dirty && s.key === workflowKey)
+  const secondary = [unsaved ? 'unsaved changes' : undefined, description, steps !== undefined ? `${steps} step${steps === 1 ? '' : 's'}` : undefined].filter(Boolean).join(' · ')
   return (
     <ListItemButton
       selected={selected}
@@ -26,7 +28,7 @@ export default function LibraryItem({ workflowKey, name, description, steps, rec
     >
       {recent && <History fontSize="small" sx={{ mr: 1, mt: 0.5, color: 'text.secondary' }} />}
       <ListItemText
-        primary={name}
+        primary={unsaved ? `${name} ●` : name}
         secondary={secondary || undefined}
         slotProps={{
           primary: { sx: { fontWeight: 500, overflowWrap: 'anywhere' } },

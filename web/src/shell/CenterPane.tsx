@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box'
 import Canvas from '../canvas/Canvas'
+import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import DiagnosticsList from './DiagnosticsList'
 import EmptyState from './EmptyState'
@@ -15,9 +16,12 @@ export default function CenterPane() {
   const hasWorkflow = useWorkflowStore((s) => s.current !== undefined)
   const loading = useWorkflowStore((s) => s.loading)
   const loadError = useWorkflowStore((s) => s.loadError)
+  const editing = useEditSession((s) => s.active)
 
   let explanation
-  if (loadError && !hasGraph) {
+  if (editing) {
+    // The builder draws any document it edits and lists problems in its inspector.
+  } else if (loadError && !hasGraph) {
     explanation = <EmptyState title="Could not open the workflow" detail={loadError} tone="error" />
   } else if (hasWorkflow && !hasGraph && !loading) {
     explanation = (
@@ -32,7 +36,7 @@ export default function CenterPane() {
   return (
     <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', position: 'relative' }}>
       {loadError && hasGraph && <LoadErrorBanner message={loadError} />}
-      <DiagnosticsList />
+      {!editing && <DiagnosticsList />}
       <Box sx={{ flex: 1, minHeight: 0, position: 'relative' }}>
         {explanation ? (
           <Box component="main" aria-label="Canvas" sx={{ height: '100%' }}>

@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography'
 import type { Mode } from '../theme'
 import ConfigChip from './ConfigChip'
 import ConnectionChip from './ConnectionChip'
+import WorkflowTitle from './WorkflowTitle'
 
 interface Props {
   mode: Mode
@@ -34,6 +35,7 @@ export default function TopBar(props: Props) {
       <Typography component="h1" sx={{ fontWeight: 700, fontSize: 15, letterSpacing: 0.3 }}>
         vai playground
       </Typography>
+      <WorkflowTitle />
       <Box sx={{ flex: 1 }} />
       <ConnectionChip />
       <ConfigChip />

@@ -4,6 +4,8 @@
 import { api, ApiError, errorInfo } from '../api/client'
 import { runSocket } from '../api/socket'
 import type { Diagnostic, PlanResponse } from '../api/types'
+import { hasDraft, loadDraft, NEW_PREFIX } from '../editor/drafts'
+import { confirmLeave, isEditing, startEditing, stopEditing, useEditSession } from '../editor/editSession'
 import { RECENT_PREFIX, textKey } from './recents'
 import { useRecentStore } from './recentStore'
 import { adoptRun } from './runActions'
@@ -15,7 +17,7 @@ export type HistoryMode = 'push' | 'replace' | 'none'
 /** Bumped on every open so a slow earlier answer cannot overwrite a later workflow. */
 let generation = 0
 
-function setUrl(key: string | undefined, mode: HistoryMode): void {
+export function setUrl(key: string | undefined, mode: HistoryMode): void {
   if (mode === 'none') return
   const url = new URL(window.location.href)
   if (key) url.searchParams.set('workflow', key)
@@ -53,7 +55,7 @@ function startOpening(): number {
 
 function finish(
   mine: number,
-  current: { id?: string; key: string; label: string; text: string },
+  current: { id?: string; key: string; label: string; text: string; version?: string; readOnly?: boolean },
   plan: PlanResponse,
   history: HistoryMode,
 ): void {
@@ -78,8 +80,37 @@ function fail(mine: number, error: unknown): void {
   useWorkflowStore.getState().setLoadError(errorInfo(error).message)
 }
 
+/**
+ * Leaving the document being edited: with unsaved changes the person is asked first. Resolves
+ * false when they chose to keep editing.
+ */
+async function leaveEditing(): Promise<boolean> {
+  if (!isEditing()) return true
+  if (!(await confirmLeave())) return false
+  stopEditing(true)
+  return true
+}
+
+/** Reopens an unsaved draft kept in this browser after the editor restored it. */
+function resumeDraft(key: string): void {
+  if (hasDraft(key)) void startEditing({ kind: 'current' })
+}
+
 /** Opens a library workflow (`builtin:…`, `example:…`, `file:…`) or a remembered `recent:…` one. */
 export async function openWorkflowById(key: string, history: HistoryMode = 'push'): Promise<void> {
+  if (!(await leaveEditing())) return
+  if (key.startsWith(NEW_PREFIX)) {
+    const draft = loadDraft(key)
+    generation += 1
+    if (!draft) {
+      useWorkflowStore.getState().close()
+      useWorkflowStore.getState().setLoadError('That unsaved workflow is no longer in this browser.')
+      return
+    }
+    await startEditing({ kind: 'draft', draft })
+    setUrl(key, history)
+    return
+  }
   if (key.startsWith(RECENT_PREFIX)) {
     const entry = useRecentStore.getState().recents.find((e) => e.key === key)
     if (entry?.text === undefined) {
@@ -93,9 +124,10 @@ export async function openWorkflowById(key: string, history: HistoryMode = 'push
   try {
     const doc = await api.getWorkflow(key)
     const plan = await planText(doc.text)
-    finish(mine, { id: key, key, label: doc.summary.name, text: doc.text }, plan, history)
+    finish(mine, { id: key, key, label: doc.summary.name, text: doc.text, version: doc.version, readOnly: doc.summary.readOnly }, plan, history)
     if (mine !== generation) return
     useRecentStore.getState().remember({ key, name: doc.summary.name })
+    resumeDraft(key)
     void followRunningRun(mine)
   } catch (e) {
     fail(mine, e)
@@ -104,6 +136,9 @@ export async function openWorkflowById(key: string, history: HistoryMode = 'push
 
 /** Opens pasted, dropped or picked text; `label` (e.g. the file name) names it until it is planned. */
 export async function openWorkflowText(text: string, label: string, history: HistoryMode = 'push'): Promise<void> {
+  // While editing, an opened file or pasted text replaces the document and editing goes on.
+  const { handle } = useEditSession.getState()
+  if (handle) return handle.importText(text, label)
   const mine = startOpening()
   const key = textKey(text)
   try {
@@ -111,7 +146,9 @@ export async function openWorkflowText(text: string, label: string, history: His
     const declared = (parse(text) as { name?: unknown } | undefined)?.name
     const name = plan.graph?.name ?? (typeof declared === 'string' ? declared : label)
     finish(mine, { key, label: name, text }, plan, history)
-    if (mine === generation) useRecentStore.getState().remember({ key, name, text })
+    if (mine !== generation) return
+    useRecentStore.getState().remember({ key, name, text })
+    resumeDraft(key)
   } catch (e) {
     fail(mine, e)
   }
@@ -129,9 +166,18 @@ async function followRunningRun(mine: number): Promise<void> {
   }
 }
 
-/** Follows the URL (initial load, back/forward). */
+/** Follows the URL (initial load, back/forward); while editing with unsaved changes, asks first. */
 export function openFromLocation(): void {
   const key = new URL(window.location.href).searchParams.get('workflow')
+  const editing = useEditSession.getState()
+  if (editing.active && editing.key === key) return
+  if (editing.active) {
+    void leaveEditing().then((go) => {
+      if (go) openFromLocation()
+      else setUrl(editing.key, 'push')
+    })
+    return
+  }
   if (key) void openWorkflowById(key, 'none')
   else {
     generation += 1

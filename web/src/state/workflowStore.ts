@@ -11,6 +11,10 @@ export interface OpenWorkflow {
   label: string
   text: string
   definition?: unknown
+  /** The file's version when fetched (library workflows), for the save conflict check. */
+  version?: string
+  /** Built-ins and examples: saved under a new name. */
+  readOnly?: boolean
 }
 
 export interface WorkflowStore {

@@ -4,7 +4,7 @@
 //! schedules a draft-mode analysis. Answers for an older document are dropped by generation, as
 //! state/openWorkflow.ts does, and kept per document so undo redraws without asking again.
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { GraphEdge, Workflow } from '../../api/types'
+import type { CompleteResponse, GraphEdge, Workflow } from '../../api/types'
 import { errorInfo } from '../../api/client'
 import { saveDraft, removeDraft } from '../drafts'
 import { emptyHistory, record, redo, seal, undo } from '../doc/history'
@@ -16,7 +16,7 @@ import { adjustEdges, NodeBuilder } from '../doc/view'
 import { autoLayout } from './autoLayout'
 import { editActions, type EditActions } from './editActions'
 import { fileActions, type FileActions } from './fileActions'
-import type { Analysis, CommitOptions, EditorData, EditorDeps, EditorInit, Notice } from './state'
+import type { Analysis, CommitOptions, ConnectRequest, EditorData, EditorDeps, EditorInit, Notice } from './state'
 
 export interface CoreActions {
   /** Replaces the document with `next` as one undoable edit. */
@@ -29,9 +29,17 @@ export interface CoreActions {
   selectEdges(ids: string[]): void
   setNotice(notice?: Notice): void
   focusField(stepId: string | undefined, field: string | undefined): void
+  /** Completion inside a template or expression, against the document as it stands. */
+  complete(req: { stepId?: string; field: string; text: string; cursor: number }): Promise<CompleteResponse>
+  /** Opens (or, with nothing, closes) the connect menu. */
+  requestConnect(request?: ConnectRequest): void
   /** The analysis of the current document: the cached one, or asked for now. */
   analysisNow(): Promise<Analysis>
-  /** Forgets the draft and stops timers (the session ends). */
+  /** Outputs of the new run are current again. */
+  clearStale(): void
+  /** Writes the draft now (the page is going away). */
+  flushDraft(): void
+  /** Stops timers (the session ends). */
   dispose(): void
 }
 
@@ -217,6 +225,15 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
         if (!sameList(ids, get().edgeSelection)) set({ edgeSelection: ids })
       },
       setNotice: (notice) => set({ notice }),
+      requestConnect: (request) => set({ connecting: request }),
+      complete: async (req) => {
+        try {
+          return await deps.api.complete({ definition: get().doc as never, ...req })
+        } catch {
+          // No suggestions while the server cannot answer; typing goes on.
+          return { from: req.cursor, to: req.cursor, items: [] }
+        }
+      },
       focusField: (stepId, field) => set({ focus: { stepId, field, seq: (get().focus?.seq ?? 0) + 1 } }),
       analysisNow: async () => {
         const doc = get().doc
@@ -224,6 +241,13 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
         if (known) return known
         clearTimeout(analysisTimer)
         return analyse()
+      },
+      clearStale: () => {
+        if (Object.keys(get().stale).length > 0) set({ stale: {} })
+      },
+      flushDraft: () => {
+        clearTimeout(draftTimer)
+        keepDraft()
       },
       dispose: () => {
         disposed = true

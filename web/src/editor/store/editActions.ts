@@ -25,7 +25,8 @@ export interface EditActions {
   disconnectEdges(ids: string[]): Promise<void>
   /** Deletes nodes (steps with the wires into them, notes); the inputs and output nodes stay. */
   deleteNodes(ids: string[]): Promise<void>
-  moveNodes(moved: Record<string, XY>): void
+  /** Moves nodes; `key` coalesces successive moves (arrow keys) into one undo entry. */
+  moveNodes(moved: Record<string, XY>, key?: string): void
   /** Lays the graph out again (written to the file only when it keeps positions). */
   relayout(): void
   copySelection(): string | undefined
@@ -180,7 +181,7 @@ export function editActions(ctx: EditorContext): EditActions {
       })
     },
 
-    moveNodes: (moved) => {
+    moveNodes: (moved, key) => {
       const { doc, positions } = get()
       let next = doc
       const nodes: Record<string, XY> = {}
@@ -193,7 +194,7 @@ export function editActions(ctx: EditorContext): EditActions {
         const all = positionsOf(next) ? nodes : { ...positions, ...nodes }
         next = setPositions(next, all)
       }
-      get().commit(next, { place: nodes })
+      get().commit(next, { place: nodes, key })
     },
 
     relayout: () => {

@@ -25,6 +25,15 @@ export interface Analysis {
   references?: ReferenceSite[]
 }
 
+/** An open connect menu: from `source`, to `target` (or ask), reading `path` (or ask). */
+export interface ConnectRequest {
+  source: string
+  target?: string
+  path?: string
+  /** Screen position to open at. */
+  at: { left: number; top: number }
+}
+
 /** A message shown where the person is looking (the editor's status line). */
 export interface Notice {
   tone: 'error' | 'warning' | 'info'
@@ -60,6 +69,8 @@ export interface EditorData {
   notice?: Notice
   /** The field the inspector should focus (from the problems list), bumped by `seq`. */
   focus?: { stepId?: string; field?: string; seq: number }
+  /** The connect menu, when open (the canvas and the inspector both open it). */
+  connecting?: ConnectRequest
   busy: boolean
 }
 

@@ -1,0 +1,120 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import App from '../App'
+import { useCatalogStore } from '../state/catalogStore'
+import { useRecentStore } from '../state/recentStore'
+import { useRunStore } from '../state/runStore'
+import { useWorkflowStore } from '../state/workflowStore'
+import { loadDraft } from './drafts'
+import { stopEditing, useEditSession } from './editSession'
+import { installEditorServer } from './test/fakeEditorServer'
+
+async function openAndEdit() {
+  render(<App />)
+  const library = screen.getByRole('navigation', { name: 'Library' })
+  fireEvent.click(await within(library).findByRole('button', { name: /^Two Steps/ }))
+  await screen.findByTestId('node-search')
+  fireEvent.click(screen.getByRole('button', { name: 'Edit' }))
+  await screen.findByRole('toolbar', { name: 'Editing' })
+  await screen.findByRole('button', { name: 'Add Merge step' })
+}
+
+function addByKeyboard(query: string) {
+  const search = screen.getByRole('searchbox', { name: 'Search steps' })
+  fireEvent.change(search, { target: { value: query } })
+  fireEvent.keyDown(search, { key: 'Enter' })
+}
+
+// The editor is a lazy chunk: load it once up front so each test measures behaviour, not imports.
+beforeAll(async () => {
+  await Promise.all([import('./EditorCanvas'), import('./inspector/EditorInspector'), import('./session/start')])
+}, 60_000)
+
+describe('edit mode', { timeout: 20_000 }, () => {
+  let server: ReturnType<typeof installEditorServer>
+  beforeEach(() => {
+    stopEditing(true)
+    localStorage.clear()
+    window.history.replaceState(null, '', '/')
+    server = installEditorServer()
+    useCatalogStore.setState({ loaded: false, tools: {}, categories: [] })
+    useWorkflowStore.getState().close()
+    useRunStore.getState().reset()
+    useRecentStore.setState({ recents: [] })
+  })
+
+  it('adds a step from the palette by keyboard, marks the workflow unsaved, and undoes it', async () => {
+    await openAndEdit()
+    addByKeyboard('merge')
+    await screen.findByTestId('node-merge_1')
+    expect(screen.getByTestId('workflow-title').textContent).toMatch(/●/)
+    expect(document.title).toMatch(/^● Two Steps/)
+    expect(within(screen.getByRole('navigation', { name: 'Library' })).getByRole('button', { name: /^Two Steps ●/ })).toBeTruthy()
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true })
+    await waitFor(() => expect(screen.queryByTestId('node-merge_1')).toBeNull())
+    expect(useEditSession.getState().dirty).toBe(false)
+  })
+
+  it('asks before leaving unsaved changes, and keeps editing on request', async () => {
+    await openAndEdit()
+    addByKeyboard('query')
+    await screen.findByTestId('node-query_1')
+    const library = screen.getByRole('navigation', { name: 'Library' })
+    fireEvent.click(within(library).getByRole('button', { name: /^Other Example/ }))
+    const dialog = await screen.findByRole('dialog', { name: 'Discard unsaved changes?' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep editing' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(screen.getByTestId('node-query_1')).toBeTruthy()
+    fireEvent.click(within(library).getByRole('button', { name: /^Other Example/ }))
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard changes' }))
+    await waitFor(() => expect(useEditSession.getState().active).toBe(false))
+    await waitFor(() => expect(useWorkflowStore.getState().current?.key).toBe('example:other'))
+    expect(loadDraft('builtin:two-steps')).toBeUndefined()
+  })
+
+  it('keeps a draft that the next visit restores, with an offer to discard it', async () => {
+    await openAndEdit()
+    addByKeyboard('query')
+    await screen.findByTestId('node-query_1')
+    act(() => window.dispatchEvent(new Event('pagehide')))
+    expect(loadDraft('builtin:two-steps')?.doc.steps).toHaveLength(3)
+    // The page goes away with the draft kept; the next visit opens the same workflow.
+    act(() => useEditSession.getState().handle?.end(false))
+    useWorkflowStore.getState().close()
+    const library = screen.getByRole('navigation', { name: 'Library' })
+    fireEvent.click(within(library).getByRole('button', { name: /^Two Steps/ }))
+    await screen.findByTestId('draft-restored')
+    expect(screen.getByTestId('node-query_1')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Discard changes' }))
+    await waitFor(() => expect(screen.queryByTestId('node-query_1')).toBeNull())
+    expect(useEditSession.getState().dirty).toBe(false)
+  })
+
+  it('refuses an import that is not JSON, saying where, and keeps the document', async () => {
+    await openAndEdit()
+    addByKeyboard('query')
+    await screen.findByTestId('node-query_1')
+    fireEvent.click(screen.getByRole('button', { name: 'Paste JSON' }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Workflow JSON' }), { target: { value: '{ "a": 1, }' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Open' }))
+    const notice = await screen.findByTestId('editor-notice')
+    expect(notice.textContent).toMatch(/not valid JSON at line 4:18/)
+    expect(screen.getByTestId('node-query_1')).toBeTruthy()
+    expect(useEditSession.getState().active).toBe(true)
+  })
+
+  it('runs the workflow as it stands, without saving', async () => {
+    await openAndEdit()
+    addByKeyboard('query')
+    await screen.findByTestId('node-query_1')
+    const runBar = screen.getByRole('region', { name: 'Run' })
+    fireEvent.change(within(runBar).getByRole('textbox', { name: /^query/ }), { target: { value: 'hi' } })
+    await waitFor(() => expect(within(runBar).getByRole('button', { name: 'Run' }).hasAttribute('disabled')).toBe(false))
+    fireEvent.click(within(runBar).getByRole('button', { name: 'Run' }))
+    await waitFor(() => expect(server.baseCalls.some((c) => c.path === '/api/runs' && c.method === 'POST')).toBe(true))
+    const start = server.baseCalls.find((c) => c.path === '/api/runs' && c.method === 'POST')
+    expect((start?.body as { definition: { steps: { id: string }[] } }).definition.steps.map((s) => s.id)).toEqual(['search', 'merge', 'query_1'])
+    expect(server.calls.some((c) => c.path === '/api/workflows/save')).toBe(false)
+  })
+})

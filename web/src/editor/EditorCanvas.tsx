@@ -1,0 +1,48 @@
+//! The builder (lazy-loaded when editing starts): the palette beside the canvas, the editing
+//! toolbar and messages above it, and the menus a connection opens.
+import Box from '@mui/material/Box'
+import { useCallback, useState } from 'react'
+import ConnectMenu from './canvas/ConnectMenu'
+import EditorFlow, { type PaletteRequest } from './canvas/EditorFlow'
+import Palette from './palette/Palette'
+import PalettePopover from './palette/PalettePopover'
+import EditToolbar from './toolbar/EditToolbar'
+import LeaveDialog from './toolbar/LeaveDialog'
+import NoticeBar from './toolbar/NoticeBar'
+import { useEditor, useEditorStore } from './useEditor'
+
+export default function EditorCanvas() {
+  const store = useEditorStore()
+  const [paletteAt, setPaletteAt] = useState<PaletteRequest>()
+  const connecting = useEditor((s) => s.connecting)
+  const requestConnect = store.getState().requestConnect
+  const add = useCallback((tool: string) => void store.getState().addStep(tool), [store])
+
+  return (
+    <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }}>
+      <Box component="section" aria-label="Add a step" sx={{ width: 230, flexShrink: 0, borderRight: 1, borderColor: 'divider', minHeight: 0 }}>
+        <Palette onPick={add} draggable />
+      </Box>
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        <EditToolbar />
+        <NoticeBar />
+        <Box sx={{ flex: 1, minHeight: 0, position: 'relative' }}>
+          <EditorFlow onConnectRequest={requestConnect} onPaletteRequest={setPaletteAt} />
+        </Box>
+      </Box>
+      {paletteAt && (
+        <PalettePopover
+          at={paletteAt.at}
+          onClose={() => setPaletteAt(undefined)}
+          onPick={(tool) => {
+            const id = store.getState().addStep(tool, paletteAt.position)
+            setPaletteAt(undefined)
+            requestConnect({ source: paletteAt.source, target: id, at: paletteAt.at })
+          }}
+        />
+      )}
+      {connecting && <ConnectMenu key={`${connecting.source}>${connecting.target}:${connecting.path}`} request={connecting} onClose={() => requestConnect(undefined)} />}
+      <LeaveDialog />
+    </Box>
+  )
+}

@@ -1,0 +1,215 @@
+//! React Flow while editing: nodes come from the editor store (reused objects, see flowNodes.ts),
+//! drags stay local until released and then become one move, connections dragged between
+//! nodes open the connect menu, and tools or output fields dropped on the canvas add a step or
+//! a reference.
+import { useTheme } from '@mui/material/styles'
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type EdgeChange,
+  type NodeChange,
+  type OnConnectEnd,
+  type OnNodeDrag,
+} from '@xyflow/react'
+import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react'
+import { IO_COLOR } from '../../canvas/flowTypes'
+import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
+import { useCanvasStore } from '../../canvas/useCanvasStore'
+import { REF_DRAG_TYPE } from '../../inspector/JsonTree'
+import type { XY } from '../doc/model'
+import NoteNode, { NOTE_COLOR } from '../notes/NoteNode'
+import { TOOL_DRAG_TYPE } from '../palette/Palette'
+import { useEditor, useEditorStore } from '../useEditor'
+import type { ConnectRequest } from '../store/state'
+import { FlowNodeCache, type EditorNode } from './flowNodes'
+import { useEditorKeys } from './useEditorKeys'
+
+const nodeTypes = { ...readNodeTypes, note: NoteNode }
+const FIT = { padding: 0.15, maxZoom: 1.25, duration: 250 }
+const VISIBLE_ONLY_ABOVE = 120
+const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
+const TOOL_HALF = { x: 120, y: 46 }
+
+const miniMapColor = (node: EditorNode) => (node.type === 'step' ? node.data.color : node.type === 'note' ? NOTE_COLOR : IO_COLOR)
+
+export interface PaletteRequest {
+  /** Connect the new step from this node. */
+  source: string
+  at: { left: number; top: number }
+  /** Where the new step goes, in flow coordinates. */
+  position: XY
+}
+
+interface Props {
+  onConnectRequest(request: ConnectRequest): void
+  onPaletteRequest(request: PaletteRequest): void
+}
+
+/** The node under a screen point, when a connection or a field is released over it. */
+function nodeAt(x: number, y: number): string | undefined {
+  const el = document.elementFromPoint?.(x, y)?.closest<HTMLElement>('.react-flow__node')
+  return el?.dataset.id
+}
+
+function pointOf(event: MouseEvent | TouchEvent): { x: number; y: number } {
+  if ('changedTouches' in event && event.changedTouches.length > 0) return { x: event.changedTouches[0].clientX, y: event.changedTouches[0].clientY }
+  const m = event as MouseEvent
+  return { x: m.clientX, y: m.clientY }
+}
+
+export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props) {
+  const mode = useTheme().palette.mode
+  const store = useEditorStore()
+  const graph = useEditor((s) => s.nodes)
+  const notes = useEditor((s) => s.notes)
+  const positions = useEditor((s) => s.positions)
+  const selection = useEditor((s) => s.selection)
+  const graphEdges = useEditor((s) => s.edges)
+  const edgeSelection = useEditor((s) => s.edgeSelection)
+  const [cache] = useState(() => new FlowNodeCache())
+  const [dragged, setDragged] = useState<Record<string, XY>>({})
+  const selected = useMemo(() => new Set(selection), [selection])
+  const selectedEdges = useMemo(() => new Set(edgeSelection), [edgeSelection])
+  const nodes = useMemo(() => cache.build(graph, notes, positions, dragged, selected), [cache, graph, notes, positions, dragged, selected])
+  const edges = useMemo(() => cache.buildEdges(graphEdges, selectedEdges), [cache, graphEdges, selectedEdges])
+  const flow = useReactFlow<EditorNode>()
+  const { screenToFlowPosition, getNode, getZoom, setCenter } = flow
+
+  useEditorKeys()
+
+  useEffect(
+    () =>
+      useCanvasStore.getState().attach((id) => {
+        const node = getNode(id)
+        if (!node) return
+        void setCenter(node.position.x + (node.width ?? 0) / 2, node.position.y + (node.height ?? 0) / 2, { zoom: Math.max(getZoom(), 0.9), duration: 300 })
+      }),
+    [getNode, getZoom, setCenter],
+  )
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<EditorNode>[]) => {
+      let selection: Set<string> | undefined
+      const moving: Record<string, XY> = {}
+      const moved: Record<string, XY> = {}
+      for (const c of changes) {
+        if (c.type === 'dimensions' && c.dimensions) cache.measured.set(c.id, c.dimensions)
+        else if (c.type === 'position' && c.position) (c.dragging ? moving : moved)[c.id] = c.position
+        else if (c.type === 'select') {
+          selection ??= new Set(store.getState().selection)
+          if (c.selected) selection.add(c.id)
+          else selection.delete(c.id)
+        }
+      }
+      if (Object.keys(moving).length > 0) setDragged((d) => ({ ...d, ...moving }))
+      // Moves without a drag come from the keyboard (arrow keys on selected nodes).
+      if (Object.keys(moved).length > 0) store.getState().moveNodes(moved, 'keyboard-move')
+      if (selection) store.getState().select([...selection])
+    },
+    [cache, store],
+  )
+
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange[]) => {
+      let selection: Set<string> | undefined
+      for (const c of changes) {
+        if (c.type !== 'select') continue
+        selection ??= new Set(store.getState().edgeSelection)
+        if (c.selected) selection.add(c.id)
+        else selection.delete(c.id)
+      }
+      if (selection) store.getState().selectEdges([...selection])
+    },
+    [store],
+  )
+
+  const onNodeDragStop = useCallback<OnNodeDrag<EditorNode>>(
+    (_, __, dropped) => {
+      store.getState().moveNodes(Object.fromEntries(dropped.map((n) => [n.id, n.position])))
+      setDragged({})
+    },
+    [store],
+  )
+
+  const onConnectEnd = useCallback<OnConnectEnd>(
+    (event, state) => {
+      const from = state.fromNode?.id
+      if (!from) return
+      const { x, y } = pointOf(event)
+      const at = { left: x, top: y }
+      const over = state.toNode?.id ?? nodeAt(x, y)
+      if (over && over !== from) {
+        // Dragged backwards from an input handle: the node released on is the source.
+        const reversed = state.fromHandle?.type === 'target'
+        onConnectRequest({ source: reversed ? over : from, target: reversed ? from : over, at })
+      } else if (!over && state.fromHandle?.type !== 'target') {
+        onPaletteRequest({ source: from, at, position: screenToFlowPosition({ x, y }) })
+      }
+    },
+    [onConnectRequest, onPaletteRequest, screenToFlowPosition],
+  )
+
+  const onDragOver = useCallback((e: DragEvent) => {
+    const types = Array.from(e.dataTransfer.types)
+    if (!types.includes(TOOL_DRAG_TYPE) && !types.includes(REF_DRAG_TYPE)) return
+    e.preventDefault()
+    e.dataTransfer.dropEffect = types.includes(TOOL_DRAG_TYPE) ? 'copy' : 'link'
+  }, [])
+
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      const tool = e.dataTransfer.getData(TOOL_DRAG_TYPE)
+      const path = e.dataTransfer.getData(REF_DRAG_TYPE)
+      if (!tool && !path) return
+      e.preventDefault()
+      if (tool) {
+        const p = screenToFlowPosition({ x: e.clientX, y: e.clientY })
+        store.getState().addStep(tool, { x: p.x - TOOL_HALF.x, y: p.y - TOOL_HALF.y })
+        return
+      }
+      const target = nodeAt(e.clientX, e.clientY)
+      const source = path.split(/[.[]/)[0]
+      if (!target || target === source || target.startsWith('note:')) {
+        store.getState().setNotice({ tone: 'info', text: `Drop ${path} onto the step that should read it.` })
+        return
+      }
+      onConnectRequest({ source: source === 'inputs' ? '__inputs' : source, target, path, at: { left: e.clientX, top: e.clientY } })
+    },
+    [onConnectRequest, screenToFlowPosition, store],
+  )
+
+  return (
+    <ReactFlow<EditorNode>
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
+      colorMode={mode}
+      fitView
+      fitViewOptions={FIT}
+      minZoom={0.05}
+      maxZoom={2}
+      onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_ABOVE}
+      onNodesChange={onNodesChange}
+      onEdgesChange={onEdgesChange}
+      onNodeDragStop={onNodeDragStop}
+      onConnectEnd={onConnectEnd}
+      connectOnClick={false}
+      edgesReconnectable={false}
+      deleteKeyCode={null}
+      selectionKeyCode="Shift"
+      multiSelectionKeyCode={MULTI_SELECT_KEYS}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      proOptions={{ hideAttribution: true }}
+    >
+      <Background gap={20} />
+      <Controls showFitView={false} showInteractive={false} />
+      <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />
+    </ReactFlow>
+  )
+}
+

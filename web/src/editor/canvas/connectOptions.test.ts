@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import type { Workflow } from '../../api/types'
+import { searchDoc, tools } from '../test/fixtures'
+import { outputFieldName, sourceFields, targetOptions } from './connectOptions'
+
+describe('connect menu options', () => {
+  it('offers a step’s declared outputs and its whole output', () => {
+    expect(sourceFields(searchDoc(), 'a', tools).map((f) => f.path)).toEqual(['a.output.results', 'a.output.resultCount', 'a.output'])
+  })
+
+  it('offers the workflow inputs from the inputs node', () => {
+    expect(sourceFields(searchDoc(), '__inputs', tools)).toEqual([{ path: 'inputs.query', label: 'query', detail: 'string' }])
+  })
+
+  it('offers results and count of a forEach step', () => {
+    const doc: Workflow = { name: 'w', steps: [{ id: 'e', tool: 'query', inputs: {}, forEach: '{{ inputs.list }}' }] }
+    expect(sourceFields(doc, 'e', tools).map((f) => f.label)).toEqual(['results', 'count', 'output'])
+  })
+
+  it('offers the target’s schema inputs, required ones marked, and dependsOn', () => {
+    const options = targetOptions(searchDoc(), 'a', 'm', tools)
+    expect(options.map((o) => o.label)).toEqual(['arrays', 'dedup', 'run after (dependsOn)'])
+    expect(options[0]).toMatchObject({ into: { kind: 'input', name: 'arrays' }, required: true })
+  })
+
+  it('offers branches when the source is a conditional, never then/else as data inputs', () => {
+    const doc: Workflow = { name: 'w', steps: [{ id: 'c', tool: 'conditional', inputs: {} }, { id: 'd', tool: 'conditional', inputs: {} }] }
+    const labels = targetOptions(doc, 'c', 'd', tools).map((o) => o.label)
+    expect(labels).toEqual(['then branch', 'else branch', 'condition', 'run after (dependsOn)'])
+  })
+
+  it('offers the output mapping’s fields, and names a new one uniquely', () => {
+    expect(targetOptions(searchDoc(), 'a', '__output', tools).map((o) => o.label)).toEqual(['results', 'first'])
+    expect(outputFieldName(searchDoc(), 'm.output.results')).toBe('results_2')
+    expect(outputFieldName(searchDoc(), 'm.output')).toBe('m')
+  })
+
+  it('falls back to the inputs a step of an unknown tool has', () => {
+    const doc: Workflow = { name: 'w', steps: [{ id: 'x', tool: 'mystery', inputs: { foo: 1 } }] }
+    expect(targetOptions(doc, '__inputs', 'x', tools).map((o) => o.label)).toEqual(['foo'])
+  })
+})

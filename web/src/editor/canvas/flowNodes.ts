@@ -1,0 +1,92 @@
+//! React Flow nodes and edges for the editor, built from the store with object reuse: a node
+//! object changes only when its data, position, size or selection does, so React Flow and the
+//! memoised node components redraw only what an edit touched.
+import { Position } from '@xyflow/react'
+import type { GraphEdge, GraphNode, Note } from '../../api/types'
+import type { CanvasEdge, CanvasNode } from '../../canvas/flowTypes'
+import { nodeSize } from '../../canvas/layout'
+import { toEdge } from '../../canvas/toFlow'
+import type { XY } from '../doc/model'
+import type { NoteFlowNode } from '../notes/NoteNode'
+
+export type EditorNode = CanvasNode | NoteFlowNode
+
+export const NOTE_PREFIX = 'note:'
+const ORIGIN: XY = { x: 0, y: 0 }
+const NOTE_SIZE = { width: 220, height: 120 }
+
+type Measured = { width?: number; height?: number }
+
+export class FlowNodeCache {
+  private nodes = new Map<string, EditorNode>()
+  private edges = new Map<string, { from: GraphEdge; edge: CanvasEdge }>()
+  /** Sizes React Flow measured, carried onto new node objects so handles stay measured. */
+  readonly measured = new Map<string, Measured>()
+
+  private reuse(id: string, make: () => EditorNode, same: (prev: EditorNode) => boolean): EditorNode {
+    const prev = this.nodes.get(id)
+    if (prev && same(prev)) return prev
+    const node = make()
+    this.nodes.set(id, node)
+    return node
+  }
+
+  build(graph: GraphNode[], notes: Note[], positions: Record<string, XY>, dragged: Record<string, XY>, selection: ReadonlySet<string>): EditorNode[] {
+    const out: EditorNode[] = []
+    for (const g of graph) {
+      const at = dragged[g.id] ?? positions[g.id] ?? ORIGIN
+      const selected = selection.has(g.id)
+      out.push(
+        this.reuse(
+          g.id,
+          () => {
+            const size = nodeSize({ type: g.kind, data: g } as CanvasNode)
+            return {
+              id: g.id,
+              type: g.kind,
+              data: g,
+              position: { x: at.x, y: at.y },
+              selected,
+              width: size.width,
+              height: size.height,
+              measured: this.measured.get(g.id),
+              sourcePosition: Position.Right,
+              targetPosition: Position.Left,
+              deletable: false,
+            } as CanvasNode
+          },
+          (p) => p.data === g && p.position.x === at.x && p.position.y === at.y && p.selected === selected,
+        ),
+      )
+    }
+    for (const note of notes) {
+      const id = NOTE_PREFIX + note.id
+      const at = dragged[id] ?? note
+      const selected = selection.has(id)
+      const width = note.width ?? NOTE_SIZE.width
+      const height = note.height ?? NOTE_SIZE.height
+      out.push(
+        this.reuse(
+          id,
+          () => ({ id, type: 'note', data: { note }, position: { x: at.x, y: at.y }, selected, width, height, measured: this.measured.get(id), deletable: false, zIndex: -1 }),
+          (p) => p.type === 'note' && p.data.note === note && p.position.x === at.x && p.position.y === at.y && p.selected === selected,
+        ),
+      )
+    }
+    return out
+  }
+
+  buildEdges(graph: GraphEdge[], selection: ReadonlySet<string>): CanvasEdge[] {
+    return graph.map((g) => {
+      const prev = this.edges.get(g.id)
+      const selected = selection.has(g.id)
+      // Plans return new edge objects each time; an edge that reads the same is kept.
+      if (prev && (prev.from === g || (prev.from.kind === g.kind && prev.from.label === g.label && prev.from.field === g.field && prev.from.source === g.source && prev.from.target === g.target)) && (prev.edge.selected ?? false) === selected) {
+        return prev.edge
+      }
+      const edge = { ...toEdge(g), selected }
+      this.edges.set(g.id, { from: g, edge })
+      return edge
+    })
+  }
+}

@@ -1,0 +1,34 @@
+//! A selected step while editing: connect it, delete it, and its configuration and last run
+//! (the outputs of which can be dragged onto other steps).
+import Cable from '@mui/icons-material/Cable'
+import Delete from '@mui/icons-material/DeleteOutlined'
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import type { StepNode } from '../../api/types'
+import StepInspector from '../../inspector/StepInspector'
+import { useEditorStore } from '../useEditor'
+
+export default function StepPanel({ node }: { node: StepNode }) {
+  const store = useEditorStore()
+  return (
+    <Box>
+      <Box sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap' }}>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<Cable />}
+          onClick={(e) => {
+            const r = e.currentTarget.getBoundingClientRect()
+            store.getState().requestConnect({ source: node.id, at: { left: r.left, top: r.bottom } })
+          }}
+        >
+          Connect to…
+        </Button>
+        <Button size="small" variant="outlined" color="error" startIcon={<Delete />} onClick={() => void store.getState().deleteNodes([node.id])}>
+          Delete step
+        </Button>
+      </Box>
+      <StepInspector node={node} />
+    </Box>
+  )
+}

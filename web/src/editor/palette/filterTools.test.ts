@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import type { CategoryView } from '../../api/types'
+import { tools } from '../test/fixtures'
+import { groupTools } from './filterTools'
+
+const categories: CategoryView[] = [
+  { id: 'retrieval', label: 'Retrieval', color: '#40E0FF' },
+  { id: 'control_flow', label: 'Control flow', color: '#90A4AE' },
+  { id: 'utility', label: 'Utility', color: '#90A4AE' },
+]
+
+describe('groupTools', () => {
+  it('groups every tool under its category, in the catalog order', () => {
+    const groups = groupTools(Object.values(tools), categories, '')
+    expect(groups.map((g) => g.category.id)).toEqual(['retrieval', 'control_flow', 'utility'])
+    expect(groups[1].tools.map((t) => t.name)).toEqual(['merge', 'conditional'])
+  })
+
+  it('searches name, label and description, all words, case-insensitively', () => {
+    expect(groupTools(Object.values(tools), categories, 'MERGE').flatMap((g) => g.tools.map((t) => t.name))).toEqual(['merge'])
+    expect(groupTools(Object.values(tools), categories, 'the tool cond').flatMap((g) => g.tools.map((t) => t.name))).toEqual(['conditional'])
+    expect(groupTools(Object.values(tools), categories, 'nothing like it')).toEqual([])
+  })
+
+  it('keeps tools of a category the catalog does not list', () => {
+    const groups = groupTools([{ ...tools.query, category: 'integration' }], categories, '')
+    expect(groups).toHaveLength(1)
+    expect(groups[0].category.label).toBe('Other')
+  })
+})

@@ -1,0 +1,112 @@
+//! Keeps the rest of the app in step with the editor: the workflow store sees the edited
+//! document (so Run, Run this step and the plan use it as it stands), the edit session sees what
+//! is unsaved and which nodes carry problems or stale outputs, the URL and library follow a
+//! save, and leaving the page with unsaved changes asks first.
+import type { Diagnostic, GraphView } from '../../api/types'
+import { loadLibrary } from '../../state/libraryActions'
+import { setUrl } from '../../state/openWorkflow'
+import { useRecentStore } from '../../state/recentStore'
+import { useRunStore } from '../../state/runStore'
+import { useWorkflowStore } from '../../state/workflowStore'
+import { useEditSession } from '../editSession'
+import type { EditorState, EditorStore } from '../store/createEditorStore'
+
+const NO_CALLS = { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }
+const TITLE = 'vai playground'
+
+/** Validation severity per step: errors win over warnings; notes are not marks. */
+export function problemsOf(diagnostics: Diagnostic[]): Record<string, 'error' | 'warning'> {
+  const out: Record<string, 'error' | 'warning'> = {}
+  for (const d of diagnostics) {
+    if (!d.stepId || d.severity === 'info') continue
+    if (d.severity === 'error' || out[d.stepId] === undefined) out[d.stepId] = d.severity
+  }
+  return out
+}
+
+/** The graph the read-side of the app (run bar, plan, inspector) sees while editing. */
+function graphOf(s: EditorState): GraphView {
+  const planned = s.analysis.graph
+  return {
+    name: s.doc.name,
+    description: s.doc.description,
+    nodes: s.nodes,
+    edges: s.edges,
+    layers: planned?.layers ?? [],
+    estimate: planned?.estimate ?? NO_CALLS,
+    runnable: planned?.runnable ?? false,
+  }
+}
+
+export function bind(store: EditorStore): () => void {
+  const titleBefore = document.title
+  let lastGraph: GraphView | undefined
+
+  function sync(s: EditorState, prev?: EditorState): void {
+    const wf = useWorkflowStore.getState()
+    if (!prev || s.nodes !== prev.nodes || s.edges !== prev.edges || s.analysis !== prev.analysis || s.doc.name !== prev.doc.name || s.doc.description !== prev.doc.description) {
+      lastGraph = graphOf(s)
+    }
+    const current = wf.current
+    const source = s.source
+    const next = {
+      current: current && {
+        ...current,
+        id: source.id,
+        key: source.key,
+        label: source.label,
+        version: source.version,
+        readOnly: source.readOnly,
+        definition: s.doc,
+      },
+      graph: lastGraph,
+      diagnostics: s.analysis.diagnostics,
+    }
+    useWorkflowStore.setState(next)
+    const selected = s.selection.length === 1 ? s.selection[0] : undefined
+    if (wf.selected !== selected) useWorkflowStore.getState().select(selected)
+
+    const session = useEditSession.getState()
+    const problems = !prev || s.analysis !== prev.analysis ? problemsOf(s.analysis.diagnostics) : session.problems
+    useEditSession.setState({ dirty: s.dirty, key: source.key, problems, stale: s.stale })
+    document.title = `${s.dirty ? '● ' : ''}${s.doc.name || source.label} — ${TITLE}`
+
+    if (prev && prev.source.key !== source.key) {
+      // Saved under a (new) file name: the URL, the library and the recent list follow.
+      setUrl(source.key, 'replace')
+      useRecentStore.getState().remember({ key: source.key, name: source.label })
+      void loadLibrary()
+    }
+  }
+
+  sync(store.getState())
+  const unsubscribe = store.subscribe((s, prev) => sync(s, prev))
+  // Selecting elsewhere (a diagnostic, a template reference, the plan) selects on the canvas.
+  const unfollowSelection = useWorkflowStore.subscribe((w, prev) => {
+    if (w.selected === prev.selected || w.selected === undefined) return
+    const { selection, select } = store.getState()
+    if (selection.length !== 1 || selection[0] !== w.selected) select([w.selected])
+  })
+  // A new run makes every shown output current again.
+  const unfollowRuns = useRunStore.subscribe((r, prev) => {
+    if (r.runId && r.runId !== prev.runId) store.getState().clearStale()
+  })
+  const beforeUnload = (e: BeforeUnloadEvent) => {
+    store.getState().flushDraft()
+    if (!store.getState().dirty) return
+    e.preventDefault()
+    e.returnValue = ''
+  }
+  const pageHide = () => store.getState().flushDraft()
+  window.addEventListener('beforeunload', beforeUnload)
+  window.addEventListener('pagehide', pageHide)
+
+  return () => {
+    unsubscribe()
+    unfollowSelection()
+    unfollowRuns()
+    window.removeEventListener('beforeunload', beforeUnload)
+    window.removeEventListener('pagehide', pageHide)
+    document.title = titleBefore
+  }
+}

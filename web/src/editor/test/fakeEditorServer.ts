@@ -1,0 +1,51 @@
+//! The fake playground of src/test/fakeServer.ts plus the builder's routes, for tests that drive
+//! the whole app in edit mode.
+import type { PlanResponse, SaveResponse, Workflow } from '../../api/types'
+import { installFakeServer, summaries } from '../../test/fakeServer'
+import { tools } from './fixtures'
+
+export const categories = [
+  { id: 'retrieval', label: 'Retrieval', color: '#40E0FF' },
+  { id: 'control_flow', label: 'Control flow', color: '#90A4AE' },
+  { id: 'utility', label: 'Utility', color: '#90A4AE' },
+]
+
+export interface EditorServerCall {
+  method: string
+  path: string
+  body?: unknown
+}
+
+export function installEditorServer() {
+  const base = installFakeServer()
+  const inner = globalThis.fetch
+  const calls: EditorServerCall[] = []
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input)
+    const method = init?.method ?? 'GET'
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined
+    calls.push({ method, path, body })
+    if (path === '/api/tools') return json({ tools: Object.values(tools), categories })
+    if (path === '/api/workflows/references') return json({ references: [] })
+    if (path === '/api/workflows/plan' && body?.definition) {
+      const doc = body.definition as Workflow
+      return json({ valid: true, diagnostics: [], graph: { name: doc.name, nodes: [], edges: [], layers: [], estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, runnable: true } } satisfies PlanResponse)
+    }
+    if (path === '/api/workflows/format') return json({ text: `${JSON.stringify(body.definition, null, 2)}\n` })
+    if (path === '/api/workflows/save') {
+      const id = `file:${body.fileName}.vai-workflow.json`
+      return json({ id, version: 'v2', summary: { id, name: body.definition.name, source: 'file', stepCount: body.definition.steps.length, inputs: [], readOnly: false } } satisfies SaveResponse)
+    }
+    if (path.startsWith('/api/workflows/builtin')) {
+      const answer = await inner(input, init)
+      return json({ ...(await answer.json()), version: 'v1' })
+    }
+    if (path.startsWith('/api/workflows/example')) {
+      const doc = { name: 'Other Example', steps: [{ id: 'only', tool: 'template', inputs: { text: 'hi' } }] }
+      return json({ summary: summaries[1], text: JSON.stringify(doc), definition: doc, version: 'v1' })
+    }
+    return inner(input, init)
+  }) as typeof fetch
+  return { calls, baseCalls: base.calls }
+}

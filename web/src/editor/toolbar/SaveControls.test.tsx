@@ -1,0 +1,68 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ApiError } from '../../api/client'
+import { useEditSession } from '../editSession'
+import { createEditorStore } from '../store/createEditorStore'
+import { fakeEditorApi } from '../test/fakeEditorApi'
+import { searchDoc, tools } from '../test/fixtures'
+import SaveControls from './SaveControls'
+
+function session(readOnly = false) {
+  const api = fakeEditorApi()
+  const source = readOnly ? { key: 'builtin:x', id: 'builtin:x', label: 'X', readOnly } : { key: 'file:two.vai-workflow.json', id: 'file:two.vai-workflow.json', label: 'Two', readOnly, version: 'v1' }
+  const store = createEditorStore({ doc: searchDoc(), source }, { api, tools: () => tools, storage: null, debounceMs: 0 })
+  useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
+  return { api, store }
+}
+
+afterEach(() => useEditSession.setState({ active: false, handle: undefined }))
+
+describe('Save controls', () => {
+  it('explains a conflict and saves anyway on request', async () => {
+    const { api, store } = session()
+    store.getState().addStep('query')
+    api.save.mockRejectedValueOnce(new ApiError('CONFLICT', 'two.vai-workflow.json changed on disk since it was opened', 409))
+    render(<SaveControls />)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const dialog = await screen.findByRole('dialog', { name: 'two.vai-workflow.json changed on disk' })
+    expect(within(dialog).getByText(/Saving now would overwrite those changes/)).toBeTruthy()
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save anyway' }))
+    await waitFor(() => expect(api.save).toHaveBeenLastCalledWith(expect.objectContaining({ overwrite: true })))
+    await waitFor(() => expect(store.getState().dirty).toBe(false))
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('reloads from disk from the conflict dialog, and undo brings the edits back', async () => {
+    const { api, store } = session()
+    store.getState().addStep('query')
+    api.save.mockRejectedValueOnce(new ApiError('CONFLICT', 'changed on disk', 409))
+    const disk = { ...searchDoc(), description: 'edited elsewhere' }
+    api.getWorkflow.mockResolvedValue({ summary: { id: 'file:two.vai-workflow.json', name: 'Two', source: 'file', stepCount: 4, inputs: [], readOnly: false }, text: JSON.stringify(disk), definition: disk, version: 'v9' })
+    render(<SaveControls />)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Reload from disk' }))
+    await waitFor(() => expect(store.getState().doc.description).toBe('edited elsewhere'))
+    expect(store.getState().dirty).toBe(false)
+    expect(store.getState().source.version).toBe('v9')
+    store.getState().undo()
+    expect(store.getState().doc.steps).toHaveLength(5)
+  })
+
+  it('asks for a file name for a built-in, checks it, and offers to replace an existing file', async () => {
+    const { api } = session(true)
+    api.save.mockRejectedValueOnce(new ApiError('CONFLICT', 'a file named x.vai-workflow.json already exists', 409))
+    render(<SaveControls />)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Save as' })
+    const name = within(dialog).getByRole('textbox', { name: 'File name' })
+    fireEvent.change(name, { target: { value: '../up' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(within(dialog).getByText(/not a path/)).toBeTruthy()
+    expect(api.save).not.toHaveBeenCalled()
+    fireEvent.change(name, { target: { value: 'x' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Replace' }))
+    await waitFor(() => expect(api.save).toHaveBeenLastCalledWith(expect.objectContaining({ fileName: 'x', overwrite: true })))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  })
+})

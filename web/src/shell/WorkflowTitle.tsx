@@ -1,0 +1,47 @@
+//! The open workflow's name in the top bar, marked when it has unsaved changes, and the Edit
+//! button that turns the canvas into the builder.
+import Edit from '@mui/icons-material/Edit'
+import Box from '@mui/material/Box'
+import Button from '@mui/material/Button'
+import Tooltip from '@mui/material/Tooltip'
+import Typography from '@mui/material/Typography'
+import { startEditing, useEditSession } from '../editor/editSession'
+import { isRecord } from '../state/definition'
+import { useWorkflowStore } from '../state/workflowStore'
+
+export default function WorkflowTitle() {
+  const label = useWorkflowStore((s) => s.graph?.name ?? s.current?.label)
+  const editable = useWorkflowStore((s) => isRecord(s.current?.definition))
+  const open = useWorkflowStore((s) => s.current !== undefined)
+  const editing = useEditSession((s) => s.active)
+  const starting = useEditSession((s) => s.starting)
+  const dirty = useEditSession((s) => s.dirty)
+  const error = useEditSession((s) => s.error)
+  if (!open) return null
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+      <Typography component="span" data-testid="workflow-title" noWrap sx={{ color: 'text.secondary', fontSize: 14 }}>
+        {label}
+        {dirty && (
+          <Box component="span" title="Unsaved changes" aria-label="unsaved changes" sx={{ color: 'warning.main', ml: 0.5 }}>
+            ●
+          </Box>
+        )}
+      </Typography>
+      {!editing && (
+        <Tooltip title={editable ? 'Edit this workflow on the canvas' : 'This workflow is not valid JSON: fix it before editing'}>
+          <span>
+            <Button size="small" variant="outlined" startIcon={<Edit />} disabled={!editable || starting} onClick={() => void startEditing()}>
+              Edit
+            </Button>
+          </span>
+        </Tooltip>
+      )}
+      {error && (
+        <Typography variant="body2" role="status" sx={{ color: 'error.main' }} noWrap title={error}>
+          {error}
+        </Typography>
+      )}
+    </Box>
+  )
+}
