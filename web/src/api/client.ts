@@ -93,7 +93,8 @@ export const api = {
   complete: (body: CompleteRequest) => request<CompleteResponse>('POST', '/api/workflows/complete', body),
   format: (definition: JsonValue) => request<{ text: string }>('POST', '/api/workflows/format', { definition }),
   save: (body: SaveRequest) => request<SaveResponse>('POST', '/api/workflows/save', body),
-  saveTestCase: (runId: string, name: string) => request<TestCaseSaved>('POST', `/api/runs/${enc(runId)}/test-case`, { name }),
+  saveTestCase: (runId: string, name: string, overwrite?: boolean) =>
+    request<TestCaseSaved>('POST', `/api/runs/${enc(runId)}/test-case`, overwrite ? { name, overwrite } : { name }),
 }
 
 /** `{code, message}` for any thrown value. */

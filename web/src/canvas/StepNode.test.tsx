@@ -3,6 +3,7 @@ import { ReactFlowProvider, useStoreApi } from '@xyflow/react'
 import { useEffect } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { StepState } from '../api/types'
+import { useEditSession } from '../editor/editSession'
 import { useRunStore } from '../state/runStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasFlow from './CanvasFlow'
@@ -123,5 +124,18 @@ describe('step nodes', () => {
     expect(useWorkflowStore.getState().selected).toBe('check')
     act(() => (container.querySelector('.react-flow__pane') as HTMLElement).click())
     expect(useWorkflowStore.getState().selected).toBeUndefined()
+  })
+
+  it('show a validation badge and, after an edit, a stale mark on a step that has run', () => {
+    renderCanvas()
+    act(() => useEditSession.setState({ problems: { search: 'error', check: 'warning' } }))
+    expect(screen.getByTestId('node-search').dataset.problem).toBe('error')
+    expect(screen.getByTestId('node-problem-check').getAttribute('aria-label')).toBe('has warnings')
+    act(() => useEditSession.setState({ stale: { search: true, check: true } }))
+    expect(screen.queryByText('stale')).toBeNull()
+    setSteps({ search: { status: 'completed', durationMs: 5 } })
+    expect(screen.getByTestId('node-search').textContent).toContain('stale')
+    expect(screen.getByTestId('node-check').textContent).not.toContain('stale')
+    act(() => useEditSession.setState({ problems: {}, stale: {} }))
   })
 })

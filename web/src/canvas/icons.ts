@@ -1,5 +1,7 @@
-//! Material icons for the icon names the server's tools declare (server/tools/src, `icon:`).
-//! Imported by path so the bundle holds only these; unknown names fall back to a generic icon.
+//! The one map from the Material icon names the tool catalog declares (each tool's `icon`, from
+//! server/tools/src and the engine's control tools) to icon components. Nothing else maps tools
+//! to icons: nodes and the palette look the name up here. Imported by path so the bundle holds
+//! only these; icons.test.ts fails when a tool declares a name missing here.
 import type SvgIcon from '@mui/material/SvgIcon'
 import AccountTree from '@mui/icons-material/AccountTree'
 import AutoAwesome from '@mui/icons-material/AutoAwesome'
@@ -10,6 +12,7 @@ import CompareArrows from '@mui/icons-material/CompareArrows'
 import ContentCut from '@mui/icons-material/ContentCut'
 import Extension from '@mui/icons-material/Extension'
 import FilterAlt from '@mui/icons-material/FilterAlt'
+import HelpOutline from '@mui/icons-material/HelpOutlineOutlined'
 import Http from '@mui/icons-material/Http'
 import Input from '@mui/icons-material/Input'
 import Loop from '@mui/icons-material/Loop'
@@ -37,6 +40,7 @@ const ICONS: Record<string, IconComponent> = {
   CompareArrows,
   ContentCut,
   FilterAlt,
+  HelpOutline,
   Http,
   Input,
   Loop,

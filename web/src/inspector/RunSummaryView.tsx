@@ -4,6 +4,7 @@ import { formatDuration } from '../hooks/useElapsed'
 import { useRunOutput } from '../hooks/useRunOutput'
 import { useRunStore } from '../state/runStore'
 import OutputView from './OutputView'
+import SaveTestCase from './SaveTestCase'
 import Section from './Section'
 
 /** The last run of the workflow as a whole: status, duration, usage, error and final output. */
@@ -33,6 +34,7 @@ export default function RunSummaryView() {
         </Typography>
         {usageText && <Typography variant="caption" sx={{ color: 'text.secondary' }}>{usageText}</Typography>}
         {error && <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap' }}>{error}</Typography>}
+        {status === 'completed' && <SaveTestCase runId={runId} />}
       </Section>
       {output !== undefined && <OutputView title="Final output" value={output} fileName="workflow-output" />}
       {large && fetched.output !== undefined && (
