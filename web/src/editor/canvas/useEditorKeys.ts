@@ -16,6 +16,11 @@ export function isCanvasTarget(target: EventTarget | null): boolean {
   return target.closest('main[aria-label="Canvas"]') !== null
 }
 
+/** The flow pane's rectangle on screen (the canvas region also holds the palette and toolbar). */
+export function flowRect(): DOMRect | undefined {
+  return document.querySelector('main[aria-label="Canvas"] .react-flow')?.getBoundingClientRect()
+}
+
 /** Save is asked for through this event, so the toolbar's save flow (dialogs) handles it. */
 export const SAVE_EVENT = 'vai-editor-save'
 
@@ -29,7 +34,7 @@ export function useEditorKeys(): void {
       pointer = { x: e.clientX, y: e.clientY }
     }
     const pasteAt = () => {
-      const canvas = document.querySelector('main[aria-label="Canvas"]')?.getBoundingClientRect()
+      const canvas = flowRect()
       const inside = pointer && canvas && pointer.x >= canvas.left && pointer.x <= canvas.right && pointer.y >= canvas.top && pointer.y <= canvas.bottom
       const screen = inside ? pointer! : canvas ? { x: canvas.left + canvas.width / 2, y: canvas.top + canvas.height / 3 } : undefined
       return screen ? screenToFlowPosition(screen) : undefined

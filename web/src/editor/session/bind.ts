@@ -7,8 +7,8 @@ import { loadLibrary } from '../../state/libraryActions'
 import { setUrl } from '../../state/openWorkflow'
 import { useRecentStore } from '../../state/recentStore'
 import { useRunStore } from '../../state/runStore'
-import { useWorkflowStore } from '../../state/workflowStore'
-import { useEditSession } from '../editSession'
+import { useWorkflowStore, type WorkflowStore } from '../../state/workflowStore'
+import { useEditSession, type EditSession } from '../editSession'
 import type { EditorState, EditorStore } from '../store/createEditorStore'
 
 const NO_CALLS = { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }
@@ -40,36 +40,32 @@ function graphOf(s: EditorState): GraphView {
 
 export function bind(store: EditorStore): () => void {
   const titleBefore = document.title
-  let lastGraph: GraphView | undefined
 
   function sync(s: EditorState, prev?: EditorState): void {
+    // Only what changed is written, so the app's selectors (some return whole objects) stay put
+    // on a selection change or a keystroke that changes nothing they show.
     const wf = useWorkflowStore.getState()
+    const update: Partial<WorkflowStore> = {}
     if (!prev || s.nodes !== prev.nodes || s.edges !== prev.edges || s.analysis !== prev.analysis || s.doc.name !== prev.doc.name || s.doc.description !== prev.doc.description) {
-      lastGraph = graphOf(s)
+      update.graph = graphOf(s)
     }
-    const current = wf.current
     const source = s.source
-    const next = {
-      current: current && {
-        ...current,
-        id: source.id,
-        key: source.key,
-        label: source.label,
-        version: source.version,
-        readOnly: source.readOnly,
-        definition: s.doc,
-      },
-      graph: lastGraph,
-      diagnostics: s.analysis.diagnostics,
+    if (wf.current && (!prev || s.doc !== prev.doc || source !== prev.source)) {
+      update.current = { ...wf.current, id: source.id, key: source.key, label: source.label, version: source.version, readOnly: source.readOnly, definition: s.doc }
     }
-    useWorkflowStore.setState(next)
+    if (!prev || s.analysis !== prev.analysis) update.diagnostics = s.analysis.diagnostics
+    if (Object.keys(update).length > 0) useWorkflowStore.setState(update)
     const selected = s.selection.length === 1 ? s.selection[0] : undefined
     if (wf.selected !== selected) useWorkflowStore.getState().select(selected)
 
     const session = useEditSession.getState()
-    const problems = !prev || s.analysis !== prev.analysis ? problemsOf(s.analysis.diagnostics) : session.problems
-    useEditSession.setState({ dirty: s.dirty, key: source.key, problems, stale: s.stale })
-    document.title = `${s.dirty ? '● ' : ''}${s.doc.name || source.label} — ${TITLE}`
+    const marks: Partial<EditSession> = {}
+    if (session.dirty !== s.dirty) marks.dirty = s.dirty
+    if (session.key !== source.key) marks.key = source.key
+    if (!prev || s.analysis !== prev.analysis) marks.problems = problemsOf(s.analysis.diagnostics)
+    if (session.stale !== s.stale) marks.stale = s.stale
+    if (Object.keys(marks).length > 0) useEditSession.setState(marks)
+    if (!prev || s.dirty !== prev.dirty || s.doc.name !== prev.doc.name) document.title = `${s.dirty ? '● ' : ''}${s.doc.name || source.label} — ${TITLE}`
 
     if (prev && prev.source.key !== source.key) {
       // Saved under a (new) file name: the URL, the library and the recent list follow.

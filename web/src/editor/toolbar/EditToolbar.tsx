@@ -14,6 +14,7 @@ import IconButton from '@mui/material/IconButton'
 import Tooltip from '@mui/material/Tooltip'
 import { useReactFlow } from '@xyflow/react'
 import type { ReactNode } from 'react'
+import { flowRect } from '../canvas/useEditorKeys'
 import { leaveAndReopen } from '../session/start'
 import { useEditor, useEditorStore } from '../useEditor'
 import SaveControls from './SaveControls'
@@ -41,7 +42,7 @@ export default function EditToolbar() {
   const s = () => store.getState()
 
   const addNote = () => {
-    const canvas = document.querySelector('main[aria-label="Canvas"]')?.getBoundingClientRect()
+    const canvas = flowRect()
     const at = canvas ? screenToFlowPosition({ x: canvas.left + 80, y: canvas.top + 80 }) : { x: 0, y: 0 }
     s().addNote(at)
   }
