@@ -71,9 +71,11 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   const edgeSelection = useEditor((s) => s.edgeSelection)
   const [cache] = useState(() => new FlowNodeCache())
   const [dragged, setDragged] = useState<Record<string, XY>>({})
+  // A note being resized shows its new size at once; the note keeps it when the resize ends.
+  const [resized, setResized] = useState<Record<string, { width: number; height: number }>>({})
   const selected = useMemo(() => new Set(selection), [selection])
   const selectedEdges = useMemo(() => new Set(edgeSelection), [edgeSelection])
-  const nodes = useMemo(() => cache.build(graph, notes, positions, dragged, selected), [cache, graph, notes, positions, dragged, selected])
+  const nodes = useMemo(() => cache.build(graph, notes, positions, dragged, selected, resized), [cache, graph, notes, positions, dragged, selected, resized])
   const edges = useMemo(() => cache.buildEdges(graphEdges, selectedEdges), [cache, graphEdges, selectedEdges])
   const flow = useReactFlow<EditorNode>()
   const { screenToFlowPosition, getNode, getZoom, setCenter } = flow
@@ -95,8 +97,12 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       let selection: Set<string> | undefined
       const moving: Record<string, XY> = {}
       const moved: Record<string, XY> = {}
+      const sizes: Record<string, { width: number; height: number }> = {}
+      let resizeEnded = false
       for (const c of changes) {
-        if (c.type === 'dimensions' && c.dimensions) cache.measured.set(c.id, c.dimensions)
+        if (c.type === 'dimensions' && c.dimensions && c.resizing) sizes[c.id] = c.dimensions
+        else if (c.type === 'dimensions' && c.resizing === false) resizeEnded = true
+        else if (c.type === 'dimensions' && c.dimensions) cache.measured.set(c.id, c.dimensions)
         else if (c.type === 'position' && c.position) (c.dragging ? moving : moved)[c.id] = c.position
         else if (c.type === 'select') {
           selection ??= new Set(store.getState().selection)
@@ -105,6 +111,9 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
         }
       }
       if (Object.keys(moving).length > 0) setDragged((d) => ({ ...d, ...moving }))
+      if (Object.keys(sizes).length > 0) setResized((r) => ({ ...r, ...sizes }))
+      // The note itself holds its size once the resize ends (NoteNode writes it).
+      if (resizeEnded) setResized({})
       // Moves without a drag come from the keyboard (arrow keys on selected nodes).
       if (Object.keys(moved).length > 0) store.getState().moveNodes(moved, 'keyboard-move')
       if (selection) store.getState().select([...selection])

@@ -31,7 +31,14 @@ export class FlowNodeCache {
     return node
   }
 
-  build(graph: GraphNode[], notes: Note[], positions: Record<string, XY>, dragged: Record<string, XY>, selection: ReadonlySet<string>): EditorNode[] {
+  build(
+    graph: GraphNode[],
+    notes: Note[],
+    positions: Record<string, XY>,
+    dragged: Record<string, XY>,
+    selection: ReadonlySet<string>,
+    resized: Record<string, { width: number; height: number }> = {},
+  ): EditorNode[] {
     const out: EditorNode[] = []
     for (const g of graph) {
       const at = dragged[g.id] ?? positions[g.id] ?? ORIGIN
@@ -63,13 +70,13 @@ export class FlowNodeCache {
       const id = NOTE_PREFIX + note.id
       const at = dragged[id] ?? note
       const selected = selection.has(id)
-      const width = note.width ?? NOTE_SIZE.width
-      const height = note.height ?? NOTE_SIZE.height
+      const width = resized[id]?.width ?? note.width ?? NOTE_SIZE.width
+      const height = resized[id]?.height ?? note.height ?? NOTE_SIZE.height
       out.push(
         this.reuse(
           id,
           () => ({ id, type: 'note', data: { note }, position: { x: at.x, y: at.y }, selected, width, height, measured: this.measured.get(id), deletable: false, zIndex: -1 }),
-          (p) => p.type === 'note' && p.data.note === note && p.position.x === at.x && p.position.y === at.y && p.selected === selected,
+          (p) => p.type === 'note' && p.data.note === note && p.position.x === at.x && p.position.y === at.y && p.selected === selected && p.width === width && p.height === height,
         ),
       )
     }

@@ -21,7 +21,9 @@ function NoteNode({ data, selected }: NodeProps<NoteFlowNode>) {
         isVisible={selected}
         minWidth={120}
         minHeight={60}
-        onResizeEnd={(_, p) => store.getState().updateNote(note.id, { x: Math.round(p.x), y: Math.round(p.y), width: Math.round(p.width), height: Math.round(p.height) })}
+        onResizeEnd={(_, p) => {
+          store.getState().updateNote(note.id, { x: Math.round(p.x), y: Math.round(p.y), width: Math.round(p.width), height: Math.round(p.height) })
+        }}
       />
       <Box
         data-testid={`note-${note.id}`}
