@@ -14,24 +14,22 @@ import {
   type OnConnectEnd,
   type OnNodeDrag,
 } from '@xyflow/react'
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { IO_COLOR } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
 import { useCanvasStore } from '../../canvas/useCanvasStore'
-import { REF_DRAG_TYPE } from '../../inspector/JsonTree'
 import type { XY } from '../doc/model'
 import NoteNode, { NOTE_COLOR } from '../notes/NoteNode'
-import { TOOL_DRAG_TYPE } from '../palette/Palette'
 import { useEditor, useEditorStore } from '../useEditor'
 import type { ConnectRequest } from '../store/state'
 import { FlowNodeCache, type EditorNode } from './flowNodes'
+import { nodeAt, useCanvasDrop } from './useCanvasDrop'
 import { useEditorKeys } from './useEditorKeys'
 
 const nodeTypes = { ...readNodeTypes, note: NoteNode }
 const FIT = { padding: 0.15, maxZoom: 1.25, duration: 250 }
 const VISIBLE_ONLY_ABOVE = 120
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
-const TOOL_HALF = { x: 120, y: 46 }
 
 const miniMapColor = (node: EditorNode) => (node.type === 'step' ? node.data.color : node.type === 'note' ? NOTE_COLOR : IO_COLOR)
 
@@ -46,12 +44,6 @@ export interface PaletteRequest {
 interface Props {
   onConnectRequest(request: ConnectRequest): void
   onPaletteRequest(request: PaletteRequest): void
-}
-
-/** The node under a screen point, when a connection or a field is released over it. */
-function nodeAt(x: number, y: number): string | undefined {
-  const el = document.elementFromPoint?.(x, y)?.closest<HTMLElement>('.react-flow__node')
-  return el?.dataset.id
 }
 
 function pointOf(event: MouseEvent | TouchEvent): { x: number; y: number } {
@@ -161,34 +153,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
     [onConnectRequest, onPaletteRequest, screenToFlowPosition],
   )
 
-  const onDragOver = useCallback((e: DragEvent) => {
-    const types = Array.from(e.dataTransfer.types)
-    if (!types.includes(TOOL_DRAG_TYPE) && !types.includes(REF_DRAG_TYPE)) return
-    e.preventDefault()
-    e.dataTransfer.dropEffect = types.includes(TOOL_DRAG_TYPE) ? 'copy' : 'link'
-  }, [])
-
-  const onDrop = useCallback(
-    (e: DragEvent) => {
-      const tool = e.dataTransfer.getData(TOOL_DRAG_TYPE)
-      const path = e.dataTransfer.getData(REF_DRAG_TYPE)
-      if (!tool && !path) return
-      e.preventDefault()
-      if (tool) {
-        const p = screenToFlowPosition({ x: e.clientX, y: e.clientY })
-        store.getState().addStep(tool, { x: p.x - TOOL_HALF.x, y: p.y - TOOL_HALF.y })
-        return
-      }
-      const target = nodeAt(e.clientX, e.clientY)
-      const source = path.split(/[.[]/)[0]
-      if (!target || target === source || target.startsWith('note:')) {
-        store.getState().setNotice({ tone: 'info', text: `Drop ${path} onto the step that should read it.` })
-        return
-      }
-      onConnectRequest({ source: source === 'inputs' ? '__inputs' : source, target, path, at: { left: e.clientX, top: e.clientY } })
-    },
-    [onConnectRequest, screenToFlowPosition, store],
-  )
+  const { onDragOver, onDrop } = useCanvasDrop(onConnectRequest)
 
   return (
     <ReactFlow<EditorNode>
