@@ -1,7 +1,7 @@
 //! The builder (lazy-loaded when editing starts): the palette beside the canvas, the editing
 //! toolbar and messages above it, and the menus a connection opens.
 import Box from '@mui/material/Box'
-import { useCallback, useState } from 'react'
+import { memo, useCallback, useState } from 'react'
 import ConnectMenu from './canvas/ConnectMenu'
 import EditorFlow, { type PaletteRequest } from './canvas/EditorFlow'
 import Palette from './palette/Palette'
@@ -11,23 +11,35 @@ import LeaveDialog from './toolbar/LeaveDialog'
 import NoticeBar from './toolbar/NoticeBar'
 import { useEditor, useEditorStore } from './useEditor'
 
+// Memoised: opening and closing the menus re-renders only the menus.
+const SidePalette = memo(Palette)
+const Flow = memo(EditorFlow)
+const Toolbar = memo(EditToolbar)
+
+/** The connect menu, when one is open: its own component, so it alone re-renders. */
+function ConnectMenuHost() {
+  const connecting = useEditor((s) => s.connecting)
+  const requestConnect = useEditorStore().getState().requestConnect
+  if (!connecting) return null
+  return <ConnectMenu key={`${connecting.source}>${connecting.target}:${connecting.path}`} request={connecting} onClose={() => requestConnect(undefined)} />
+}
+
 export default function EditorCanvas() {
   const store = useEditorStore()
   const [paletteAt, setPaletteAt] = useState<PaletteRequest>()
-  const connecting = useEditor((s) => s.connecting)
   const requestConnect = store.getState().requestConnect
   const add = useCallback((tool: string) => void store.getState().addStep(tool), [store])
 
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }}>
       <Box component="section" aria-label="Add a step" sx={{ width: 230, flexShrink: 0, borderRight: 1, borderColor: 'divider', minHeight: 0 }}>
-        <Palette onPick={add} draggable />
+        <SidePalette onPick={add} draggable />
       </Box>
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-        <EditToolbar />
+        <Toolbar />
         <NoticeBar />
         <Box sx={{ flex: 1, minHeight: 0, position: 'relative' }}>
-          <EditorFlow onConnectRequest={requestConnect} onPaletteRequest={setPaletteAt} />
+          <Flow onConnectRequest={requestConnect} onPaletteRequest={setPaletteAt} />
         </Box>
       </Box>
       {paletteAt && (
@@ -41,7 +53,7 @@ export default function EditorCanvas() {
           }}
         />
       )}
-      {connecting && <ConnectMenu key={`${connecting.source}>${connecting.target}:${connecting.path}`} request={connecting} onClose={() => requestConnect(undefined)} />}
+      <ConnectMenuHost />
       <LeaveDialog />
     </Box>
   )

@@ -1,0 +1,151 @@
+// Builder (edit mode) benchmark: how long an edit takes to show on the canvas of a 200-step
+// workflow in headless, software-rendered Chromium, and the size of the editor's lazy chunks.
+// Not a test: it prints figures; nothing fails on a slow number. Build the web app first:
+//
+//   npm run build -w web && node e2e/bench/bench-editor.mjs [--runs 15]
+//
+// It measures the front end alone: web/dist is served by a small static server and the API is
+// answered inside the page (editor-api.mjs), so server time is not in the figures — the canvas
+// shows an edit before the server's answer arrives anyway (the answer only reconciles edges).
+// The workflow: 20 layers of 10 template steps, each reading two of the layer before (as the
+// playground benchmark's render case). Each figure is the time from the action until the canvas
+// DOM changed and the next frame was painted (requestAnimationFrame, then a task):
+//   add       a palette click adds a step (it is selected, so the inspector changes too);
+//   move      Arrow Right on the selected step: a one-node edit with the selection unchanged;
+//   connect   the connect menu's input is chosen: the new edge is drawn;
+//   undo      Ctrl+Z of an added step; and of a 50-step paste (after pasting it).
+import http from 'node:http';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { chromiumArgs, chromiumPath, repoRoot } from '../support/playground.mjs';
+import { bigWorkflow, installMock } from './editor-api.mjs';
+
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf('--runs') + 1] || 15);
+const dist = path.join(repoRoot, 'web', 'dist');
+if (!existsSync(path.join(dist, 'index.html'))) throw new Error('web/dist is missing: run `npm run build -w web` first');
+
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const summary = (v) => ({ n: v.length, median: Math.round(median(v) * 10) / 10, max: Math.round(Math.max(...v) * 10) / 10 });
+
+/** The editor's lazy chunks (everything index.html does not load), gzip -9. */
+function chunkSizes() {
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const initial = new Set([...html.matchAll(/assets\/([^"]+\.js)/g)].map((m) => m[1]));
+  const sizes = { initial: 0, lazy: 0, lazyChunks: {} };
+  for (const file of readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'))) {
+    const gz = gzipSync(readFileSync(path.join(dist, 'assets', file)), { level: 9 }).length;
+    if (initial.has(file)) sizes.initial += gz;
+    else {
+      sizes.lazy += gz;
+      sizes.lazyChunks[file] = gz;
+    }
+  }
+  return sizes;
+}
+
+function serve() {
+  const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html' };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let file = path.join(dist, url.pathname);
+    if (url.pathname === '/' || !existsSync(file)) file = path.join(dist, 'index.html');
+    res.writeHead(200, { 'Content-Type': types[path.extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** In the page: run `act`, resolve with the time until `changed()` holds and a frame is painted. */
+function timed(page, act, changed, arg) {
+  return page.evaluate(
+    async ({ act, changed, arg }) => {
+      const doAct = new Function('arg', act);
+      const isChanged = new Function('arg', 'before', changed);
+      const before = isChanged(arg, undefined);
+      const done = new Promise((resolve) => {
+        const obs = new MutationObserver(() => {
+          if (!isChanged(arg, before)) return;
+          obs.disconnect();
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
+        });
+        obs.observe(document.querySelector('.react-flow'), { childList: true, subtree: true, attributes: true });
+      });
+      const t0 = performance.now();
+      doAct(arg);
+      return (await done) - t0;
+    },
+    { act, changed, arg },
+  );
+}
+
+// `changed` bodies: with `before` undefined they return the current value to compare with.
+const MINIMAP_COUNT = `const n = document.querySelectorAll('.react-flow__minimap-node').length; return before === undefined ? n : n === before + arg.delta`;
+const EDGE_COUNT = `const n = document.querySelectorAll('.react-flow__edge').length; return before === undefined ? n : n > before`;
+
+const server = await serve();
+const base = `http://127.0.0.1:${server.address().port}`;
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+try {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  await installMock(page, { 'big.vai-workflow.json': bigWorkflow() });
+  await page.goto(`${base}/?workflow=file:big.vai-workflow.json`);
+  await page.getByTestId('node-s19_9').waitFor();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('toolbar', { name: 'Editing' }).waitFor();
+  await page.waitForTimeout(1500);
+
+  const connect = [];
+  for (let i = 0; i < Math.min(RUNS, 8); i++) {
+    await page.getByTestId(`node-s${i + 2}_0`).click();
+    await page.getByRole('button', { name: 'Connect to…' }).click();
+    const menu = page.getByRole('dialog', { name: /^Connect s/ });
+    await menu.getByRole('combobox', { name: 'To' }).click();
+    await page.getByRole('option', { name: `s${i + 10}_5`, exact: true }).click();
+    await menu.getByRole('button', { name: /^text/ }).waitFor();
+    await page.waitForTimeout(300);
+    connect.push(await timed(page, `[...document.querySelectorAll('[role="dialog"] [role="button"]')].find((b) => b.textContent.startsWith('text')).click()`, EDGE_COUNT, {}));
+    await page.waitForTimeout(300);
+  }
+
+  const move = [];
+  await page.getByTestId('node-s5_5').click();
+  for (let i = 0; i < RUNS; i++) {
+    move.push(
+      await timed(
+        page,
+        `document.querySelector('[data-id="s5_5"]').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }))`,
+        `const t = document.querySelector('[data-id="s5_5"]').style.transform; return before === undefined ? t : t !== before`,
+        {},
+      ),
+    );
+    await page.waitForTimeout(200);
+  }
+
+  const add = [];
+  const undoAdd = [];
+  for (let i = 0; i < RUNS; i++) add.push(await timed(page, `document.querySelector('[data-testid="palette-template"]').click()`, MINIMAP_COUNT, { delta: 1 }));
+  const ctrlZ = `document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'z', ctrlKey: true, bubbles: true }))`;
+  for (let i = 0; i < RUNS; i++) undoAdd.push(await timed(page, ctrlZ, MINIMAP_COUNT, { delta: -1 }));
+
+  const steps = Array.from({ length: 50 }, (_, i) => ({ id: `p${i}`, tool: 'template', inputs: { text: i === 0 ? '{{ inputs.query }}' : `{{ p${i - 1}.output.text }}` } }));
+  const paste = `const dt = new DataTransfer(); dt.setData('text/plain', arg.text); document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }))`;
+  const undoPaste = [];
+  for (let i = 0; i < Math.min(RUNS, 5); i++) {
+    await timed(page, paste, MINIMAP_COUNT, { delta: 50, text: JSON.stringify({ steps }) });
+    await page.waitForTimeout(400);
+    undoPaste.push(await timed(page, ctrlZ, MINIMAP_COUNT, { delta: -50 }));
+    await page.waitForTimeout(400);
+  }
+
+  const result = {
+    chunksGzipBytes: chunkSizes(),
+    ms: { add: summary(add), move: summary(move), connect: summary(connect), undoAdd: summary(undoAdd), undoPaste50: summary(undoPaste) },
+  };
+  console.log(JSON.stringify(result, null, 2));
+} finally {
+  await browser.close();
+  server.close();
+}
