@@ -117,4 +117,17 @@ describe('edit mode', { timeout: 20_000 }, () => {
     expect((start?.body as { definition: { steps: { id: string }[] } }).definition.steps.map((s) => s.id)).toEqual(['search', 'merge', 'query_1'])
     expect(server.calls.some((c) => c.path === '/api/workflows/save')).toBe(false)
   })
+
+  it('Done leaves edit mode for the workflow as stored; with unsaved changes it asks first', async () => {
+    await openAndEdit()
+    addByKeyboard('query')
+    await screen.findByTestId('node-query_1')
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }))
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard unsaved changes?' })).getByRole('button', { name: 'Discard changes' }))
+    await waitFor(() => expect(screen.queryByRole('toolbar', { name: 'Editing' })).toBeNull())
+    await screen.findByRole('button', { name: 'Edit' })
+    await screen.findByTestId('node-merge')
+    expect(screen.queryByTestId('node-query_1')).toBeNull()
+    expect(useWorkflowStore.getState().current?.definition).toMatchObject({ steps: [{ id: 'search' }, { id: 'merge' }] })
+  })
 })

@@ -72,15 +72,17 @@ export async function start(request: StartRequest): Promise<void> {
   useEditSession.setState({ active: true, handle, key, dirty: store.getState().dirty, restoredAt, error: undefined })
 }
 
-/** Leaves edit mode discarding unsaved changes, and shows the workflow as it is saved. */
+/**
+ * Done: leaves edit mode (asking first about unsaved changes, which are then discarded) and
+ * shows the workflow as it is stored, planned afresh. A never-saved workflow just closes.
+ */
 export async function leaveAndReopen(): Promise<void> {
   const { handle } = useEditSession.getState()
   if (!handle) return
   if (!(await handle.confirmLeave())) return
-  const { source, dirty } = handle.store.getState()
+  const { source } = handle.store.getState()
   handle.end(true)
-  if (!dirty) return
-  if (source.id) await openWorkflowById(source.id, 'replace')
+  if (!isNewKey(source.key)) await openWorkflowById(source.key, 'replace')
   else {
     useWorkflowStore.getState().close()
     setUrl(undefined, 'replace')

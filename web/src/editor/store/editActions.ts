@@ -2,7 +2,7 @@
 //! operations of ../doc into one `commit` (one undo entry), asking the server first when the
 //! edit needs the engine's parser (references for disconnect and delete, rewrites for renames
 //! and paste). Failures leave the document as it was and say why in a notice.
-import type { ReferenceSite, Step, Workflow } from '../../api/types'
+import type { Note, ReferenceSite, Step, Workflow } from '../../api/types'
 import { errorInfo } from '../../api/client'
 import { addStep as addStepOp, appendSteps } from '../doc/addStep'
 import { copySteps, parseFragment, pasteIds, placeFragment } from '../doc/clipboard'
@@ -15,7 +15,6 @@ import { applyRewrite, renameKeys, rewrittenSteps } from '../doc/rewrite'
 import { edgeOf } from '../doc/view'
 import { autoLayout } from './autoLayout'
 import type { EditorContext } from './createEditorStore'
-import type { Note } from '../../api/types'
 
 export interface EditActions {
   /** Adds a step of `tool` at `at` (else beside the selected node); returns its id. */
