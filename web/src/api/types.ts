@@ -195,7 +195,7 @@ icon: string, description: string, help: string,
 /**
  * JSON Schema (draft 2020-12) of the step's `inputs`.
  */
-inputSchema: unknown, outputs: Array<ToolOutput>, mainInput?: string, apiCalls: ApiCalls, };
+inputSchema: InputSchema, outputs: Array<ToolOutput>, mainInput?: string, apiCalls: ApiCalls, };
 
 /**
  * One output field of a tool.
@@ -366,3 +366,92 @@ output?: unknown, outputBytes?: number, } | { "type": "error", code: string, mes
  * Client → server.
  */
 export type ClientMessage = { "type": "subscribe", runId: string, } | { "type": "unsubscribe", runId: string, };
+
+// ---------------------------------------------------------------------------------------------
+// Hand-written until the Rust contract for the builder (issue 8, /work/briefs/builder-api.md)
+// lands and this file is regenerated; each is written as builder-api.md specifies it.
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+/**
+ * The declared type of a workflow input.
+ */
+export type InputType = "string" | "number" | "boolean" | "array" | "object";
+
+/**
+ * A `.vai-workflow.json` file.
+ */
+export type Workflow = { "$schema"?: string, name: string, description?: string, version?: string, inputs?: { [key in string]: InputDecl }, defaults?: { [key in string]: JsonValue }, steps: Array<Step>, output?: JsonValue, formatters?: Formatters, branding?: JsonValue, ui?: WorkflowUi, } & { [key in string]: JsonValue };
+
+/**
+ * One declared input.
+ */
+export type InputDecl = { type: InputType, description?: string, required?: boolean, default?: JsonValue, } & { [key in string]: JsonValue };
+
+/**
+ * One step of the DAG.
+ */
+export type Step = { id: string, name?: string, description?: string, tool: string, inputs: { [key in string]: JsonValue }, condition?: string, forEach?: string, forEachConcurrency?: number, continueOnError?: boolean, dependsOn?: Array<string>, retry?: RetryPolicy, timeoutMs?: number, } & { [key in string]: JsonValue };
+
+/**
+ * Retry policy of a step.
+ */
+export type RetryPolicy = { maxAttempts?: number, initialDelayMs?: number, backoffRate?: number, maxDelayMs?: number, };
+
+/**
+ * Output rendering hints.
+ */
+export type Formatters = { default?: string, title?: string, columns?: Array<string>, arrayField?: string, } & { [key in string]: JsonValue };
+
+/**
+ * Editor-only layout kept in the file under `ui`; the engine ignores it.
+ */
+export type WorkflowUi = { positions?: { [key in string]: { x: number, y: number, } }, notes?: Array<Note>, } & { [key in string]: JsonValue };
+
+/**
+ * A sticky note on the canvas.
+ */
+export type Note = { id: string, x: number, y: number, width?: number, height?: number, 
+/**
+ * Markdown.
+ */
+text: string, color?: string, };
+
+export type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
+
+/**
+ * The JSON Schema of a tool's `inputs`.
+ */
+export type InputSchema = { type: "object", properties: { [key in string]: PropertySchema }, required: Array<string>, };
+
+/**
+ * One property of a tool's input schema; `format` carries widget hints (`multiline`,
+ * `expression`, `step-ids`, `uri`).
+ */
+export type PropertySchema = { type?: JsonType | Array<JsonType>, description?: string, default?: JsonValue, enum?: Array<JsonValue>, items?: PropertySchema, properties?: { [key in string]: PropertySchema }, required?: Array<string>, additionalProperties?: boolean | PropertySchema, minimum?: number, maximum?: number, pattern?: string, format?: string, };
+
+/**
+ * Body of `POST /api/workflows/references`.
+ */
+export type ReferencesRequest = { definition: JsonValue, };
+
+/**
+ * `POST /api/workflows/references`: every reference in a document, from the engine's parser.
+ */
+export type ReferencesResponse = { references: Array<ReferenceSite>, };
+
+/**
+ * One reference: where it is written and what it points at. Offsets are UTF-16 code units
+ * within the string value at `pointer`.
+ */
+export type ReferenceSite = { pointer: string, stepId?: string, field: string, kind: "template" | "expression" | "id", path: string, root: string, target?: string, start: number, end: number, rootStart: number, rootEnd: number, templateStart?: number, templateEnd?: number, whole: boolean, };
+
+/**
+ * `POST /api/workflows/complete`.
+ */
+export type CompleteResponse = { from: number, to: number, items: Array<Completion>, };
+
+/**
+ * One completion item; it replaces `[from, to)` with `insert`.
+ */
+export type Completion = { label: string, insert: string, kind: "input" | "default" | "step" | "output" | "local" | "keyword", detail?: string, };
