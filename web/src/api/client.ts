@@ -3,7 +3,10 @@
 import type {
   ConfigStatus,
   Diagnostic,
+  JsonValue,
   PlanResponse,
+  ReferencesRequest,
+  ReferencesResponse,
   RunOutput,
   RunSnapshot,
   CancelAccepted,
@@ -68,6 +71,9 @@ export const api = {
   getWorkflow: (id: string) => request<WorkflowDocument>('GET', `/api/workflows/${enc(id)}`),
   validate: (body: WorkflowBody) => request<ValidateResponse>('POST', '/api/workflows/validate', body),
   plan: (body: WorkflowBody) => request<PlanResponse>('POST', '/api/workflows/plan', body),
+  /** Every reference in a document, found by the engine's own parser. */
+  references: (definition: JsonValue) =>
+    request<ReferencesResponse>('POST', '/api/workflows/references', { definition } satisfies ReferencesRequest),
   tools: () => request<ToolCatalog>('GET', '/api/tools'),
   configStatus: () => request<ConfigStatus>('GET', '/api/config/status'),
   startRun: (body: StartRun) => request<RunCreated>('POST', '/api/runs', body),
