@@ -11,6 +11,8 @@ import FieldMessages from './FieldMessages'
 interface Props extends FieldProps<boolean> {
   /** The value the engine uses when the key is absent. */
   fallback?: JsonValue
+  /** Offer to remove a set value (default: when optional). */
+  resettable?: boolean
 }
 
 /** A switch. Unset shows the default; an optional set value can be reset (its key removed). */
@@ -24,7 +26,7 @@ export default function BooleanField(p: Props) {
           control={<Switch size="small" checked={checked} onChange={(e) => p.onChange(e.target.checked)} slotProps={{ input: fieldAttrs(p.field) }} />}
           sx={{ mr: 0.5 }}
         />
-        {p.value !== undefined && !p.required && (
+        {p.value !== undefined && !p.required && p.resettable !== false && (
           <IconButton size="small" aria-label={`Reset ${p.label} to its default`} title="Reset to the default" onClick={() => p.onChange(undefined)}>
             <RestartAlt fontSize="small" />
           </IconButton>

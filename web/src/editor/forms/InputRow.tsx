@@ -66,7 +66,7 @@ export default function InputRow({ name, decl, diagnostics, onChange, onRename, 
           <DeleteOutlined fontSize="small" />
         </IconButton>
       </Box>
-      <BooleanField label="Required" field={`${field}.required`} value={decl.required === true ? true : undefined} diagnostics={at('required')} onChange={(v) => set('required')(v ? true : undefined)} />
+      <BooleanField label="Required" resettable={false} field={`${field}.required`} value={decl.required === true ? true : undefined} diagnostics={at('required')} onChange={(v) => set('required')(v ? true : undefined)} />
       {decl.type === 'string' && <TextInput {...def} value={typeof decl.default === 'string' ? decl.default : undefined} />}
       {decl.type === 'number' && <NumberField {...def} value={typeof decl.default === 'number' ? decl.default : undefined} />}
       {decl.type === 'boolean' && <BooleanField {...def} value={typeof decl.default === 'boolean' ? decl.default : undefined} />}

@@ -43,6 +43,8 @@ export default function JsonField(p: Props) {
         if (emit) p.onChange(next.value)
       }}
       slotProps={{
+        // A placeholder ("default: 10") only shows above a raised label.
+        inputLabel: p.placeholder ? { shrink: true } : undefined,
         htmlInput: { ...fieldAttrs(p.field), spellCheck: false, style: { fontFamily: monoFont, fontSize: 12 } },
       }}
     />

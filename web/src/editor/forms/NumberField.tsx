@@ -36,6 +36,8 @@ export default function NumberField(p: Props) {
         if (!next.error && next.value !== p.value) p.onChange(next.value)
       }}
       slotProps={{
+        // A placeholder ("default: 10") only shows above a raised label.
+        inputLabel: p.placeholder ? { shrink: true } : undefined,
         htmlInput: { ...fieldAttrs(p.field), inputMode: p.integer ? 'numeric' : 'decimal', spellCheck: false, autoComplete: 'off' },
       }}
     />

@@ -90,6 +90,8 @@ export default function TemplateField(p: Props) {
         }}
         onBlur={close}
         slotProps={{
+          // A placeholder ("default: 10") only shows above a raised label.
+          inputLabel: p.placeholder ? { shrink: true } : undefined,
           htmlInput: {
             ...fieldAttrs(p.field),
             spellCheck: false,

@@ -17,7 +17,7 @@ export default function TextInput(p: FieldProps<string> & { multiline?: boolean 
       helperText={<FieldMessages diagnostics={p.diagnostics} description={p.description} />}
       fullWidth
       onChange={(e) => p.onChange(e.target.value === '' && !p.required ? undefined : e.target.value)}
-      slotProps={{ htmlInput: fieldAttrs(p.field) }}
+      slotProps={{ htmlInput: fieldAttrs(p.field), inputLabel: p.placeholder ? { shrink: true } : undefined }}
     />
   )
 }

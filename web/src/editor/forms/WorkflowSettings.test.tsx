@@ -17,7 +17,7 @@ const workflow: Workflow = {
   branding: { icon: 'x' },
 }
 
-function renderSettings(o: { initial?: Workflow; onRenameInput?: Renamer; diagnostics?: Diagnostic[] } = {}) {
+function renderSettings(o: { initial?: Workflow; onRenameInput?: Renamer; diagnostics?: Diagnostic[]; focusField?: string } = {}) {
   const changes: { workflow: Workflow; field?: string }[] = []
   function Harness() {
     const [current, setCurrent] = useState(o.initial ?? workflow)
@@ -31,6 +31,7 @@ function renderSettings(o: { initial?: Workflow; onRenameInput?: Renamer; diagno
         }}
         onRenameInput={o.onRenameInput ?? (async () => undefined)}
         complete={silentCompleter}
+        focusField={o.focusField}
       />
     )
   }
@@ -119,5 +120,17 @@ describe('WorkflowSettings defaults and output', () => {
     type(version, '1.0.0')
     expect(Object.keys(last() ?? {})).toEqual(['name', 'inputs', 'defaults', 'steps', 'output', 'branding', 'version'])
     expect(last()?.branding).toEqual({ icon: 'x' })
+  })
+})
+
+describe('WorkflowSettings focus', () => {
+  it('focuses the field a problem names', () => {
+    renderSettings({ focusField: 'inputs.limit.default' })
+    expect(document.activeElement).toBe(input('limit').getByRole('textbox', { name: 'Default' }))
+  })
+
+  it('an output field named by a problem gets the focus on its template', () => {
+    renderSettings({ focusField: 'output.answer' })
+    expect(document.activeElement).toBe(within(screen.getByRole('group', { name: 'Output answer' })).getByRole('textbox', { name: 'Value' }))
   })
 })
