@@ -81,7 +81,8 @@ describe('App shell', () => {
     fireEvent.click(screen.getByTestId('node-merge'))
     expect(within(inspector).getByRole('heading', { name: 'Merge it' })).toBeTruthy()
     expect(within(inspector).getByText('Configured inputs')).toBeTruthy()
-    fireEvent.click(within(inspector).getByRole('button', { name: /search\.output/ }))
+    // References are linked once the reference index for the document has arrived.
+    fireEvent.click(await within(inspector).findByRole('button', { name: /search\.output/ }))
     expect(within(inspector).getByRole('heading', { name: 'Search it' })).toBeTruthy()
     await within(inspector).findByText('Resolved inputs')
     expect(within(inspector).getByText(/hello there/)).toBeTruthy()

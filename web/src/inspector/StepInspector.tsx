@@ -5,13 +5,14 @@ import Typography from '@mui/material/Typography'
 import { useState } from 'react'
 import type { StepNode } from '../api/types'
 import { useCatalogStore } from '../state/catalogStore'
-import { stepOf } from '../state/definition'
+import { isRecord, stepOf } from '../state/definition'
 import { useWorkflowStore } from '../state/workflowStore'
 import { monoFont } from '../theme'
 import ConfigValue from './ConfigValue'
 import KeyValueList from './KeyValueList'
 import RunStepButton from './RunStepButton'
 import Section from './Section'
+import { childPointer } from './templateParts'
 import StepRunDetails from './StepRunDetails'
 
 const EXTRA_FIELDS = ['condition', 'forEach', 'dependsOn', 'continueOnError', 'retry', 'timeoutMs', 'forEachConcurrency'] as const
@@ -21,8 +22,11 @@ export default function StepInspector({ node }: { node: StepNode }) {
   const definition = useWorkflowStore((s) => s.current?.definition)
   const [showHelp, setShowHelp] = useState(false)
   const step = stepOf(definition, node.id)
+  // The step's JSON pointer, under which the reference index names its strings.
+  const index = isRecord(definition) && Array.isArray(definition.steps) ? definition.steps.findIndex((s) => isRecord(s) && s.id === node.id) : -1
+  const at = (...keys: string[]) => (index < 0 ? undefined : keys.reduce(childPointer, `/steps/${index}`))
   const inputs = Object.entries(step?.inputs ?? {})
-  const extras = EXTRA_FIELDS.flatMap((k) => (step?.[k] === undefined ? [] : [{ key: k, value: <ConfigValue value={step[k]} /> }]))
+  const extras = EXTRA_FIELDS.flatMap((k) => (step?.[k] === undefined ? [] : [{ key: k, value: <ConfigValue value={step[k]} pointer={at(k)} /> }]))
 
   return (
     <Box>
@@ -59,7 +63,7 @@ export default function StepInspector({ node }: { node: StepNode }) {
       )}
       <Section title="Configured inputs">
         {inputs.length > 0 ? (
-          <KeyValueList rows={inputs.map(([key, value]) => ({ key, value: <ConfigValue value={value} /> }))} />
+          <KeyValueList rows={inputs.map(([key, value]) => ({ key, value: <ConfigValue value={value} pointer={at('inputs', key)} /> }))} />
         ) : (
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>No inputs configured.</Typography>
         )}

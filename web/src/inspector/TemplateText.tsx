@@ -1,15 +1,21 @@
 import Box from '@mui/material/Box'
 import ButtonBase from '@mui/material/ButtonBase'
 import { useMemo } from 'react'
-import { useStepIds } from '../hooks/useStepIds'
+import { useReferences } from '../hooks/useReferences'
 import { monoFont } from '../theme'
 import { focusNode } from './focusNode'
-import { splitTemplate } from './templateRefs'
+import { splitTemplate } from './templateParts'
 
-/** A configured string with its `{{ … }}` templates highlighted and references clickable. */
-export default function TemplateText({ value }: { value: string }) {
-  const stepIds = useStepIds()
-  const parts = useMemo(() => splitTemplate(value, stepIds), [value, stepIds])
+const NONE: never[] = []
+
+/**
+ * A configured string with its `{{ … }}` templates highlighted and references clickable, as the
+ * engine's reference index finds them at `pointer` (the string's JSON pointer in the document).
+ */
+export default function TemplateText({ value, pointer }: { value: string; pointer?: string }) {
+  const index = useReferences()
+  const sites = (pointer && index?.get(pointer)) || NONE
+  const parts = useMemo(() => splitTemplate(value, sites), [value, sites])
   return (
     <Box component="span" sx={{ fontFamily: monoFont, fontSize: 12, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
       {parts.map((part, i) => {

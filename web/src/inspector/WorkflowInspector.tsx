@@ -10,6 +10,7 @@ import JsonTree from './JsonTree'
 import KeyValueList from './KeyValueList'
 import RunSummaryView from './RunSummaryView'
 import Section from './Section'
+import { childPointer } from './templateParts'
 
 /** The whole workflow: what it is, what it takes, what it returns, and its last result. */
 export default function WorkflowInspector({ graph }: { graph?: GraphView }) {
@@ -58,9 +59,9 @@ export default function WorkflowInspector({ graph }: { graph?: GraphView }) {
       {output !== undefined && (
         <Section title="Output mapping">
           {isRecord(output) ? (
-            <KeyValueList rows={Object.entries(output).map(([key, value]) => ({ key, value: <ConfigValue value={value} /> }))} />
+            <KeyValueList rows={Object.entries(output).map(([key, value]) => ({ key, value: <ConfigValue value={value} pointer={childPointer('/output', key)} /> }))} />
           ) : (
-            <ConfigValue value={output} />
+            <ConfigValue value={output} pointer="/output" />
           )}
         </Section>
       )}

@@ -1,6 +1,6 @@
 //! A scripted stand-in for `vai playground` in jsdom tests: fetch routes and a WebSocket class
 //! whose server side the test drives.
-import type { GraphView, PlanResponse, RunSummary, ServerMessage, WorkflowSummary } from '../api/types'
+import type { GraphView, PlanResponse, ReferenceSite, ReferencesResponse, RunSummary, ServerMessage, WorkflowSummary } from '../api/types'
 
 export const definition = {
   name: 'Two Steps',
@@ -26,6 +26,23 @@ export const graph: GraphView = {
   layers: [['search'], ['merge']],
   estimate: { embed: 1, rerank: 0, vectorSearch: 1, llm: 0, http: 0 },
   runnable: true,
+}
+
+/** A whole-value template reference, as `POST /api/workflows/references` reports it. */
+function wholeTemplate(pointer: string, field: string, path: string, target: string, stepId?: string): ReferenceSite {
+  const root = path.split('.')[0]
+  const end = 3 + path.length
+  return { pointer, field, kind: 'template', path, root, target, start: 3, end, rootStart: 3, rootEnd: 3 + root.length, templateStart: 0, templateEnd: end + 3, whole: true, ...(stepId ? { stepId } : {}) }
+}
+
+/** The reference index of `definition`. */
+export const references: ReferencesResponse = {
+  references: [
+    wholeTemplate('/steps/0/inputs/query', 'inputs.query', 'inputs.query', '__inputs', 'search'),
+    wholeTemplate('/steps/0/inputs/limit', 'inputs.limit', 'inputs.limit', '__inputs', 'search'),
+    wholeTemplate('/steps/1/inputs/arrays/0', 'inputs.arrays[0]', 'search.output.results', 'search', 'merge'),
+    wholeTemplate('/output/results', 'output.results', 'merge.output.results', 'merge'),
+  ],
 }
 
 export const summaries: WorkflowSummary[] = [
@@ -63,6 +80,7 @@ export function installFakeServer({ runs = [] as RunSummary[] } = {}) {
       }
       return json({ valid: true, diagnostics: [], graph } satisfies PlanResponse)
     }
+    if (path === '/api/workflows/references') return json(references)
     if (path === '/api/tools') return json({ tools: [], categories: [] })
     if (path === '/api/config/status') return json({ offline: true, providers: [{ id: 'llm', label: 'LLM', backend: 'none', configured: false, detail: '' }] })
     if (path === '/api/runs' && method === 'POST') return json({ runId: 'run-1' }, 201)

@@ -1,15 +1,19 @@
-//! A selected step while editing: connect it, delete it, and its configuration and last run
-//! (the outputs of which can be dragged onto other steps).
+//! A selected step while editing: connect it, delete it, its form (generated from the tool's
+//! schema) and its last run (the outputs of which can be dragged onto other steps).
 import Cable from '@mui/icons-material/Cable'
 import Delete from '@mui/icons-material/DeleteOutlined'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import type { StepNode } from '../../api/types'
-import StepInspector from '../../inspector/StepInspector'
+import RunStepButton from '../../inspector/RunStepButton'
+import StepRunDetails from '../../inspector/StepRunDetails'
+import StepForm from '../forms/StepForm'
 import { useEditorStore } from '../useEditor'
+import { useStepFormProps } from './useFormProps'
 
 export default function StepPanel({ node }: { node: StepNode }) {
   const store = useEditorStore()
+  const form = useStepFormProps(node.id)
   return (
     <Box>
       <Box sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap' }}>
@@ -28,7 +32,12 @@ export default function StepPanel({ node }: { node: StepNode }) {
           Delete step
         </Button>
       </Box>
-      <StepInspector node={node} />
+      {/* Keyed by id: draft text and edit modes live in the fields and must not carry over. */}
+      {form && <StepForm key={node.id} {...form} />}
+      <Box sx={{ mt: 2 }}>
+        <RunStepButton stepId={node.id} />
+      </Box>
+      <StepRunDetails stepId={node.id} />
     </Box>
   )
 }

@@ -1,18 +1,20 @@
-//! Nothing (or the inputs/output node) selected while editing: the workflow as a whole and its
-//! problems, each of which selects its step; the workflow inputs can be wired from here by
-//! keyboard.
+//! Nothing (or the inputs/output node) selected while editing: the workflow's problems (each
+//! selects its step and focuses its field), its settings form and its last result; the workflow
+//! inputs can be wired from here by keyboard.
 import Cable from '@mui/icons-material/Cable'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
-import WorkflowInspector from '../../inspector/WorkflowInspector'
-import DiagnosticsList from '../../shell/DiagnosticsList'
-import { useWorkflowStore } from '../../state/workflowStore'
+import RunSummaryView from '../../inspector/RunSummaryView'
+import ProblemsList from '../forms/ProblemsList'
+import WorkflowSettings from '../forms/WorkflowSettings'
 import { inputNames, INPUTS_NODE } from '../doc/model'
 import { useEditor, useEditorStore } from '../useEditor'
+import { useProblemsListProps, useWorkflowSettingsProps } from './useFormProps'
 
 export default function WorkflowPanel() {
   const store = useEditorStore()
-  const graph = useWorkflowStore((s) => s.graph)
+  const problems = useProblemsListProps()
+  const settings = useWorkflowSettingsProps()
   const hasInputs = useEditor((s) => inputNames(s.doc).length > 0)
   return (
     <Box>
@@ -30,8 +32,9 @@ export default function WorkflowPanel() {
           Connect an input to…
         </Button>
       )}
-      <DiagnosticsList />
-      <WorkflowInspector graph={graph} />
+      <ProblemsList {...problems} />
+      <WorkflowSettings {...settings} />
+      <RunSummaryView />
     </Box>
   )
 }

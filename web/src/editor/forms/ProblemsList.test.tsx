@@ -1,0 +1,38 @@
+import { fireEvent, render, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import type { Diagnostic } from '../../api/types'
+import ProblemsList from './ProblemsList'
+
+const diagnostics: Diagnostic[] = [
+  { severity: 'warning', code: 'UNUSED_INPUT', message: 'input "limit" is never used', field: 'inputs.limit' },
+  { severity: 'error', code: 'UNKNOWN_STEP_REF', message: 'unknown step "serch"', stepId: 'merge', field: 'inputs.arrays[1]' },
+  { severity: 'error', code: 'EMPTY_CONDITION', message: 'condition is empty', stepId: 'check', field: 'condition' },
+]
+
+describe('ProblemsList', () => {
+  it('groups by severity with counts, naming step and field', () => {
+    render(<ProblemsList diagnostics={diagnostics} onSelect={() => {}} />)
+    const errors = screen.getByRole('list', { name: 'Errors (2)' })
+    expect(within(errors).getAllByRole('listitem')).toHaveLength(2)
+    expect(within(errors).getByText('step merge · inputs.arrays[1] · UNKNOWN_STEP_REF')).toBeTruthy()
+    const warnings = screen.getByRole('list', { name: 'Warnings (1)' })
+    expect(within(warnings).getByText('workflow · inputs.limit · UNUSED_INPUT')).toBeTruthy()
+    expect(screen.queryByRole('list', { name: /Info/ })).toBeNull()
+  })
+
+  it('selects an entry by click and by keyboard', () => {
+    const onSelect = vi.fn()
+    render(<ProblemsList diagnostics={diagnostics} onSelect={onSelect} />)
+    fireEvent.click(screen.getByRole('button', { name: /unknown step "serch"/ }))
+    expect(onSelect).toHaveBeenLastCalledWith(diagnostics[1])
+    const entry = screen.getByRole('button', { name: /condition is empty/ })
+    expect(entry.tabIndex).toBe(0)
+    fireEvent.keyDown(entry, { key: 'Enter' })
+    expect(onSelect).toHaveBeenLastCalledWith(diagnostics[2])
+  })
+
+  it('says when there is nothing to fix', () => {
+    render(<ProblemsList diagnostics={[]} onSelect={() => {}} />)
+    expect(screen.getByRole('status').textContent).toBe('No problems.')
+  })
+})

@@ -1,0 +1,56 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined'
+import Box from '@mui/material/Box'
+import IconButton from '@mui/material/IconButton'
+import Typography from '@mui/material/Typography'
+import type { Diagnostic, JsonValue, Step, ToolView } from '../../api/types'
+import Section from '../../inspector/Section'
+import AnyField from './AnyField'
+import FieldMessages from './FieldMessages'
+import { withKey } from './objects'
+import SchemaField from './SchemaField'
+import { inputKeys } from './stepSettings'
+import type { StepFormProps } from './types'
+
+interface Props {
+  step: Step
+  tool: ToolView
+  at(field: string): Diagnostic[]
+  onChange: StepFormProps['onChange']
+}
+
+/** The form generated from the tool's input schema. */
+export default function StepInputs({ step, tool, at, onChange }: Props) {
+  const properties = tool.inputSchema.properties ?? {}
+  const required = new Set(tool.inputSchema.required ?? [])
+  const inputs = step.inputs ?? {}
+  const set = (key: string) => (value: JsonValue | undefined) => onChange(withKey(step, 'inputs', withKey(inputs, key, value)), `inputs.${key}`)
+  const keys = inputKeys(step, tool)
+  return (
+    <Section title="Inputs">
+      <Typography variant="caption" component="div">
+        <FieldMessages diagnostics={at('inputs')} />
+      </Typography>
+      {keys.length === 0 && (
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          This tool takes no inputs.
+        </Typography>
+      )}
+      <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+        {keys.map((key) =>
+          Object.hasOwn(properties, key) ? (
+            <SchemaField key={key} label={key} field={`inputs.${key}`} schema={properties[key]} value={inputs[key]} required={required.has(key)} diagnostics={at(`inputs.${key}`)} onChange={set(key)} />
+          ) : (
+            <Box key={key} sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5 }}>
+              <Box sx={{ flex: 1, minWidth: 0 }}>
+                <AnyField label={key} field={`inputs.${key}`} value={inputs[key]} description={`Not an input of ${step.tool}`} diagnostics={at(`inputs.${key}`)} onChange={set(key)} />
+              </Box>
+              <IconButton size="small" aria-label={`Remove unknown input ${key}`} onClick={() => set(key)(undefined)} sx={{ mt: 0.75 }}>
+                <DeleteOutlined fontSize="small" />
+              </IconButton>
+            </Box>
+          ),
+        )}
+      </Box>
+    </Section>
+  )
+}

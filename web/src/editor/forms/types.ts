@@ -1,0 +1,36 @@
+//! The interface between the editor core and the builder's forms (web-forms-api.md): controlled
+//! components with no store of their own; the editor owns the document and the API.
+import type { CompleteResponse, Diagnostic, Step, ToolView, Workflow } from '../../api/types'
+
+export type CompleteRequest = { stepId?: string; field: string; text: string; cursor: number }
+export type Completer = (req: CompleteRequest) => Promise<CompleteResponse>
+/** Resolves to an error message to show at the field, or undefined when the rename is done. */
+export type Renamer = (from: string, to: string) => Promise<string | undefined>
+
+export interface StepFormProps {
+  step: Step
+  tool?: ToolView // undefined when the step's tool is unknown: raw JSON only
+  stepIds: string[] // every step id in the document, in order
+  inputNames: string[] // declared workflow input names
+  diagnostics: Diagnostic[] // this step's diagnostics from draft validation
+  /** One call per edit; `field` (e.g. "inputs.query", "condition", "retry") lets the
+   *  editor coalesce successive keystrokes in one field into one undo entry. */
+  onChange(next: Step, field?: string): void
+  onRename: Renamer // id rename (the editor rewrites references via the server)
+  complete: Completer
+  focusField?: string // focus and scroll to this field when it changes (problems list)
+}
+
+export interface WorkflowSettingsProps {
+  workflow: Workflow
+  diagnostics: Diagnostic[] // diagnostics without a stepId
+  onChange(next: Workflow, field?: string): void // everything except input renames
+  onRenameInput: Renamer
+  complete: Completer
+  focusField?: string // e.g. "inputs.query", "output.answer", "name"
+}
+
+export interface ProblemsListProps {
+  diagnostics: Diagnostic[]
+  onSelect(d: Diagnostic): void // editor selects + centres the step and sets focusField
+}

@@ -1,0 +1,56 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { ReferenceSite } from '../api/types'
+import { useWorkflowStore } from '../state/workflowStore'
+import TemplateText from './TemplateText'
+
+const definition = {
+  name: 'Two',
+  steps: [
+    { id: 'search', tool: 'search', inputs: { query: '{{ inputs.query }}' } },
+    { id: 'merge', tool: 'merge', inputs: { arrays: ['{{ search.output.results }}'] } },
+  ],
+}
+
+/** The reference index a server would return for `definition`. */
+const references: ReferenceSite[] = [
+  { pointer: '/steps/0/inputs/query', stepId: 'search', field: 'inputs.query', kind: 'template', path: 'inputs.query', root: 'inputs', target: '__inputs', start: 3, end: 15, rootStart: 3, rootEnd: 9, templateStart: 0, templateEnd: 18, whole: true },
+  { pointer: '/steps/1/inputs/arrays/0', stepId: 'merge', field: 'inputs.arrays[0]', kind: 'template', path: 'search.output.results', root: 'search', target: 'search', start: 3, end: 24, rootStart: 3, rootEnd: 9, templateStart: 0, templateEnd: 27, whole: true },
+]
+
+function serve() {
+  const calls: unknown[] = []
+  globalThis.fetch = vi.fn(async (path: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({ path: String(path), body: JSON.parse(String(init?.body)) })
+    return new Response(JSON.stringify({ references }), { status: 200 })
+  }) as typeof fetch
+  useWorkflowStore.getState().setOpened({ current: { key: 'k', label: 'Two', text: '', definition }, diagnostics: [] })
+  return calls
+}
+
+afterEach(() => useWorkflowStore.getState().close())
+
+describe('TemplateText', () => {
+  it('links the references the index lists at its pointer, asking once per document', async () => {
+    const calls = serve()
+    render(
+      <>
+        <TemplateText value="{{ search.output.results }}" pointer="/steps/1/inputs/arrays/0" />
+        <TemplateText value="{{ inputs.query }}" pointer="/steps/0/inputs/query" />
+      </>,
+    )
+    const link = await screen.findByRole('button', { name: 'search.output.results' })
+    expect(link.getAttribute('title')).toBe('Select step search')
+    expect(screen.getByRole('button', { name: 'inputs.query' }).getAttribute('title')).toBe('Show the workflow inputs')
+    expect(calls).toEqual([{ path: '/api/workflows/references', body: { definition } }])
+    fireEvent.click(link)
+    expect(useWorkflowStore.getState().selected).toBe('search')
+  })
+
+  it('shows text with no sites at its pointer as it is', async () => {
+    serve()
+    render(<TemplateText value="{{ search.output.results }}" pointer="/steps/9/inputs/x" />)
+    await waitFor(() => expect(screen.getByText('{{ search.output.results }}')).toBeTruthy())
+    expect(screen.queryByRole('button')).toBeNull()
+  })
+})
