@@ -146,6 +146,9 @@ pub struct Config {
     values: HashMap<&'static str, Setting>,
     pub project: ProjectConfig,
     pub user_config_path: PathBuf,
+    /// `--allow-host` values: hosts the `http` tool may reach even at private addresses, besides
+    /// `.vai.json` `allowedHosts`.
+    pub allow_hosts: Vec<String>,
 }
 
 impl Config {
@@ -192,6 +195,7 @@ impl Config {
             values,
             project,
             user_config_path,
+            allow_hosts: Vec::new(),
         })
     }
 

@@ -41,11 +41,16 @@ pub struct RunArgs {
     /// Show the plan (inputs, layers, parallel steps, estimated API calls) without running.
     #[arg(long)]
     pub dry_run: bool,
+    /// Let `http` steps reach HOST (`name`, `name:port` or an IP address) even at a loopback,
+    /// private or link-local address; repeatable. Adds to allowedHosts in .vai.json.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
 }
 
 pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
-    let cfg = Config::load(&cwd, &[])?;
+    let mut cfg = Config::load(&cwd, &[])?;
+    cfg.allow_hosts = args.allow_hosts.clone();
     let offline = app::offline_registry(&cfg);
     let (located, compiled) = match load(&args.workflow, &offline, Mode::Strict) {
         Ok(x) => x,
