@@ -575,6 +575,24 @@ fn config_set_get_list_mask_secrets_and_keep_the_file_private() {
     assert!(text(&bad.stderr).contains("unknown setting \"nope\""));
     assert!(run(&["config", "unset", "api-key"]).status.success());
     assert_eq!(run(&["config", "get", "api-key"]).status.code(), Some(1));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&home.join("cfg")), 0o700, "the directory vai created");
+        // VAI_CONFIG_PATH in a directory vai did not create (a project, $HOME): left as it was.
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let beside = home.join("vai-config.json");
+        let set = Command::new(env!("CARGO_BIN_EXE_vai"))
+            .args(["config", "set", "api-key", "pa-abcdefghijklmnop"])
+            .current_dir(&home)
+            .env("VAI_CONFIG_PATH", &beside)
+            .output()
+            .unwrap();
+        assert_eq!(set.status.code(), Some(0), "{}", text(&set.stderr));
+        assert_eq!(mode(&home), 0o755);
+        assert_eq!(mode(&beside), 0o600);
+    }
 }
 
 #[test]
