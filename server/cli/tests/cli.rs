@@ -615,6 +615,16 @@ fn ping_reports_a_failing_provider_with_a_hint() {
     assert!(s.contains("✗ voyage"), "{s}");
     assert!(s.contains("hint: check VOYAGE_API_KEY"), "{s}");
     assert!(s.contains("✔ store"), "{s}");
+    assert!(
+        s.contains(
+            &home
+                .join("data")
+                .join("store.sqlite3")
+                .display()
+                .to_string()
+        ),
+        "ping shows where the local store is: {s}"
+    );
     assert!(!s.contains("pa-test-key-not-real"), "{s}");
 }
 

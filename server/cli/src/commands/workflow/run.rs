@@ -100,6 +100,10 @@ pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
+    if let (true, Some(local)) = (args.verbose, &app.local) {
+        // Step errors name the store without its path; the path is shown here.
+        eprintln!("local store: {}", local.store.path().display());
+    }
     if app::needs_store(&plan) {
         match app.prepare_sample().await {
             Some(Ok(line)) if !args.quiet => eprintln!("{line}"),

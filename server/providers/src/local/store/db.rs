@@ -251,14 +251,16 @@ impl FileIdentity {
     }
 }
 
-/// The error for a store file that was moved or deleted while open.
-pub(super) fn vanished(path: &Path) -> ProviderError {
+/// The error for a store file that was moved or deleted while open. It names the database, not
+/// the file: a step's error reaches the playground's browser, which must not see home paths
+/// (`vai ping` and `vai workflow run --verbose` show where the file is).
+pub(super) fn vanished(db: &str) -> ProviderError {
     ProviderError::other(
         PROVIDER,
         format!(
-            "the store file {} was moved or deleted while vai was using it; nothing more was \
-             written. Move it back, or restart vai to create a new, empty store there.",
-            path.display()
+            "the local store holding database \"{db}\" was moved or deleted while vai was using \
+             it; nothing more was written. Move the file back, or restart vai to create a new, \
+             empty store (`vai ping` shows where the file is)."
         ),
     )
 }
