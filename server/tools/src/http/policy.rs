@@ -123,21 +123,19 @@ impl HttpPolicy {
     /// An entry with a port admits its host on that port only, even where the list as a whole
     /// (unset, or holding `*`) would admit any.
     fn check_port(&self, host: &str, port: Option<u16>) -> Result<(), Refusal> {
-        let naming: Vec<(String, Option<u16>)> = self
+        // The port of each entry that names the host (`None`: any port).
+        let naming: Vec<Option<u16>> = self
             .named_entries()
-            .map(|p| entry_host(p))
-            .filter_map(|e| {
+            .filter_map(|p| {
+                let e = entry_host(p);
                 let (h, entry_port) = split_port(&e);
-                host_matches(h, host, None).then(|| (h.to_string(), entry_port))
+                host_matches(h, host, None).then_some(entry_port)
             })
             .collect();
-        if naming.is_empty() || naming.iter().any(|(_, p)| p.is_none() || *p == port) {
+        if naming.is_empty() || naming.iter().any(|p| p.is_none() || *p == port) {
             return Ok(());
         }
-        let mut ports: Vec<String> = naming
-            .iter()
-            .filter_map(|(_, p)| p.map(|p| p.to_string()))
-            .collect();
+        let mut ports: Vec<String> = naming.iter().flatten().map(u16::to_string).collect();
         ports.sort();
         ports.dedup();
         Err(Refusal::Port {
