@@ -575,6 +575,24 @@ fn config_set_get_list_mask_secrets_and_keep_the_file_private() {
     assert!(text(&bad.stderr).contains("unknown setting \"nope\""));
     assert!(run(&["config", "unset", "api-key"]).status.success());
     assert_eq!(run(&["config", "get", "api-key"]).status.code(), Some(1));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&home.join("cfg")), 0o700, "the directory vai created");
+        // VAI_CONFIG_PATH in a directory vai did not create (a project, $HOME): left as it was.
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let beside = home.join("vai-config.json");
+        let set = Command::new(env!("CARGO_BIN_EXE_vai"))
+            .args(["config", "set", "api-key", "pa-abcdefghijklmnop"])
+            .current_dir(&home)
+            .env("VAI_CONFIG_PATH", &beside)
+            .output()
+            .unwrap();
+        assert_eq!(set.status.code(), Some(0), "{}", text(&set.stderr));
+        assert_eq!(mode(&home), 0o755);
+        assert_eq!(mode(&beside), 0o600);
+    }
 }
 
 #[test]
@@ -597,7 +615,81 @@ fn ping_reports_a_failing_provider_with_a_hint() {
     assert!(s.contains("✗ voyage"), "{s}");
     assert!(s.contains("hint: check VOYAGE_API_KEY"), "{s}");
     assert!(s.contains("✔ store"), "{s}");
+    assert!(
+        s.contains(
+            &home
+                .join("data")
+                .join("store.sqlite3")
+                .display()
+                .to_string()
+        ),
+        "ping shows where the local store is: {s}"
+    );
     assert!(!s.contains("pa-test-key-not-real"), "{s}");
+}
+
+/// A one-route HTTP server on loopback for `http` steps: answers every request with `{"ok":true}`
+/// until the test ends.
+fn serve_json() -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{\"ok\":true}",
+            );
+        }
+    });
+    port
+}
+
+#[test]
+fn http_steps_reach_loopback_only_with_allow_host() {
+    let dir = scratch("allow-host");
+    let port = serve_json();
+    std::fs::write(
+        dir.join("fetch.json"),
+        format!(
+            r#"{{"name": "fetch", "steps": [{{"id": "get", "tool": "http", "inputs": {{"url": "http://127.0.0.1:{port}/x"}}}}],
+               "output": {{"ok": "{{{{ get.output.body.ok }}}}"}}}}"#
+        ),
+    )
+    .unwrap();
+    let refused = vai(&["workflow", "run", "fetch.json"], &dir);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = text(&refused.stderr);
+    assert!(
+        err.contains(&format!(
+            "http: refusing to connect to 127.0.0.1 (loopback address) for \"http://127.0.0.1:{port}/x\""
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("need an entry in allowedHosts in .vai.json or --allow-host 127.0.0.1"),
+        "{err}"
+    );
+
+    let allowed = vai(
+        &[
+            "workflow",
+            "run",
+            "fetch.json",
+            "--allow-host",
+            "127.0.0.1",
+            "--json",
+        ],
+        &dir,
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&allowed.stdout).unwrap();
+    assert_eq!(result["output"]["ok"], true);
+
+    std::fs::write(dir.join(".vai.json"), r#"{"allowedHosts": ["127.0.0.1"]}"#).unwrap();
+    let listed = vai(&["workflow", "run", "fetch.json"], &dir);
+    assert_eq!(listed.status.code(), Some(0), "{}", text(&listed.stderr));
 }
 
 /// `vai playground` in the background, and the URL it printed.

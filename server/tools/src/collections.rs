@@ -162,4 +162,50 @@ mod tests {
                 .starts_with("collections: no vector store is configured. Set MONGODB_URI")
         );
     }
+
+    /// A store error reaches the run's events — and the playground's browser — without the
+    /// store's path (which holds the user's home directory).
+    #[tokio::test]
+    async fn a_broken_store_fails_the_step_without_naming_its_path() {
+        use vai_providers::local::store::LocalStore;
+        use vai_workflow::{Mode, Registry, RunEvent, RunOptions};
+        let dir = std::env::temp_dir().join(format!("vai-collections-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("store.sqlite3");
+        let store = Arc::new(LocalStore::open(&path).unwrap());
+        // Damaged under a running vai: the file is replaced.
+        std::fs::rename(&path, dir.join("moved.sqlite3")).unwrap();
+        std::fs::write(&path, "not a store").unwrap();
+
+        let providers = Arc::new(Providers::none(Settings::default()).with_store(store));
+        let mut registry = Registry::new();
+        registry.register(Arc::new(Collections::new(providers)));
+        let registry = Arc::new(registry);
+        let workflow = json!({"name": "List", "steps": [
+            {"id": "list", "tool": "collections", "inputs": {"db": "vai_demo"}}
+        ]});
+        let plan = vai_workflow::compile(&workflow, &registry, Mode::Strict)
+            .plan
+            .unwrap();
+        let (events, mut received) = tokio::sync::mpsc::unbounded_channel();
+        let result = vai_workflow::run(plan, registry, RunOptions::default(), Arc::new(events))
+            .await
+            .unwrap();
+        assert_eq!(result.status, vai_workflow::RunStatus::Failed);
+        let mut error = None;
+        while let Ok(event) = received.try_recv() {
+            if let RunEvent::StepFailed { error: e, .. } = event {
+                error = Some(e);
+            }
+        }
+        let error = error.expect("a step_failed event");
+        assert!(error.contains("database \"vai_demo\""), "{error}");
+        for leaked in [
+            dir.display().to_string(),
+            std::env::temp_dir().display().to_string(),
+        ] {
+            assert!(!error.contains(&leaked), "{error} names {leaked}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -1,11 +1,16 @@
-//! The `http` tool: call a web API or fetch a page, limited to the project's allowed hosts, with
-//! a timeout, bounded redirects and a bounded response body.
+//! The `http` tool: call a web API or fetch a page — public addresses and the project's allowed
+//! hosts only — with a timeout, bounded redirects and a bounded response body.
 
+pub mod address;
+mod errors;
 mod html;
 mod policy;
+mod resolve;
 
 pub use html::html_to_text;
-pub use policy::HttpPolicy;
+pub use policy::{AddressRefused, HttpPolicy, Refusal};
+
+use errors::{error_chain, redacted, request_error};
 
 use crate::args::{self, NO_API_CALLS};
 use reqwest::redirect;
@@ -39,7 +44,8 @@ pub fn install_crypto_provider() {
 
 static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
 
-/// Makes HTTP requests within an [`HttpPolicy`].
+/// Makes HTTP requests within an [`HttpPolicy`]: the URL is checked before sending, each
+/// redirect target before following it, and every address a name resolves to before connecting.
 pub struct Http {
     policy: Arc<HttpPolicy>,
     /// Follows up to `MAX_REDIRECTS` redirects, re-checking each target against the policy.
@@ -59,12 +65,13 @@ impl Http {
             }
             match checker.check(attempt.url()) {
                 Ok(()) => attempt.follow(),
+                Err(Refusal::Address(refused)) => attempt.error(refused),
                 Err(why) => attempt.error(format!("redirect refused: {why}")),
             }
         });
         Self {
-            following: build_client(follow),
-            direct: build_client(redirect::Policy::none()),
+            following: build_client(follow, &policy),
+            direct: build_client(redirect::Policy::none(), &policy),
             policy,
         }
     }
@@ -74,10 +81,16 @@ impl Http {
     }
 }
 
-fn build_client(redirects: redirect::Policy) -> Result<Client, String> {
+fn build_client(redirects: redirect::Policy, policy: &Arc<HttpPolicy>) -> Result<Client, String> {
     Client::builder()
         .user_agent(concat!("vai/", env!("CARGO_PKG_VERSION")))
         .redirect(redirects)
+        .dns_resolver(resolve::CheckedResolver {
+            policy: Arc::clone(policy),
+        })
+        // A proxy would resolve names where the resolver cannot check the addresses, so the
+        // tool connects directly whatever HTTP_PROXY and HTTPS_PROXY say.
+        .no_proxy()
         .build()
         .map_err(|e| {
             format!(
@@ -94,7 +107,7 @@ pub fn spec() -> ToolSpec {
         category: Category::Integration,
         icon: "Http",
         description: "Call a web API or fetch a web page",
-        help: "Sends one HTTP request and returns the status, headers and body; a 4xx or 5xx status is returned, not treated as a failure. JSON bodies are parsed (falling back to text), `responseType: \"text\"` keeps the raw text, and `extract: \"text\"` turns an HTML page into readable text. `body` is sent for POST, PUT and PATCH — objects as JSON. Only hosts listed in `allowedHosts` of .vai.json are reachable when that list is set; up to 5 redirects are followed (each target checked against it) unless `followRedirects` is false; bodies beyond 5 MB are cut with a `warning`.",
+        help: "Sends one HTTP request and returns the status, headers and body; a 4xx or 5xx status is returned, not treated as a failure. JSON bodies are parsed (falling back to text), `responseType: \"text\"` keeps the raw text, and `extract: \"text\"` turns an HTML page into readable text. `body` is sent for POST, PUT and PATCH — objects as JSON. Only public addresses are reached: loopback, private, link-local and other non-public addresses (also when a name resolves to one) need their host named in `allowedHosts` of .vai.json or `--allow-host`; when `allowedHosts` is set, only its hosts are reachable. Up to 5 redirects are followed (each target checked again) unless `followRedirects` is false; bodies beyond 5 MB are cut with a `warning`.",
         input_schema: json!({
             "type": "object",
             "properties": {
@@ -143,9 +156,10 @@ fn read_request(call: &ToolCall<'_>, policy: &HttpPolicy) -> Result<Request, Too
     let url = Url::parse(raw).map_err(|e| {
         ToolError::invalid(NAME, "url", format!("is not a valid URL ({e}): \"{raw}\""))
     })?;
-    policy
-        .check(&url)
-        .map_err(|why| ToolError::invalid(NAME, "url", why))?;
+    policy.check(&url).map_err(|why| match why {
+        Refusal::Address(refused) => ToolError::NotConfigured(refused.message(&redacted(&url))),
+        other => ToolError::invalid(NAME, "url", other.to_string()),
+    })?;
     let method = args::choice_or(NAME, call, "method", &METHODS, "GET")?;
     let method = Method::from_bytes(method.as_bytes())
         .map_err(|e| ToolError::invalid(NAME, "method", e.to_string()))?;
@@ -362,45 +376,7 @@ impl Fetched {
     }
 }
 
-/// The URL without credentials or query string, safe to show in messages.
-fn redacted(url: &Url) -> String {
-    let mut shown = url.clone();
-    let _ = shown.set_username("");
-    let _ = shown.set_password(None);
-    shown.set_query(None);
-    shown.set_fragment(None);
-    shown.to_string()
-}
-
-fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
-}
-
-fn request_error(e: reqwest::Error, url: &Url) -> ToolError {
-    let is_redirect = e.is_redirect();
-    let is_builder = e.is_builder();
-    let detail = error_chain(&e.without_url());
-    let message = format!("http: request to {} failed: {detail}", redacted(url));
-    if is_redirect {
-        ToolError::Failed(message)
-    } else if is_builder {
-        ToolError::invalid(NAME, "url", detail)
-    } else {
-        ToolError::Transient {
-            message,
-            retry_after: None,
-        }
-    }
-}
-
+#[cfg(test)]
+mod policy_tests;
 #[cfg(test)]
 mod tests;

@@ -158,9 +158,7 @@ mod catalog_tests {
     fn all() -> Registry {
         registry(
             Arc::new(Providers::none(Default::default())),
-            http::HttpPolicy {
-                allowed_hosts: None,
-            },
+            http::HttpPolicy::default(),
         )
     }
 

@@ -20,6 +20,7 @@ pub mod compile;
 pub mod diagnostic;
 pub mod events;
 pub mod exec;
+pub mod fsutil;
 pub mod inputs;
 pub mod load;
 pub mod model;

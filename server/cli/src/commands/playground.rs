@@ -32,11 +32,16 @@ pub struct PlaygroundArgs {
     /// Do not open a browser.
     #[arg(long)]
     pub no_open: bool,
+    /// Let `http` steps reach HOST (`name`, `name:port` or an IP address) even at a loopback,
+    /// private or link-local address; repeatable. Adds to allowedHosts in .vai.json.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
 }
 
 pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
-    let cfg = Config::load(&cwd, &[])?;
+    let mut cfg = Config::load(&cwd, &[])?;
+    cfg.allow_hosts = args.allow_hosts.clone();
     let library = library(&cwd);
     let open_id = match &args.workflow {
         None => None,

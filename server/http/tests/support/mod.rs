@@ -157,10 +157,19 @@ fn workflow_dir() -> PathBuf {
     dir
 }
 
-fn settings(port: u16) -> Settings {
+/// The fake tools and the real `http` tool under its default policy (public addresses only).
+fn registry_with_http() -> Arc<Registry> {
+    let mut r = Arc::unwrap_or_clone(registry());
+    r.register(Arc::new(vai_tools::http::Http::new(
+        vai_tools::http::HttpPolicy::default(),
+    )));
+    Arc::new(r)
+}
+
+fn settings(port: u16, registry: Arc<Registry>) -> Settings {
     let text = |v: Value| Cow::Owned(serde_json::to_string_pretty(&v).unwrap());
     Settings {
-        registry: registry(),
+        registry,
         library: Library {
             entries: vec![
                 LibraryEntry {
@@ -203,16 +212,25 @@ impl TestApp {
     pub fn new() -> Self {
         let port = 3333;
         Self {
-            state: AppState::new(settings(port)),
+            state: AppState::new(settings(port, registry())),
             port,
         }
     }
 
     /// A real server on a loopback port, for sockets.
     pub async fn serve() -> Self {
+        Self::serve_tools(registry()).await
+    }
+
+    /// A real server whose workflows may also use the real `http` tool, as the playground's do.
+    pub async fn serve_with_http() -> Self {
+        Self::serve_tools(registry_with_http()).await
+    }
+
+    async fn serve_tools(registry: Arc<Registry>) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
-        let state = AppState::new(settings(port));
+        let state = AppState::new(settings(port, registry));
         let app = vai_http::app(state.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
         Self { state, port }
