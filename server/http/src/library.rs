@@ -92,6 +92,7 @@ impl Library {
         let definition = serde_json::from_str::<Value>(&text).ok();
         Ok(WorkflowDocument {
             summary,
+            version: version_of(text.as_bytes()),
             text: text.into_owned(),
             definition,
         })
@@ -137,6 +138,13 @@ pub fn id_of(source: WorkflowSource, name: &str) -> String {
     format!("{kind}:{name}")
 }
 
+/// The version of a file's contents: the first 16 hex digits of its SHA-256.
+pub fn version_of(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(bytes);
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 fn summarise(id: &str, stem: &str, source: WorkflowSource, text: &str) -> WorkflowSummary {
     let value = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
     let name = value
@@ -162,5 +170,18 @@ fn summarise(id: &str, stem: &str, source: WorkflowSource, text: &str) -> Workfl
             .and_then(Value::as_object)
             .map(|m| m.keys().cloned().collect())
             .unwrap_or_default(),
+        read_only: source != WorkflowSource::File,
+        error: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_the_sha256_prefix() {
+        // The SHA-256 test vector of "abc".
+        assert_eq!(version_of(b"abc"), "ba7816bf8f01cfea");
     }
 }

@@ -180,6 +180,21 @@ mod catalog_tests {
         );
     }
 
+    /// The catalog serves each schema as a typed `InputSchema`: nothing may be lost on the way.
+    #[test]
+    fn every_input_schema_fits_the_typed_subset_exactly() {
+        for spec in all().specs() {
+            let typed = vai_workflow::InputSchema::from_json(spec.input_schema.clone())
+                .unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+            let mut declared = spec.input_schema.clone();
+            // The typed form always lists `required`, empty when nothing is.
+            if declared.get("required").is_none() {
+                declared["required"] = serde_json::json!([]);
+            }
+            assert_eq!(typed.to_json(), declared, "{}", spec.name);
+        }
+    }
+
     #[test]
     fn every_tool_of_the_format_is_registered_once_with_a_schema() {
         let r = all();

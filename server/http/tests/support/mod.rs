@@ -157,7 +157,7 @@ fn workflow_dir() -> PathBuf {
     dir
 }
 
-fn settings(port: u16) -> Settings {
+fn settings(port: u16, dir: PathBuf) -> Settings {
     let text = |v: Value| Cow::Owned(serde_json::to_string_pretty(&v).unwrap());
     Settings {
         registry: registry(),
@@ -174,7 +174,7 @@ fn settings(port: u16) -> Settings {
                     text: text(stuck()),
                 },
             ],
-            dir: Some(workflow_dir()),
+            dir: Some(dir),
         },
         config: ConfigStatus {
             offline: true,
@@ -196,15 +196,19 @@ fn settings(port: u16) -> Settings {
 pub struct TestApp {
     pub state: AppState,
     pub port: u16,
+    /// The start directory: the workflow files it lists and saves into.
+    pub dir: PathBuf,
 }
 
 impl TestApp {
     /// Requests go through the router; nothing listens.
     pub fn new() -> Self {
         let port = 3333;
+        let dir = workflow_dir();
         Self {
-            state: AppState::new(settings(port)),
+            state: AppState::new(settings(port, dir.clone())),
             port,
+            dir,
         }
     }
 
@@ -212,10 +216,11 @@ impl TestApp {
     pub async fn serve() -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
-        let state = AppState::new(settings(port));
+        let dir = workflow_dir();
+        let state = AppState::new(settings(port, dir.clone()));
         let app = vai_http::app(state.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Self { state, port }
+        Self { state, port, dir }
     }
 
     fn host(&self) -> String {

@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 /// How strictly to validate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ValidationMode"))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Everything must be in place to run.
