@@ -128,7 +128,35 @@ pub enum WidgetFormat {
     Uri,
 }
 
+impl Default for InputSchema {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl InputSchema {
+    /// An object schema with no inputs yet; add them with [`InputSchema::input`] and
+    /// [`InputSchema::required_input`], in the order forms show them.
+    pub fn new() -> Self {
+        Self {
+            kind: ObjectType::Object,
+            properties: IndexMap::new(),
+            required: Vec::new(),
+        }
+    }
+
+    /// Declare an optional input.
+    pub fn input(mut self, name: &str, schema: PropertySchema) -> Self {
+        self.properties.insert(name.to_string(), schema);
+        self
+    }
+
+    /// Declare an input every step must set.
+    pub fn required_input(mut self, name: &str, schema: PropertySchema) -> Self {
+        self.required.push(name.to_string());
+        self.input(name, schema)
+    }
+
     /// The schema of a tool whose declaration is JSON; an error when it does not fit this subset.
     pub fn from_json(value: Value) -> Result<Self, serde_json::Error> {
         serde_json::from_value(value)
@@ -146,5 +174,194 @@ impl InputSchema {
     /// The JSON this schema serialises to.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// Building declarations: `PropertySchema::of(JsonType::Integer).describe("…").defaults_to(10)`.
+impl PropertySchema {
+    /// A value of one JSON type.
+    pub fn of(kind: JsonType) -> Self {
+        Self {
+            kind: Some(SchemaType::One(kind)),
+            ..Self::default()
+        }
+    }
+
+    /// A value of any of `kinds`.
+    pub fn one_of(kinds: &[JsonType]) -> Self {
+        Self {
+            kind: Some(SchemaType::Any(kinds.to_vec())),
+            ..Self::default()
+        }
+    }
+
+    /// Any JSON value.
+    pub fn any() -> Self {
+        Self::default()
+    }
+
+    pub fn describe(mut self, text: &str) -> Self {
+        self.description = Some(text.to_string());
+        self
+    }
+
+    /// The value the tool uses when a step leaves the input out (read back with
+    /// [`InputSchema::default_of`]; the tool keeps no second copy).
+    pub fn defaults_to(mut self, value: impl Into<Value>) -> Self {
+        self.default = Some(value.into());
+        self
+    }
+
+    pub fn choices<T: Into<Value>>(mut self, values: impl IntoIterator<Item = T>) -> Self {
+        self.choices = Some(values.into_iter().map(Into::into).collect());
+        self
+    }
+
+    pub fn min(mut self, n: impl Into<Number>) -> Self {
+        self.minimum = Some(n.into());
+        self
+    }
+
+    pub fn max(mut self, n: impl Into<Number>) -> Self {
+        self.maximum = Some(n.into());
+        self
+    }
+
+    pub fn items(mut self, schema: PropertySchema) -> Self {
+        self.items = Some(Box::new(schema));
+        self
+    }
+
+    pub fn min_items(mut self, n: u64) -> Self {
+        self.min_items = Some(n);
+        self
+    }
+
+    pub fn max_items(mut self, n: u64) -> Self {
+        self.max_items = Some(n);
+        self
+    }
+
+    /// A member of an object value.
+    pub fn member(mut self, name: &str, schema: PropertySchema) -> Self {
+        self.properties
+            .get_or_insert_with(IndexMap::new)
+            .insert(name.to_string(), schema);
+        self
+    }
+
+    /// Members an object value must have.
+    pub fn require(mut self, names: &[&str]) -> Self {
+        self.required = Some(names.iter().map(|n| n.to_string()).collect());
+        self
+    }
+
+    /// The schema of every member of an object value not declared with [`Self::member`].
+    pub fn other_members(mut self, schema: PropertySchema) -> Self {
+        self.additional_properties = Some(AdditionalProperties::Schema(Box::new(schema)));
+        self
+    }
+
+    /// Members not declared with [`Self::member`] are allowed, whatever they hold.
+    pub fn allow_other_members(mut self) -> Self {
+        self.additional_properties = Some(AdditionalProperties::Allowed(true));
+        self
+    }
+
+    pub fn pattern(mut self, regex: &str) -> Self {
+        self.pattern = Some(regex.to_string());
+        self
+    }
+
+    pub fn examples<T: Into<Value>>(mut self, values: impl IntoIterator<Item = T>) -> Self {
+        self.examples = Some(values.into_iter().map(Into::into).collect());
+        self
+    }
+
+    pub fn format(mut self, format: WidgetFormat) -> Self {
+        self.format = Some(format);
+        self
+    }
+
+    /// The declared JSON types (none: any).
+    pub fn types(&self) -> Vec<JsonType> {
+        match &self.kind {
+            None => Vec::new(),
+            Some(SchemaType::One(t)) => vec![*t],
+            Some(SchemaType::Any(ts)) => ts.clone(),
+        }
+    }
+}
+
+impl JsonType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JsonType::String => "string",
+            JsonType::Number => "number",
+            JsonType::Integer => "integer",
+            JsonType::Boolean => "boolean",
+            JsonType::Array => "array",
+            JsonType::Object => "object",
+            JsonType::Null => "null",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn built_declarations_serialise_as_json_schema() {
+        let schema = InputSchema::new()
+            .required_input(
+                "query",
+                PropertySchema::of(JsonType::String)
+                    .describe("text")
+                    .format(WidgetFormat::Multiline),
+            )
+            .input(
+                "limit",
+                PropertySchema::of(JsonType::Integer)
+                    .min(1u64)
+                    .max(100u64)
+                    .defaults_to(10),
+            )
+            .input(
+                "then",
+                PropertySchema::of(JsonType::Array)
+                    .items(PropertySchema::of(JsonType::String))
+                    .format(WidgetFormat::StepIds),
+            )
+            .input(
+                "condition",
+                PropertySchema::one_of(&[JsonType::String, JsonType::Boolean]),
+            );
+        let value = schema.to_json();
+        assert_eq!(
+            value,
+            json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "text", "format": "multiline"},
+                    "limit": {"type": "integer", "default": 10, "minimum": 1, "maximum": 100},
+                    "then": {"type": "array", "items": {"type": "string"}, "format": "step-ids"},
+                    "condition": {"type": ["string", "boolean"]}
+                },
+                "required": ["query"]
+            })
+        );
+        assert_eq!(InputSchema::from_json(value).unwrap(), schema);
+        assert_eq!(schema.default_of("limit"), Some(&json!(10)));
+        assert_eq!(schema.default_of("query"), None);
+    }
+
+    #[test]
+    fn unknown_keywords_are_refused_rather_than_dropped() {
+        let e =
+            InputSchema::from_json(json!({"type": "object", "properties": {"a": {"oneOf": []}}}))
+                .unwrap_err();
+        assert!(e.to_string().contains("oneOf"), "{e}");
     }
 }

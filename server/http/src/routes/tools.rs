@@ -1,11 +1,10 @@
 //! `/api/tools`: the tool catalog, from each tool's one declaration.
 
 use super::Json;
-use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::State;
 use vai_contract::{CategoryView, ToolCatalog, ToolOutput, ToolView};
-use vai_workflow::{Category, InputSchema};
+use vai_workflow::Category;
 
 const CATEGORIES: [Category; 7] = [
     Category::Retrieval,
@@ -17,36 +16,32 @@ const CATEGORIES: [Category; 7] = [
     Category::Integration,
 ];
 
-pub(super) async fn catalog(State(state): State<AppState>) -> Result<Json<ToolCatalog>, ApiError> {
+pub(super) async fn catalog(State(state): State<AppState>) -> Json<ToolCatalog> {
     let tools = state
         .inner()
         .registry
         .specs()
-        .map(|s| {
-            let input_schema = InputSchema::from_json(s.input_schema.clone())
-                .map_err(|e| ApiError::Internal(format!("{}: input schema: {e}", s.name)))?;
-            Ok(ToolView {
-                name: s.name.into(),
-                label: s.label.into(),
-                category: s.category,
-                color: s.colour().into(),
-                icon: s.icon.into(),
-                description: s.description.into(),
-                help: s.help.into(),
-                input_schema,
-                outputs: s
-                    .outputs
-                    .iter()
-                    .map(|(name, description)| ToolOutput {
-                        name: (*name).into(),
-                        description: (*description).into(),
-                    })
-                    .collect(),
-                main_input: s.main_input.map(str::to_string),
-                api_calls: s.api_calls,
-            })
+        .map(|s| ToolView {
+            name: s.name.into(),
+            label: s.label.into(),
+            category: s.category,
+            color: s.colour().into(),
+            icon: s.icon.into(),
+            description: s.description.into(),
+            help: s.help.into(),
+            input_schema: s.input_schema.clone(),
+            outputs: s
+                .outputs
+                .iter()
+                .map(|(name, description)| ToolOutput {
+                    name: (*name).into(),
+                    description: (*description).into(),
+                })
+                .collect(),
+            main_input: s.main_input.map(str::to_string),
+            api_calls: s.api_calls,
         })
-        .collect::<Result<_, ApiError>>()?;
+        .collect();
     let categories = CATEGORIES
         .iter()
         .map(|&c| CategoryView {
@@ -55,5 +50,5 @@ pub(super) async fn catalog(State(state): State<AppState>) -> Result<Json<ToolCa
             color: c.colour().into(),
         })
         .collect();
-    Ok(Json(ToolCatalog { tools, categories }))
+    Json(ToolCatalog { tools, categories })
 }

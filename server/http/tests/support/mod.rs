@@ -18,7 +18,7 @@ use tower::ServiceExt;
 use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
 use vai_http::{AppState, Library, LibraryEntry, Settings};
 use vai_workflow::{
-    ApiCalls, Category, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
+    ApiCalls, Category, InputSchema, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
 };
 
 pub const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
@@ -65,7 +65,7 @@ fn spec(name: &'static str, category: Category, main_input: Option<&'static str>
         icon: "Search",
         description: "a test tool",
         help: "a test tool",
-        input_schema: json!({"type": "object"}),
+        input_schema: InputSchema::new(),
         outputs: &[("text", "the text")],
         deferred: &[],
         main_input,
