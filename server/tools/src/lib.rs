@@ -145,6 +145,19 @@ fn category_order(s: &ToolSpec) -> usize {
     .unwrap_or(99)
 }
 
+/// Every tool, with no provider configured: for tests that only need the declarations.
+#[cfg(test)]
+pub(crate) fn unconfigured_registry() -> Registry {
+    registry(
+        Arc::new(Providers::none(Default::default())),
+        http::HttpPolicy {
+            allowed_hosts: None,
+        },
+    )
+}
+
+#[cfg(test)]
+mod builtin_edit_tests;
 #[cfg(test)]
 mod defaults_tests;
 
@@ -153,12 +166,7 @@ mod catalog_tests {
     use super::*;
 
     fn all() -> Registry {
-        registry(
-            Arc::new(Providers::none(Default::default())),
-            http::HttpPolicy {
-                allowed_hosts: None,
-            },
-        )
+        super::unconfigured_registry()
     }
 
     /// docs/tools.md is generated; regenerate with `VAI_UPDATE_GENERATED=1 cargo test -p vai-tools catalog`.

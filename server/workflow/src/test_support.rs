@@ -36,6 +36,11 @@ impl FnTool {
             max_running: Arc::default(),
         }
     }
+
+    /// Its declaration, to give it outputs or deferred inputs before registering it.
+    pub fn spec_mut(&mut self) -> &mut ToolSpec {
+        &mut self.spec
+    }
 }
 
 pub fn spec(name: &'static str, required: &[&str], deferred: &'static [DeferredInput]) -> ToolSpec {

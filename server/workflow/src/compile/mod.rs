@@ -6,7 +6,7 @@
 mod graph;
 mod outline;
 mod plan;
-mod refs;
+pub(crate) mod refs;
 mod step;
 mod structure;
 

@@ -3,6 +3,18 @@
 //! completions inside templates. Everything works on the JSON as written — valid or not — and
 //! reports offsets in UTF-16 code units, as the browser's strings count them.
 
+mod complete;
+mod references;
+mod rewrite;
+mod slots;
+mod text;
+
+pub use complete::{CompleteAt, Completions, complete};
+pub use references::{INPUTS_NODE, references};
+pub use rewrite::{RenameError, Renames, Rewritten, rewrite};
+
+pub(crate) use references::Found;
+
 use serde::{Deserialize, Serialize};
 
 /// One reference, where it is written and what it points to.
@@ -80,3 +92,6 @@ pub enum CompletionKind {
     Local,
     Keyword,
 }
+
+#[cfg(test)]
+mod tests;
