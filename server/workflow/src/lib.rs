@@ -23,6 +23,7 @@ pub mod diagnostic;
 pub mod edit;
 pub mod events;
 pub mod exec;
+pub mod format;
 pub mod inputs;
 pub mod load;
 pub mod model;
