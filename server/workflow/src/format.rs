@@ -117,6 +117,35 @@ mod tests {
         );
     }
 
+    /// The shipped workflows and the e2e fixtures are committed in this form, so a file the
+    /// playground saves or `vai workflow fmt` rewrites diffs only where it changed.
+    #[test]
+    fn committed_workflows_are_in_the_stable_form() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut checked = 0;
+        for dir in ["workflows", "workflows/examples", "e2e/fixtures"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+                let path = entry.path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                // Not workflows: the generated schema and configuration such as `.vai.json`.
+                if !name.ends_with(".json")
+                    || name == "workflow.schema.json"
+                    || name.starts_with('.')
+                {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let value: Value = serde_json::from_str(&text).unwrap();
+                assert!(
+                    is_formatted(&text, &value),
+                    "{dir}/{name} is not in the stable form: run `vai workflow fmt {dir}/{name}`"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 15, "only {checked} files");
+    }
+
     #[test]
     fn non_objects_format_too() {
         assert_eq!(format(&json!([1])), "[\n  1\n]\n");
