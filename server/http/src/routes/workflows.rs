@@ -27,7 +27,7 @@ pub(super) async fn get(
         .map(Json)
         .map_err(|e| match e {
             LibraryError::NotFound(_) => ApiError::NotFound(e.to_string()),
-            LibraryError::Read(cause) => ApiError::Internal(cause),
+            LibraryError::Read(cause) => ApiError::Unreadable(cause),
         })
 }
 

@@ -3,3 +3,6 @@
 //! run into a test case.
 
 mod documents;
+mod edit;
+mod save;
+mod test_case;

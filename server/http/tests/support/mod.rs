@@ -82,6 +82,9 @@ struct Echo(ToolSpec);
 struct Big(ToolSpec);
 /// Waits an hour.
 struct Wait(ToolSpec);
+/// A provider-backed search: reports a backend, and answers differently on every call in the
+/// process, so only a mock reproduces a run.
+struct Lookup(ToolSpec);
 
 impl Tool for Echo {
     fn spec(&self) -> &ToolSpec {
@@ -124,7 +127,25 @@ impl Tool for Wait {
     }
 }
 
-fn registry() -> Arc<Registry> {
+impl Tool for Lookup {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn run<'a>(&'a self, _call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            static CALLS: AtomicUsize = AtomicUsize::new(0);
+            let n = CALLS.fetch_add(1, Ordering::SeqCst);
+            Ok(ToolOutput {
+                output: json!({"results": [{"text": format!("hit {n}")}], "resultCount": 1}),
+                usage: None,
+                backend: Some("fake".into()),
+            })
+        })
+    }
+}
+
+/// The fake tools: `echo`, `big`, `wait` and `lookup`.
+pub fn registry() -> Arc<Registry> {
     let mut r = Registry::new();
     r.register(Arc::new(Echo(spec(
         "echo",
@@ -133,6 +154,9 @@ fn registry() -> Arc<Registry> {
     ))));
     r.register(Arc::new(Big(spec("big", Category::Utility, None))));
     r.register(Arc::new(Wait(spec("wait", Category::Utility, None))));
+    let mut lookup = spec("lookup", Category::Retrieval, Some("query"));
+    lookup.outputs = &[("results", "documents"), ("resultCount", "how many")];
+    r.register(Arc::new(Lookup(lookup)));
     Arc::new(r)
 }
 

@@ -93,7 +93,11 @@ pub fn complete(definition: &Value, registry: &Registry, at: CompleteAt<'_>) -> 
         [root, rest @ ..] => cx.members(root, rest),
     };
     let partial = partial.to_lowercase();
-    items.retain(|c| c.label.to_lowercase().starts_with(&partial));
+    // Keywords only once a word is begun: `{{ ` lists what can be read.
+    items.retain(|c| {
+        c.label.to_lowercase().starts_with(&partial)
+            && !(partial.is_empty() && c.kind == CompletionKind::Keyword)
+    });
     Completions {
         from: offsets.utf16(from),
         to: offsets.utf16(to),

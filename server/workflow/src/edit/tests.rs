@@ -351,6 +351,13 @@ fn after_opening_braces_the_roots_in_scope() {
     }
     assert!(!l.contains(&"kept"), "not itself: {l:?}");
     assert!(!l.contains(&"item"), "no locals outside forEach: {l:?}");
+    assert!(
+        !l.contains(&"true"),
+        "keywords only once a word is begun: {l:?}"
+    );
+    let c = complete_at(&doc, Some("kept"), "inputs.array", "{{ a || tr", 10);
+    assert_eq!(labels(&c), ["true"]);
+    assert_eq!(c.items[0].kind, CompletionKind::Keyword);
     // Downstream steps would make a cycle.
     let c = complete_at(&doc, Some("search"), "inputs.query", "{{ ", 3);
     assert!(!labels(&c).contains(&"each"), "{:?}", labels(&c));
