@@ -94,4 +94,6 @@ pub enum CompletionKind {
 }
 
 #[cfg(test)]
+mod complete_tests;
+#[cfg(test)]
 mod tests;
