@@ -196,3 +196,16 @@ async fn a_6_mb_file_is_listed_with_its_error() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert_eq!(body["error"]["code"], "UNREADABLE");
 }
+
+#[tokio::test]
+async fn without_a_start_directory_there_is_nowhere_to_save() {
+    let app = TestApp::without_directory();
+    let (status, body) = app
+        .post(
+            "/api/workflows/save",
+            json!({"fileName": "x", "definition": flow("x")}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"]["code"], "NO_DIRECTORY");
+}

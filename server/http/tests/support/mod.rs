@@ -236,6 +236,15 @@ impl TestApp {
         }
     }
 
+    /// A playground started without a directory: nothing to list files from or save into.
+    pub fn without_directory() -> Self {
+        let mut app = Self::new();
+        let mut settings = settings(app.port, app.dir.clone());
+        settings.library.dir = None;
+        app.state = AppState::new(settings);
+        app
+    }
+
     /// A real server on a loopback port, for sockets.
     pub async fn serve() -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
