@@ -353,6 +353,82 @@ fn list_shows_built_ins_examples_and_local_files() {
     );
 }
 
+#[test]
+fn fmt_rewrites_into_the_stable_form_and_check_only_reports() {
+    let dir = scratch("fmt");
+    let messy = r#"{"steps": [{"id": "a", "tool": "template", "inputs": {"text": "x"}}], "ui": {"positions": {}}, "name": "m", "x-mine": [1,2]}"#;
+    std::fs::write(dir.join("m.vai-workflow.json"), messy).unwrap();
+    std::fs::write(
+        dir.join("ok.vai-workflow.json"),
+        "{\n  \"name\": \"ok\"\n}\n",
+    )
+    .unwrap();
+
+    let check = vai(
+        &[
+            "workflow",
+            "fmt",
+            "--check",
+            "m.vai-workflow.json",
+            "ok.vai-workflow.json",
+        ],
+        &dir,
+    );
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check.stderr));
+    assert_eq!(text(&check.stdout), "m.vai-workflow.json\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m.vai-workflow.json")).unwrap(),
+        messy,
+        "--check writes nothing"
+    );
+
+    let fmt = vai(
+        &[
+            "workflow",
+            "fmt",
+            "m.vai-workflow.json",
+            "ok.vai-workflow.json",
+        ],
+        &dir,
+    );
+    assert_eq!(fmt.status.code(), Some(0), "{}", text(&fmt.stderr));
+    assert!(text(&fmt.stderr).contains("formatted m.vai-workflow.json"));
+    let written = std::fs::read_to_string(dir.join("m.vai-workflow.json")).unwrap();
+    assert!(
+        written.starts_with("{\n  \"name\": \"m\",\n  \"steps\": ["),
+        "{written}"
+    );
+    assert!(
+        written.ends_with("  \"ui\": {\n    \"positions\": {}\n  }\n}\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("\"x-mine\": [\n    1,\n    2\n  ]"),
+        "unknown keys kept: {written}"
+    );
+    let again = vai(&["workflow", "fmt", "--check", "m.vai-workflow.json"], &dir);
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(text(&again.stdout), "");
+}
+
+#[test]
+fn fmt_names_the_file_line_and_column_of_broken_json_and_exits_2() {
+    let dir = scratch("fmt-broken");
+    std::fs::write(
+        dir.join("b.vai-workflow.json"),
+        "{\n  \"name\": \"b\",\n  \"steps\": [,]\n}",
+    )
+    .unwrap();
+    let out = vai(
+        &["workflow", "fmt", "b.vai-workflow.json", "missing.json"],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("b.vai-workflow.json:3:"), "{err}");
+    assert!(err.contains("missing.json"), "{err}");
+}
+
 /// The local embedding model fetched by `scripts/fetch-model.sh` (the test command runs it).
 fn model_dir() -> PathBuf {
     let candidates = [

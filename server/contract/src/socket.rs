@@ -28,7 +28,7 @@ pub enum ServerMessage {
         event: RunEvent,
         /// On `step_completed` and `run_finished`, when its JSON is at most 16 KB.
         #[serde(skip_serializing_if = "Option::is_none")]
-        #[ts(optional, type = "unknown")]
+        #[ts(optional)]
         output: Option<Value>,
         #[serde(skip_serializing_if = "Option::is_none")]
         #[ts(optional)]

@@ -20,6 +20,24 @@ pub enum ApiError {
     InvalidInputs(String),
     #[error("the request body is larger than 6 MB")]
     TooLarge,
+    /// A workflow or test case over the 5 MB file limit.
+    #[error("{0}")]
+    FileTooLarge(String),
+    /// A rename the builder asked for is not allowed (`INVALID_ID`, `RESERVED_ID`, `ID_TAKEN`).
+    #[error("{0}")]
+    Rename(#[from] vai_workflow::edit::RenameError),
+    /// A file name that is not a plain workflow name.
+    #[error("{0}")]
+    InvalidName(String),
+    /// The file changed on disk, already exists, or the run cannot become a test case yet.
+    #[error("{0}")]
+    Conflict(String),
+    /// The playground was started without a directory to save into.
+    #[error("{0}")]
+    NoDirectory(String),
+    /// A listed workflow file that cannot be read (too large, not UTF-8, gone).
+    #[error("{0}")]
+    Unreadable(String),
     #[error("requests from other sites are refused")]
     ForbiddenOrigin,
     /// Something broke on our side; the cause is logged, the client sees a generic message.
@@ -34,7 +52,14 @@ impl ApiError {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "BAD_REQUEST"),
             ApiError::InvalidWorkflow(_) => (StatusCode::BAD_REQUEST, "INVALID_WORKFLOW"),
             ApiError::InvalidInputs(_) => (StatusCode::BAD_REQUEST, "INVALID_INPUTS"),
-            ApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),
+            ApiError::TooLarge | ApiError::FileTooLarge(_) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE")
+            }
+            ApiError::Rename(e) => (StatusCode::BAD_REQUEST, e.code()),
+            ApiError::InvalidName(_) => (StatusCode::BAD_REQUEST, "INVALID_NAME"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "CONFLICT"),
+            ApiError::NoDirectory(_) => (StatusCode::CONFLICT, "NO_DIRECTORY"),
+            ApiError::Unreadable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "UNREADABLE"),
             ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
         }

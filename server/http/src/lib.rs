@@ -10,6 +10,7 @@ pub mod library;
 mod routes;
 pub mod runs;
 mod state;
+mod write;
 
 pub use error::ApiError;
 pub use library::{Library, LibraryEntry};

@@ -1,10 +1,11 @@
 //! The `collections` tool: list a database's collections with counts and vector indexes.
 
 use crate::args::{self, NO_API_CALLS};
-use crate::retrieval::{Served, object, provider_error};
-use serde_json::{Map, Value, json};
+use crate::retrieval::{DB, Served, object, provider_error, string};
+use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{CollectionInfo, Providers};
+use vai_workflow::input_schema::InputSchema;
 use vai_workflow::{Category, Tool, ToolCall, ToolFuture, ToolSpec};
 
 const NAME: &str = "collections";
@@ -30,12 +31,7 @@ pub fn spec() -> ToolSpec {
         icon: "Storage",
         description: "List a database's collections with document counts and vector indexes",
         help: "Lists the collections of `db` by name, each with its document count and whether it has a vector index; when it does, `embeddingField` names the field the index covers and `dimensions` its vector size (when the store reports it). The database comes from the step, then the workflow defaults, .vai.json, VAI_DEFAULT_DB and the user config. A database that does not exist lists no collections.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "db": {"type": "string", "description": "Database; defaults to the workflow's defaults.db, .vai.json, VAI_DEFAULT_DB or the user config"}
-            }
-        }),
+        input_schema: InputSchema::new().input("db", string(DB)),
         outputs: &[
             (
                 "collections",
@@ -108,6 +104,7 @@ fn describe(info: CollectionInfo) -> Value {
 mod tests {
     use super::*;
     use crate::retrieval::testing::{DIMS, Fakes, run};
+    use serde_json::json;
     use vai_providers::{Namespace, Settings, VectorStore};
 
     #[tokio::test]

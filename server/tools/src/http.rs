@@ -18,6 +18,7 @@ use reqwest::{Client, Method, Url};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock, Once};
 use std::time::{Duration, Instant};
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{
     ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage,
 };
@@ -27,7 +28,6 @@ const NAME: &str = "http";
 /// Largest response body kept; longer bodies are cut and the output carries a `warning`.
 pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
 pub const MAX_REDIRECTS: usize = 5;
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 pub const MAX_TIMEOUT_MS: u64 = 120_000;
 
 const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
@@ -108,20 +108,61 @@ pub fn spec() -> ToolSpec {
         icon: "Http",
         description: "Call a web API or fetch a web page",
         help: "Sends one HTTP request and returns the status, headers and body; a 4xx or 5xx status is returned, not treated as a failure. JSON bodies are parsed (falling back to text), `responseType: \"text\"` keeps the raw text, and `extract: \"text\"` turns an HTML page into readable text. `body` is sent for POST, PUT and PATCH — objects as JSON. Only public addresses are reached: loopback, private, link-local and other non-public addresses (also when a name resolves to one) need their host named in `allowedHosts` of .vai.json or `--allow-host`; when `allowedHosts` is set, only its hosts are reachable. Up to 5 redirects are followed (each target checked again) unless `followRedirects` is false; bodies beyond 5 MB are cut with a `warning`.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "url": {"type": "string", "format": "uri", "description": "http or https URL"},
-                "method": {"type": "string", "enum": METHODS, "default": "GET"},
-                "headers": {"type": "object", "additionalProperties": {"type": "string"}, "default": {}, "description": "Request headers"},
-                "body": {"description": "Request body for POST, PUT and PATCH; objects and arrays are sent as JSON"},
-                "timeout": {"type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS, "description": "Milliseconds before the request is abandoned"},
-                "responseType": {"type": "string", "enum": ["json", "text"], "default": "json", "description": "json parses the body when it is JSON; text keeps it as text"},
-                "extract": {"type": "string", "enum": ["text"], "description": "\"text\": strip HTML tags, scripts and styles, leaving readable text"},
-                "followRedirects": {"type": "boolean", "default": true, "description": "Follow up to 5 redirects"}
-            },
-            "required": ["url"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "url",
+                PropertySchema::of(JsonType::String)
+                    .format(WidgetFormat::Uri)
+                    .describe("http or https URL"),
+            )
+            .input(
+                "method",
+                PropertySchema::of(JsonType::String)
+                    .choices(METHODS)
+                    .defaults_to("GET"),
+            )
+            .input(
+                "headers",
+                PropertySchema::of(JsonType::Object)
+                    .other_members(PropertySchema::of(JsonType::String))
+                    .defaults_to(json!({}))
+                    .describe("Request headers"),
+            )
+            .input(
+                "body",
+                PropertySchema::any().describe(
+                    "Request body for POST, PUT and PATCH; objects and arrays are sent as JSON",
+                ),
+            )
+            .input(
+                "timeout",
+                PropertySchema::of(JsonType::Integer)
+                    .min(1u64)
+                    .max(MAX_TIMEOUT_MS)
+                    .defaults_to(30_000)
+                    .describe("Milliseconds before the request is abandoned"),
+            )
+            .input(
+                "responseType",
+                PropertySchema::of(JsonType::String)
+                    .choices(["json", "text"])
+                    .defaults_to("json")
+                    .describe("json parses the body when it is JSON; text keeps it as text"),
+            )
+            .input(
+                "extract",
+                PropertySchema::of(JsonType::String)
+                    .choices(["text"])
+                    .describe(
+                        "\"text\": strip HTML tags, scripts and styles, leaving readable text",
+                    ),
+            )
+            .input(
+                "followRedirects",
+                PropertySchema::of(JsonType::Boolean)
+                    .defaults_to(true)
+                    .describe("Follow up to 5 redirects"),
+            ),
         outputs: &[
             ("status", "HTTP status code"),
             ("statusText", "standard reason phrase of the status"),
@@ -160,14 +201,11 @@ fn read_request(call: &ToolCall<'_>, policy: &HttpPolicy) -> Result<Request, Too
         Refusal::Address(refused) => ToolError::NotConfigured(refused.message(&redacted(&url))),
         other => ToolError::invalid(NAME, "url", other.to_string()),
     })?;
-    let method = args::choice_or(NAME, call, "method", &METHODS, "GET")?;
+    let method = args::choice(&SPEC, call, "method")?;
     let method = Method::from_bytes(method.as_bytes())
         .map_err(|e| ToolError::invalid(NAME, "method", e.to_string()))?;
     let mut headers = Vec::new();
-    for (name, value) in args::opt_object(NAME, call, "headers")?
-        .into_iter()
-        .flatten()
-    {
+    for (name, value) in args::object(&SPEC, call, "headers")? {
         if value.is_null() {
             continue;
         }
@@ -191,13 +229,7 @@ fn read_request(call: &ToolCall<'_>, policy: &HttpPolicy) -> Result<Request, Too
     } else {
         None
     };
-    let timeout = args::count_or(
-        NAME,
-        call,
-        "timeout",
-        DEFAULT_TIMEOUT_MS,
-        u64::from(u32::MAX),
-    )?;
+    let timeout = args::count(&SPEC, call, "timeout")?;
     let extract_text = match args::opt_string(call, "extract") {
         None => false,
         Some(e) if e.eq_ignore_ascii_case("text") => true,
@@ -209,22 +241,17 @@ fn read_request(call: &ToolCall<'_>, policy: &HttpPolicy) -> Result<Request, Too
             ));
         }
     };
-    let response_type = args::choice_or(
-        NAME,
-        call,
-        "responseType",
-        &["json", "text"],
-        if extract_text { "text" } else { "json" },
-    )?;
+    // With `extract`, the body is text whatever the response type.
+    let response_type = args::choice(&SPEC, call, "responseType")?;
     Ok(Request {
         url,
         method,
         headers,
         body,
-        timeout: Duration::from_millis(timeout.clamp(1, MAX_TIMEOUT_MS)),
+        timeout: Duration::from_millis(timeout),
         parse_json: response_type == "json" && !extract_text,
         extract_text,
-        follow: args::bool_or(NAME, call, "followRedirects", true)?,
+        follow: args::flag(&SPEC, call, "followRedirects")?,
     })
 }
 

@@ -35,7 +35,7 @@ describe('Canvas', () => {
 
   it('lists at most eight inputs, then how many more', () => {
     const graph = branchingGraph()
-    const inputs = Array.from({ length: 11 }, (_, i) => ({ name: `in${i}`, type: 'string', required: false }))
+    const inputs = Array.from({ length: 11 }, (_, i) => ({ name: `in${i}`, type: 'string' as const, required: false }))
     graph.nodes[0] = { kind: 'inputs', id: '__inputs', inputs }
     render(<Canvas />)
     act(() => useWorkflowStore.setState({ graph }))

@@ -7,6 +7,7 @@ const w = (id: string, name: string, description?: string): WorkflowSummary => (
   name,
   description,
   source: 'builtin',
+  readOnly: true,
   stepCount: 1,
   inputs: [],
 })

@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import type { InputField } from '../api/types'
+import type { InputField, InputType } from '../api/types'
 import { coerceInputs, fieldKind, initialValue, initialValues } from './coerce'
 
-const f = (name: string, type: string, extra: Partial<InputField> = {}): InputField => ({ name, type, required: false, ...extra })
+const f = (name: string, type: InputType, extra: Partial<InputField> = {}): InputField => ({ name, type, required: false, ...extra })
 
 describe('fieldKind', () => {
   it('maps declared types to controls', () => {
     expect(fieldKind('string')).toBe('text')
     expect(fieldKind('number')).toBe('number')
-    expect(fieldKind('integer')).toBe('number')
     expect(fieldKind('boolean')).toBe('boolean')
     expect(fieldKind('array')).toBe('json')
     expect(fieldKind('object')).toBe('json')
-    expect(fieldKind('whatever')).toBe('text')
   })
 })
 
@@ -52,11 +50,10 @@ describe('coerceInputs', () => {
   })
 
   it('reports bad numbers and bad JSON', () => {
-    const fields = [f('n', 'number'), f('i', 'integer'), f('a', 'array'), f('o', 'object'), f('j', 'array')]
-    const out = coerceInputs(fields, { n: 'abc', i: '1.5', a: '{}', o: '[]', j: '[1,' })
+    const fields = [f('n', 'number'), f('a', 'array'), f('o', 'object'), f('j', 'array')]
+    const out = coerceInputs(fields, { n: 'abc', a: '{}', o: '[]', j: '[1,' })
     expect(out.errors).toEqual({
       n: 'Must be a number',
-      i: 'Must be a whole number',
       a: 'Must be a JSON array',
       o: 'Must be a JSON object',
       j: 'Must be valid JSON',

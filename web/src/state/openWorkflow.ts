@@ -3,7 +3,7 @@
 //! reflect it in the URL.
 import { api, ApiError, errorInfo } from '../api/client'
 import { runSocket } from '../api/socket'
-import type { Diagnostic, PlanResponse } from '../api/types'
+import type { Diagnostic, JsonValue, PlanResponse } from '../api/types'
 import { RECENT_PREFIX, textKey } from './recents'
 import { useRecentStore } from './recentStore'
 import { adoptRun } from './runActions'
@@ -25,9 +25,9 @@ function setUrl(key: string | undefined, mode: HistoryMode): void {
   else window.history.replaceState(null, '', url)
 }
 
-function parse(text: string): unknown {
+function parse(text: string): JsonValue | undefined {
   try {
-    return JSON.parse(text)
+    return JSON.parse(text) as JsonValue
   } catch {
     return undefined
   }

@@ -1,8 +1,8 @@
 //! A scripted stand-in for `vai playground` in jsdom tests: fetch routes and a WebSocket class
 //! whose server side the test drives.
-import type { GraphView, PlanResponse, RunSummary, ServerMessage, WorkflowSummary } from '../api/types'
+import type { GraphView, PlanResponse, RunSummary, ServerMessage, Workflow, WorkflowSummary } from '../api/types'
 
-export const definition = {
+export const definition: Workflow = {
   name: 'Two Steps',
   description: 'Search, then merge',
   inputs: { query: { type: 'string', required: true }, limit: { type: 'number', default: 5 } },
@@ -29,8 +29,8 @@ export const graph: GraphView = {
 }
 
 export const summaries: WorkflowSummary[] = [
-  { id: 'builtin:two-steps', name: 'Two Steps', description: 'Search, then merge', source: 'builtin', stepCount: 2, inputs: ['query', 'limit'] },
-  { id: 'example:other', name: 'Other Example', source: 'example', stepCount: 1, inputs: [] },
+  { id: 'builtin:two-steps', name: 'Two Steps', description: 'Search, then merge', source: 'builtin', readOnly: true, stepCount: 2, inputs: ['query', 'limit'] },
+  { id: 'example:other', name: 'Other Example', source: 'example', readOnly: true, stepCount: 1, inputs: [] },
 ]
 
 export interface Call {
@@ -52,7 +52,7 @@ export function installFakeServer({ runs = [] as RunSummary[] } = {}) {
     const body = init?.body ? JSON.parse(String(init.body)) : undefined
     calls.push({ method, path, body })
     if (path === '/api/workflows') return json({ workflows: summaries })
-    if (path.startsWith('/api/workflows/builtin')) return json({ summary: summaries[0], text, definition })
+    if (path.startsWith('/api/workflows/builtin')) return json({ summary: summaries[0], text, definition, version: '0123456789abcdef' })
     if (path === '/api/workflows/plan') {
       const source = (body as { text?: string }).text ?? ''
       try {

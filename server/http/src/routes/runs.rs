@@ -2,6 +2,7 @@
 
 use super::Json;
 use crate::error::ApiError;
+use crate::library::version_of;
 use crate::runs::StartRequest;
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -10,6 +11,7 @@ use std::sync::Arc;
 use vai_contract::{
     CancelAccepted, RunCreated, RunList, RunOutput, RunSnapshot, StartRun, StepDetail,
 };
+use vai_workflow::format::format;
 use vai_workflow::{Mode, OnlyStep, compile};
 
 pub(super) async fn start(
@@ -44,6 +46,7 @@ pub(super) async fn start(
         inputs: body.inputs.unwrap_or_default(),
         workflow_id: body.workflow_id,
         only,
+        definition_version: version_of(format(&body.definition).as_bytes()),
     };
     let run = state.runs().start(request).map_err(|errors| {
         let text: Vec<String> = errors.iter().map(ToString::to_string).collect();

@@ -3,7 +3,7 @@
 
 mod run;
 
-pub use run::{Outgoing, Run};
+pub use run::{Outgoing, Run, RunOrigin};
 
 use crate::state::BeforeRun;
 use indexmap::IndexMap;
@@ -31,6 +31,9 @@ pub struct StartRequest {
     /// The library id the workflow came from.
     pub workflow_id: Option<String>,
     pub only: Option<OnlyStep>,
+    /// The version of the definition's stable text form, to tell later whether the file on
+    /// disk is still what ran.
+    pub definition_version: String,
 }
 
 /// Every run the server holds. Cheap to clone.
@@ -102,7 +105,12 @@ impl RunManager {
             error: None,
             usage: None,
         };
-        let run = Run::new(id.clone(), snapshot);
+        let origin = RunOrigin {
+            inputs: request.inputs.clone(),
+            definition_version: request.definition_version,
+            single_step: request.only.is_some(),
+        };
+        let run = Run::new(id.clone(), snapshot, origin);
         self.lock().by_id.insert(id, run.clone());
         // Nobody listening is fine.
         let _ = self.0.created.send(run.summary());

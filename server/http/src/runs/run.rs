@@ -30,8 +30,21 @@ pub struct Outgoing {
 pub struct Run {
     pub id: String,
     pub cancel: CancellationToken,
+    /// What was asked for, to turn the run into a test case.
+    pub origin: RunOrigin,
     log: Mutex<Log>,
     tx: broadcast::Sender<Outgoing>,
+}
+
+/// How a run was started.
+#[derive(Debug, Clone, Default)]
+pub struct RunOrigin {
+    /// The inputs as given, before defaults and coercion.
+    pub inputs: serde_json::Map<String, Value>,
+    /// The version of the definition's stable text form.
+    pub definition_version: String,
+    /// Only one step ran, its upstream replayed.
+    pub single_step: bool,
 }
 
 struct Log {
@@ -45,11 +58,12 @@ struct Log {
 }
 
 impl Run {
-    pub(crate) fn new(id: String, snapshot: RunSnapshot) -> Arc<Self> {
+    pub(crate) fn new(id: String, snapshot: RunSnapshot, origin: RunOrigin) -> Arc<Self> {
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         Arc::new(Self {
             id,
             cancel: CancellationToken::new(),
+            origin,
             log: Mutex::new(Log {
                 events: Vec::new(),
                 snapshot,

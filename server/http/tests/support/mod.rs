@@ -18,7 +18,7 @@ use tower::ServiceExt;
 use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
 use vai_http::{AppState, Library, LibraryEntry, Settings};
 use vai_workflow::{
-    ApiCalls, Category, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
+    ApiCalls, Category, InputSchema, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
 };
 
 pub const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
@@ -65,7 +65,7 @@ fn spec(name: &'static str, category: Category, main_input: Option<&'static str>
         icon: "Search",
         description: "a test tool",
         help: "a test tool",
-        input_schema: json!({"type": "object"}),
+        input_schema: InputSchema::new(),
         outputs: &[("text", "the text")],
         deferred: &[],
         main_input,
@@ -82,6 +82,9 @@ struct Echo(ToolSpec);
 struct Big(ToolSpec);
 /// Waits an hour.
 struct Wait(ToolSpec);
+/// A provider-backed search: reports a backend, and answers differently on every call in the
+/// process, so only a mock reproduces a run.
+struct Lookup(ToolSpec);
 
 impl Tool for Echo {
     fn spec(&self) -> &ToolSpec {
@@ -124,7 +127,25 @@ impl Tool for Wait {
     }
 }
 
-fn registry() -> Arc<Registry> {
+impl Tool for Lookup {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn run<'a>(&'a self, _call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            static CALLS: AtomicUsize = AtomicUsize::new(0);
+            let n = CALLS.fetch_add(1, Ordering::SeqCst);
+            Ok(ToolOutput {
+                output: json!({"results": [{"text": format!("hit {n}")}], "resultCount": 1}),
+                usage: None,
+                backend: Some("fake".into()),
+            })
+        })
+    }
+}
+
+/// The fake tools: `echo`, `big`, `wait` and `lookup`.
+pub fn registry() -> Arc<Registry> {
     let mut r = Registry::new();
     r.register(Arc::new(Echo(spec(
         "echo",
@@ -133,6 +154,9 @@ fn registry() -> Arc<Registry> {
     ))));
     r.register(Arc::new(Big(spec("big", Category::Utility, None))));
     r.register(Arc::new(Wait(spec("wait", Category::Utility, None))));
+    let mut lookup = spec("lookup", Category::Retrieval, Some("query"));
+    lookup.outputs = &[("results", "documents"), ("resultCount", "how many")];
+    r.register(Arc::new(Lookup(lookup)));
     Arc::new(r)
 }
 
@@ -166,7 +190,7 @@ fn registry_with_http() -> Arc<Registry> {
     Arc::new(r)
 }
 
-fn settings(port: u16, registry: Arc<Registry>) -> Settings {
+fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>) -> Settings {
     let text = |v: Value| Cow::Owned(serde_json::to_string_pretty(&v).unwrap());
     Settings {
         registry,
@@ -183,7 +207,7 @@ fn settings(port: u16, registry: Arc<Registry>) -> Settings {
                     text: text(stuck()),
                 },
             ],
-            dir: Some(workflow_dir()),
+            dir: Some(dir),
         },
         config: ConfigStatus {
             offline: true,
@@ -205,16 +229,29 @@ fn settings(port: u16, registry: Arc<Registry>) -> Settings {
 pub struct TestApp {
     pub state: AppState,
     pub port: u16,
+    /// The start directory: the workflow files it lists and saves into.
+    pub dir: PathBuf,
 }
 
 impl TestApp {
     /// Requests go through the router; nothing listens.
     pub fn new() -> Self {
         let port = 3333;
+        let dir = workflow_dir();
         Self {
-            state: AppState::new(settings(port, registry())),
+            state: AppState::new(settings(port, dir.clone(), registry())),
             port,
+            dir,
         }
+    }
+
+    /// A playground started without a directory: nothing to list files from or save into.
+    pub fn without_directory() -> Self {
+        let mut app = Self::new();
+        let mut settings = settings(app.port, app.dir.clone(), registry());
+        settings.library.dir = None;
+        app.state = AppState::new(settings);
+        app
     }
 
     /// A real server on a loopback port, for sockets.
@@ -230,10 +267,11 @@ impl TestApp {
     async fn serve_tools(registry: Arc<Registry>) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
-        let state = AppState::new(settings(port, registry));
+        let dir = workflow_dir();
+        let state = AppState::new(settings(port, dir.clone(), registry));
         let app = vai_http::app(state.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Self { state, port }
+        Self { state, port, dir }
     }
 
     fn host(&self) -> String {
