@@ -1,6 +1,8 @@
 //! The playground API end to end: every route through `app(state)`, the same-origin guard, and
 //! the WebSocket over a real loopback listener. Tools are small fakes: no model, network or keys.
 
+mod limits;
+mod security;
 mod support;
 
 use axum::http::StatusCode;
@@ -595,6 +597,7 @@ async fn the_socket_protocol_runs_without_a_network() {
         .unwrap();
     let reply: Value = serde_json::from_str(&from_server.recv().await.unwrap()).unwrap();
     assert_eq!(reply["code"], "NOT_FOUND");
+    assert_eq!(reply["runId"], "missing");
     drop(to_server);
     socket.await.unwrap();
 }

@@ -360,7 +360,7 @@ export type ServerMessage = { "type": "hello", runs: Array<RunSummary>, } | { "t
 /**
  * On `step_completed` and `run_finished`, when its JSON is at most 16 KB.
  */
-output?: unknown, outputBytes?: number, } | { "type": "error", code: string, message: string, };
+output?: unknown, outputBytes?: number, } | { "type": "error", code: string, message: string, runId?: string, };
 
 /**
  * Client → server.

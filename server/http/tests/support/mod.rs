@@ -16,10 +16,13 @@ use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tower::ServiceExt;
 use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
-use vai_http::{AppState, Library, LibraryEntry, Settings};
+use vai_http::{AccessToken, AppState, Library, LibraryEntry, Limits, Settings};
 use vai_workflow::{
     ApiCalls, Category, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
 };
+
+/// The access token every test server uses.
+pub const TOKEN: &str = "test-token-0123456789";
 
 pub const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
 
@@ -157,7 +160,7 @@ fn workflow_dir() -> PathBuf {
     dir
 }
 
-fn settings(port: u16) -> Settings {
+fn settings(port: u16, limits: Limits) -> Settings {
     let text = |v: Value| Cow::Owned(serde_json::to_string_pretty(&v).unwrap());
     Settings {
         registry: registry(),
@@ -189,6 +192,8 @@ fn settings(port: u16) -> Settings {
         port,
         extra_hosts: Vec::new(),
         before_run: None,
+        token: AccessToken::parse(TOKEN).unwrap(),
+        limits,
     }
 }
 
@@ -201,25 +206,46 @@ pub struct TestApp {
 impl TestApp {
     /// Requests go through the router; nothing listens.
     pub fn new() -> Self {
+        Self::with_limits(Limits::default())
+    }
+
+    pub fn with_limits(limits: Limits) -> Self {
         let port = 3333;
         Self {
-            state: AppState::new(settings(port)),
+            state: AppState::new(settings(port, limits)),
             port,
         }
     }
 
     /// A real server on a loopback port, for sockets.
     pub async fn serve() -> Self {
+        Self::serve_with(Limits::default()).await
+    }
+
+    /// A real server with these limits, served as `vai playground` serves it.
+    pub async fn serve_with(limits: Limits) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
-        let state = AppState::new(settings(port));
-        let app = vai_http::app(state.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        let state = AppState::new(settings(port, limits));
+        tokio::spawn(vai_http::serve(
+            listener,
+            state.clone(),
+            std::future::pending(),
+        ));
         Self { state, port }
     }
 
-    fn host(&self) -> String {
+    pub fn host(&self) -> String {
         format!("127.0.0.1:{}", self.port)
+    }
+
+    /// A request that names this server and carries the token.
+    pub fn request(&self, method: &str, uri: &str) -> axum::http::request::Builder {
+        Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", self.host())
+            .header("authorization", format!("Bearer {TOKEN}"))
     }
 
     pub async fn send(&self, request: Request<Body>) -> Response<Body> {
@@ -230,10 +256,7 @@ impl TestApp {
     }
 
     pub async fn raw_get(&self, uri: &str) -> Response<Body> {
-        let request = Request::get(uri)
-            .header("host", self.host())
-            .body(Body::empty())
-            .unwrap();
+        let request = self.request("GET", uri).body(Body::empty()).unwrap();
         self.send(request).await
     }
 
@@ -248,7 +271,9 @@ impl TestApp {
         host: &str,
         origin: Option<&str>,
     ) -> (StatusCode, Value) {
-        let mut request = Request::get(uri).header("host", host);
+        let mut request = Request::get(uri)
+            .header("host", host)
+            .header("authorization", format!("Bearer {TOKEN}"));
         if let Some(origin) = origin {
             request = request.header("origin", origin);
         }
@@ -260,8 +285,8 @@ impl TestApp {
     }
 
     pub async fn post_raw(&self, uri: &str, body: &str) -> (StatusCode, Value) {
-        let request = Request::post(uri)
-            .header("host", self.host())
+        let request = self
+            .request("POST", uri)
             .header("content-type", "application/json")
             .body(Body::from(body.to_string()))
             .unwrap();
@@ -294,7 +319,7 @@ impl TestApp {
     }
 }
 
-async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
+pub async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
     let status = response.status();
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
         .await
@@ -303,10 +328,19 @@ async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
     (status, value)
 }
 
-/// Open `/api/ws` with `origin` (default: the server's own).
+/// Open `/api/ws` with `origin` (default: the server's own) and the token.
 pub async fn connect(
     port: u16,
     origin: Option<Option<&str>>,
+) -> Result<Socket, tungstenite::Error> {
+    connect_as(port, origin, Some(&format!("Bearer {TOKEN}"))).await
+}
+
+/// Open `/api/ws` with `origin` (default: the server's own) and this `Authorization`, if any.
+pub async fn connect_as(
+    port: u16,
+    origin: Option<Option<&str>>,
+    authorization: Option<&str>,
 ) -> Result<Socket, tungstenite::Error> {
     let mut request = format!("ws://127.0.0.1:{port}/api/ws")
         .into_client_request()
@@ -316,6 +350,11 @@ pub async fn connect(
         request
             .headers_mut()
             .insert("origin", origin.parse().unwrap());
+    }
+    if let Some(authorization) = authorization {
+        request
+            .headers_mut()
+            .insert("authorization", authorization.parse().unwrap());
     }
     tokio_tungstenite::connect_async(request)
         .await
