@@ -1,19 +1,18 @@
 //! The test harness: a `TestApp` over fake tools and a scratch workflow directory, requests
-//! through the router, and a real loopback server for WebSocket tests.
+//! through the router, and a real loopback server for WebSocket tests (`socket`).
+
+mod socket;
+
+pub use socket::{SendJson, collect_run, connect, connect_as, next_json};
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode};
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::{self, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tower::ServiceExt;
 use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
 use vai_http::{AccessToken, AppState, Library, LibraryEntry, Limits, Settings};
@@ -25,8 +24,6 @@ use vai_workflow::{
 pub const TOKEN: &str = "test-token-0123456789";
 
 pub const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
-
-pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// `a` → `b` → `c`, each echoing text; the output maps `c`.
 pub fn chain() -> Value {
@@ -326,92 +323,4 @@ pub async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
         .unwrap();
     let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     (status, value)
-}
-
-/// Open `/api/ws` with `origin` (default: the server's own) and the token.
-pub async fn connect(
-    port: u16,
-    origin: Option<Option<&str>>,
-) -> Result<Socket, tungstenite::Error> {
-    connect_as(port, origin, Some(&format!("Bearer {TOKEN}"))).await
-}
-
-/// Open `/api/ws` with `origin` (default: the server's own) and this `Authorization`, if any.
-pub async fn connect_as(
-    port: u16,
-    origin: Option<Option<&str>>,
-    authorization: Option<&str>,
-) -> Result<Socket, tungstenite::Error> {
-    let mut request = format!("ws://127.0.0.1:{port}/api/ws")
-        .into_client_request()
-        .unwrap();
-    let own = format!("http://127.0.0.1:{port}");
-    if let Some(origin) = origin.unwrap_or(Some(&own)) {
-        request
-            .headers_mut()
-            .insert("origin", origin.parse().unwrap());
-    }
-    if let Some(authorization) = authorization {
-        request
-            .headers_mut()
-            .insert("authorization", authorization.parse().unwrap());
-    }
-    tokio_tungstenite::connect_async(request)
-        .await
-        .map(|(ws, _)| ws)
-}
-
-/// The next text message, as JSON.
-pub async fn next_json(ws: &mut Socket) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("the socket is open")
-            .expect("a frame");
-        if let Message::Text(text) = message {
-            return serde_json::from_str(text.as_str()).unwrap();
-        }
-    }
-}
-
-/// Subscribe to `run_id`: its snapshot, then every event to `run_finished` (or none when the
-/// snapshot shows it finished). Other messages (`run_created`) are passed over.
-pub async fn collect_run(ws: &mut Socket, run_id: &str) -> (Value, Vec<Value>) {
-    ws.send_json(json!({"type": "subscribe", "runId": run_id}))
-        .await;
-    let snapshot = loop {
-        let m = next_json(ws).await;
-        if m["type"] == "snapshot" {
-            break m;
-        }
-    };
-    let mut events = Vec::new();
-    if snapshot["run"]["status"] != "running" {
-        return (snapshot["run"].clone(), events);
-    }
-    loop {
-        let m = next_json(ws).await;
-        if m["type"] != "event" {
-            continue;
-        }
-        let last = m["event"]["type"] == "run_finished";
-        events.push(m);
-        if last {
-            break;
-        }
-    }
-    (snapshot["run"].clone(), events)
-}
-
-pub trait SendJson {
-    async fn send_json(&mut self, value: Value);
-}
-
-impl SendJson for Socket {
-    async fn send_json(&mut self, value: Value) {
-        self.send(Message::Text(value.to_string().into()))
-            .await
-            .unwrap();
-    }
 }
