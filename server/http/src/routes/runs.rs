@@ -20,6 +20,11 @@ pub(super) async fn start(
     State(state): State<AppState>,
     Json(body): Json<StartRun>,
 ) -> Result<(StatusCode, Json<RunCreated>), ApiError> {
+    // Refused before the workflow is compiled, so a client retrying at the cap costs little;
+    // `start` checks again, under the lock that counts.
+    if state.runs().is_full() {
+        return Err(ApiError::TooManyRuns(state.limits().max_runs));
+    }
     let compiled = compile(&body.definition, &state.inner().registry, Mode::Strict);
     let plan = match compiled.plan {
         Some(plan) if compiled.diagnostics.iter().all(|d| !d.is_error()) => plan,

@@ -189,6 +189,11 @@ impl RunManager {
         }
     }
 
+    /// True when `max_runs` runs are going: a start now would be refused.
+    pub fn is_full(&self) -> bool {
+        self.lock().running() >= self.0.max_runs
+    }
+
     /// Finished runs kept, and the bytes they hold.
     pub fn kept(&self) -> (usize, usize) {
         let runs = self.lock();

@@ -171,6 +171,34 @@ async fn runs_beyond_the_cap_are_refused_with_429_until_one_ends() {
     panic!("no place freed after a run ended");
 }
 
+#[tokio::test]
+async fn starts_racing_past_the_route_check_are_refused_by_the_manager() {
+    let app = TestApp::with_limits(Limits {
+        max_runs: 1,
+        ..Limits::default()
+    });
+    let compiled = vai_workflow::compile(
+        &support::stuck(),
+        &support::registry(),
+        vai_workflow::Mode::Strict,
+    );
+    let request = vai_http::runs::StartRequest {
+        plan: compiled.plan.expect("a plan"),
+        inputs: Default::default(),
+        workflow_id: None,
+        only: None,
+    };
+    let runs = app.state.runs();
+    assert!(runs.start(request.clone()).is_ok());
+    assert!(runs.is_full());
+    let refused = runs.start(request).map(|_| ()).unwrap_err();
+    assert!(
+        matches!(refused, vai_http::runs::StartError::TooManyRuns(1)),
+        "{refused}"
+    );
+    runs.shutdown().await;
+}
+
 /// One `big` step of `n` characters, mapped to the run's output: the run keeps about 2 × n.
 fn big(n: usize) -> serde_json::Value {
     json!({"name": "big", "steps": [{"id": "big", "tool": "big", "inputs": {"n": n}}],

@@ -124,7 +124,7 @@ impl Tool for Wait {
     }
 }
 
-fn registry() -> Arc<Registry> {
+pub fn registry() -> Arc<Registry> {
     let mut r = Registry::new();
     r.register(Arc::new(Echo(spec(
         "echo",
