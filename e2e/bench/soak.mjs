@@ -4,6 +4,7 @@
 //
 //   npm run bench:soak                        (from the repository root)
 //   node e2e/bench/soak.mjs [--seconds 60] [--workers 50] [--sequence 500] [--idle 1000]
+//                           [--phases concurrent,sequence,outputs,idle] [--rounds 1]
 //                           [--server-arg --max-sockets=1100 ...]
 //
 // Against the release `vai playground --no-open` in the isolated offline environment of the e2e
@@ -22,6 +23,8 @@
 //               without compression: the server's peak memory while they are served.
 //   idle        --idle WebSockets opened and left silent for 10 s (beyond the socket cap they are
 //               refused with 503), then closed.
+// With --rounds N the phases run N times on the same server: memory that grew with the load
+// would show as a higher RSS after each round.
 // Memory: VmRSS from /proc/<pid>/status after each phase (and 5 s after the last); each phase's
 // peak is VmHWM after resetting it (writing 5 to /proc/<pid>/clear_refs) at the phase's start.
 // The server measured is a second start on a data directory the first start seeded with the
@@ -45,6 +48,8 @@ const SECONDS = Number(opt('seconds', '60'));
 const WORKERS = Number(opt('workers', '50'));
 const SEQUENCE = Number(opt('sequence', '500'));
 const IDLE = Number(opt('idle', '1000'));
+const PHASES = new Set(opt('phases', 'concurrent,sequence,outputs,idle').split(','));
+const ROUNDS = Number(opt('rounds', '1'));
 const CHAIN_STEPS = 20;
 const STEP_DELAY_MS = 100;
 
@@ -282,6 +287,7 @@ async function phaseOutputs(pg, ticks) {
 }
 
 async function phaseIdle(pg) {
+  const before = memory(pg.child.pid);
   const opened = [];
   let refused503 = 0;
   let failed = 0;
@@ -306,7 +312,15 @@ async function phaseIdle(pg) {
   const held = memory(pg.child.pid);
   for (const ws of opened) ws.close();
   await sleep(3_000);
-  return { attempted: IDLE, opened: opened.length, refused503, failed, whileHeld: held, afterClose: memory(pg.child.pid) };
+  return {
+    attempted: IDLE,
+    opened: opened.length,
+    refused503,
+    failed,
+    before,
+    whileHeld: held,
+    afterClose: memory(pg.child.pid),
+  };
 }
 
 /** A first start on `home`, until it has seeded the sample knowledge base. */
@@ -334,38 +348,56 @@ async function main() {
     result.start = memory(pid);
     console.log(`start: ${JSON.stringify(result.start)}`);
 
-    resetPeak(pid);
-    const c = await phaseConcurrent(pg, ticks);
-    result.concurrent = {
-      seconds: SECONDS,
-      workers: WORKERS,
-      clientsPerRun: 2,
-      runs: c.runs,
-      refused429: c.refused429,
-      maxRunningAtOnce: c.maxRunning,
-      lost: c.lost.length,
-      lostExamples: c.lost.slice(0, 5),
-      latencyMs: stats(c.latencies),
-      memory: memory(pid),
-    };
-    console.log(`concurrent: ${JSON.stringify(result.concurrent)}`);
+    result.rounds = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const round = {};
+      result.rounds.push(round);
+      console.log(`round ${r + 1} of ${ROUNDS}`);
+      if (PHASES.has('concurrent')) {
+        resetPeak(pid);
+        const c = await phaseConcurrent(pg, ticks);
+        round.concurrent = {
+          seconds: SECONDS,
+          workers: WORKERS,
+          clientsPerRun: 2,
+          runs: c.runs,
+          refused429: c.refused429,
+          maxRunningAtOnce: c.maxRunning,
+          lost: c.lost.length,
+          lostExamples: c.lost.slice(0, 5),
+          latencyMs: stats(c.latencies),
+          memory: memory(pid),
+        };
+        console.log(`concurrent: ${JSON.stringify(round.concurrent)}`);
+      }
 
-    resetPeak(pid);
-    const s = await phaseSequence(pg, ticks);
-    result.sequence = { ...s, lost: s.lost.length, lostExamples: s.lost.slice(0, 5), memory: memory(pid) };
-    console.log(`sequence: ${JSON.stringify(result.sequence)}`);
+      if (PHASES.has('sequence')) {
+        resetPeak(pid);
+        const s = await phaseSequence(pg, ticks);
+        round.sequence = { ...s, lost: s.lost.length, lostExamples: s.lost.slice(0, 5), memory: memory(pid) };
+        console.log(`sequence: ${JSON.stringify(round.sequence)}`);
+      }
 
-    result.outputs = await phaseOutputs(pg, ticks);
-    console.log(`outputs: ${JSON.stringify(result.outputs)}`);
+      if (PHASES.has('outputs')) {
+        round.outputs = await phaseOutputs(pg, ticks);
+        console.log(`outputs: ${JSON.stringify(round.outputs)}`);
+      }
 
-    resetPeak(pid);
-    result.idle = await phaseIdle(pg);
-    console.log(`idle: ${JSON.stringify(result.idle)}`);
+      if (PHASES.has('idle')) {
+        resetPeak(pid);
+        round.idle = await phaseIdle(pg);
+        console.log(`idle: ${JSON.stringify(round.idle)}`);
+      }
+      round.after = memory(pid);
+      console.log(`after round ${r + 1}: ${JSON.stringify(round.after)}`);
+    }
 
     await sleep(5000);
     result.end = memory(pid);
     console.log(`end (5 s after the last phase): ${JSON.stringify(result.end)}`);
-    broken = result.concurrent.lost > 0 || result.sequence.lost > 0 || result.idle.failed > 0;
+    broken = result.rounds.some(
+      (r) => (r.concurrent?.lost ?? 0) > 0 || (r.sequence?.lost ?? 0) > 0 || (r.idle?.failed ?? 0) > 0,
+    );
   } catch (e) {
     console.error(e);
     console.error(pg.output().slice(-4000));
