@@ -1,5 +1,7 @@
 // The `test` every spec imports: Playwright's, with baseURL pointing at the playground the
-// global setup started, plus the page regions and helpers named in the UI test hooks.
+// global setup started, pages signed in (the setup opened the printed URL; its cookie is in the
+// saved browser state), `request` sending the access token as a Bearer header as a script
+// would, plus the page regions and helpers named in the UI test hooks.
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import type { GraphView, PlanResponse, WorkflowDocument } from '../../web/src/api/types';
 
@@ -12,12 +14,26 @@ function required(name: string): string {
   return value;
 }
 
-export const test = base.extend<{ slowUrl: string }>({
+export const test = base.extend<{ slowUrl: string; token: string; printedUrl: string }>({
   baseURL: async ({}, use) => {
     await use(required('VAI_PLAYGROUND_URL'));
   },
   slowUrl: async ({}, use) => {
     await use(required('VAI_E2E_SLOW_URL'));
+  },
+  token: async ({}, use) => {
+    await use(required('VAI_PLAYGROUND_TOKEN'));
+  },
+  printedUrl: async ({}, use) => {
+    await use(required('VAI_PLAYGROUND_PRINTED_URL'));
+  },
+  request: async ({ playwright, baseURL, token }, use) => {
+    const request = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${token}` },
+    });
+    await use(request);
+    await request.dispose();
   },
 });
 

@@ -34,8 +34,15 @@ pub enum ServerMessage {
         #[ts(optional)]
         output_bytes: Option<usize>,
     },
-    /// An unknown run, a malformed message.
-    Error { code: String, message: String },
+    /// An unknown run, a malformed message. `runId` names the run it is about, when there is
+    /// one (as the client sent it, cut to 64 characters).
+    Error {
+        code: String,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        run_id: Option<String>,
+    },
 }
 
 /// Client → server.

@@ -40,6 +40,14 @@ pub enum ApiError {
     Unreadable(String),
     #[error("requests from other sites are refused")]
     ForbiddenOrigin,
+    #[error(
+        "this needs the playground's access token: open the URL `vai playground` printed (it carries ?token=…), or send `Authorization: Bearer <token>`"
+    )]
+    Unauthorized,
+    #[error("{0} runs are already running; wait for one to finish or cancel one")]
+    TooManyRuns(usize),
+    #[error("{0} run sockets are already open; close a playground tab or raise --max-sockets")]
+    TooManySockets(usize),
     /// Something broke on our side; the cause is logged, the client sees a generic message.
     #[error("internal error")]
     Internal(String),
@@ -61,6 +69,9 @@ impl ApiError {
             ApiError::NoDirectory(_) => (StatusCode::CONFLICT, "NO_DIRECTORY"),
             ApiError::Unreadable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "UNREADABLE"),
             ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN"),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED"),
+            ApiError::TooManyRuns(_) => (StatusCode::TOO_MANY_REQUESTS, "TOO_MANY_RUNS"),
+            ApiError::TooManySockets(_) => (StatusCode::SERVICE_UNAVAILABLE, "TOO_MANY_SOCKETS"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
         }
     }
@@ -98,6 +109,18 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// Longest client-supplied text (a run id, a step id) quoted back in a message.
+pub(crate) const QUOTE_LIMIT: usize = 64;
+
+/// `text` cut to `limit` characters, with `…` when cut: what the client sent is never echoed
+/// back unbounded.
+pub(crate) fn clip(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +133,14 @@ mod tests {
             unreachable!()
         };
         assert_eq!(ApiError::Internal("x".into()).to_string(), "internal error");
+    }
+
+    #[test]
+    fn quoted_client_text_is_clipped() {
+        assert_eq!(clip("run-1", QUOTE_LIMIT), "run-1");
+        let long = "é".repeat(10_000);
+        let clipped = clip(&long, QUOTE_LIMIT);
+        assert_eq!(clipped.chars().count(), QUOTE_LIMIT + 1);
+        assert!(clipped.ends_with('…'));
     }
 }

@@ -2,6 +2,8 @@
 //! the WebSocket over a real loopback listener. Tools are small fakes: no model, network or keys.
 
 mod builder;
+mod limits;
+mod security;
 mod support;
 
 use axum::http::StatusCode;
@@ -596,6 +598,7 @@ async fn the_socket_protocol_runs_without_a_network() {
         .unwrap();
     let reply: Value = serde_json::from_str(&from_server.recv().await.unwrap()).unwrap();
     assert_eq!(reply["code"], "NOT_FOUND");
+    assert_eq!(reply["runId"], "missing");
     drop(to_server);
     socket.await.unwrap();
 }

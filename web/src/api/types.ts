@@ -796,7 +796,7 @@ export type ServerMessage = { "type": "hello", runs: Array<RunSummary>, } | { "t
 /**
  * On `step_completed` and `run_finished`, when its JSON is at most 16 KB.
  */
-output?: JsonValue, outputBytes?: number, } | { "type": "error", code: string, message: string, };
+output?: JsonValue, outputBytes?: number, } | { "type": "error", code: string, message: string, runId?: string, };
 
 /**
  * Client → server.

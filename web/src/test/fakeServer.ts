@@ -42,7 +42,10 @@ export interface Call {
 /** Every socket the app opened, across tests (the app's socket is a page-lifetime singleton). */
 export const sockets: { sent: unknown[]; push(message: ServerMessage): void }[] = []
 
-export function installFakeServer({ runs = [] as RunSummary[] } = {}) {
+/** A test's own answer to a call, or `undefined` to let the fake server answer. */
+export type Respond = (call: Call) => Response | undefined
+
+export function installFakeServer({ runs = [] as RunSummary[], respond = (() => undefined) as Respond } = {}) {
   const calls: Call[] = []
   const text = JSON.stringify(definition, null, 2)
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -51,6 +54,8 @@ export function installFakeServer({ runs = [] as RunSummary[] } = {}) {
     const method = init?.method ?? 'GET'
     const body = init?.body ? JSON.parse(String(init.body)) : undefined
     calls.push({ method, path, body })
+    const own = respond({ method, path, body })
+    if (own) return own
     if (path === '/api/workflows') return json({ workflows: summaries })
     if (path.startsWith('/api/workflows/builtin')) return json({ summary: summaries[0], text, definition, version: '0123456789abcdef' })
     if (path === '/api/workflows/plan') {

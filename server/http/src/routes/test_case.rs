@@ -177,7 +177,9 @@ fn case_json(
         }
     }
     let mut output = Map::new();
-    if let Some(Value::Object(fields)) = run.output().output {
+    if let (_, Some(kept)) = run.output()
+        && let Value::Object(fields) = kept.to_value()
+    {
         for (key, value) in fields {
             let expect = match &value {
                 Value::Null => continue,
