@@ -1,9 +1,15 @@
 // Playwright drives the real `vai playground` release binary in Debian's Chromium; the global
 // setup starts it on a free port with an isolated, offline environment (see support/).
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './support/playground.mjs';
 
 const ci = !!process.env.CI;
+
+// The browser state the global setup saves after opening the printed URL (its cookie carries
+// the access token). Set once in the main process; the workers inherit it.
+process.env.VAI_E2E_STATE ??= path.join(tmpdir(), `vai-e2e-state-${process.pid}.json`);
 
 export default defineConfig({
   testDir: './specs',
@@ -27,6 +33,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     actionTimeout: 15_000,
+    storageState: process.env.VAI_E2E_STATE,
     navigationTimeout: 30_000,
     launchOptions: {
       executablePath: chromiumPath,

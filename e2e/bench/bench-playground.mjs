@@ -39,10 +39,12 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import WebSocket from 'ws';
 import {
+  authHeaders,
   chromiumArgs,
   chromiumPath,
   isolatedEnv,
   repoRoot,
+  signIn,
   startPlayground,
   vaiBinary,
 } from '../support/playground.mjs';
@@ -163,14 +165,16 @@ async function benchMemory() {
     try {
       await sleep(2000);
       out.idleMiB = mib(rssKiB(pid).rss);
-      const page = await browser.newPage();
+      const context = await browser.newContext();
+      await signIn(context, pg.printedUrl);
+      const page = await context.newPage();
       await page.goto(`${pg.url}/?workflow=builtin:multi-collection-search`);
       await page.getByTestId('node-rerank_all').waitFor();
       await sleep(2000);
       out.openedMiB = mib(rssKiB(pid).rss);
       const res = await fetch(`${pg.url}/api/runs`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...authHeaders(pg.token), 'content-type': 'application/json' },
         body: JSON.stringify({
           definition: JSON.parse(
             readFileSync(path.join(repoRoot, 'workflows', 'multi-collection-search.json'), 'utf8'),
@@ -180,7 +184,7 @@ async function benchMemory() {
       });
       const { runId } = await res.json();
       for (let i = 0; i < 1200; i++) {
-        const snap = await (await fetch(`${pg.url}/api/runs/${runId}`)).json();
+        const snap = await (await fetch(`${pg.url}/api/runs/${runId}`, { headers: authHeaders(pg.token) })).json();
         if (snap.status !== 'running') break;
         await sleep(100);
       }
@@ -266,7 +270,10 @@ async function benchWs() {
     for (let run = 0; run < 3; run++) {
       ended.clear();
       const arrived = new Map();
-      const ws = new WebSocket(`${pg.url.replace(/^http/, 'ws')}/api/ws`, { origin: pg.url });
+      const ws = new WebSocket(`${pg.url.replace(/^http/, 'ws')}/api/ws`, {
+        origin: pg.url,
+        headers: authHeaders(pg.token),
+      });
       await new Promise((resolve, reject) => {
         ws.once('message', resolve); // hello
         ws.once('error', reject);
@@ -282,7 +289,7 @@ async function benchWs() {
       });
       const res = await fetch(`${pg.url}/api/runs`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...authHeaders(pg.token), 'content-type': 'application/json' },
         body: JSON.stringify({ definition }),
       });
       const { runId } = await res.json();
@@ -333,12 +340,12 @@ function wideWorkflow() {
  * Navigation start → every one of `want` nodes in the document and visible, for `runs` fresh
  * pages; also when the first node appeared (the app has booted and drawn something).
  */
-async function timeToDraw(browser, url, want, runs, afterLast) {
+async function timeToDraw(context, url, want, runs, afterLast) {
   const drawn = [];
   const first = [];
   let extra;
   for (let i = 0; i < runs; i++) {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
     await page.addInitScript((want) => {
       const tick = () => {
         const nodes = document.querySelectorAll('[data-testid^="node-"]');
@@ -371,10 +378,13 @@ async function benchRender() {
   const pg = await startPlayground({ cwd: dir });
   const browser = await launch();
   try {
+    // Signed in once, as a person is: the cookie the printed URL sets serves every page below.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await signIn(context, pg.printedUrl);
     // The app's own boot, for comparison: a 4-step built-in (6 nodes with inputs and output).
-    const small = await timeToDraw(browser, `${pg.url}/?workflow=builtin:multi-collection-search`, 6, 5);
+    const small = await timeToDraw(context, `${pg.url}/?workflow=builtin:multi-collection-search`, 6, 5);
     const big = await timeToDraw(
-      browser,
+      context,
       `${pg.url}/?workflow=${encodeURIComponent('file:two-hundred.vai-workflow.json')}`,
       202,
       5,

@@ -8,8 +8,15 @@ declare module '*/playground.mjs' {
   export function vaiBinary(): string;
   export function modelDir(env?: NodeJS.ProcessEnv): string;
   export function isolatedEnv(home: string): NodeJS.ProcessEnv;
+  export function authHeaders(token: string): { authorization: string };
+  export function signIn(context: import('@playwright/test').BrowserContext, printedUrl: string): Promise<string>;
   export interface Playground {
+    /** The origin, without a trailing slash. */
     url: string;
+    /** The access token the printed URL carries. */
+    token: string;
+    /** The URL exactly as printed, `?token=…` included. */
+    printedUrl: string;
     child: ChildProcess;
     home: string;
     startedAt: number;

@@ -87,9 +87,30 @@ export function isolatedEnv(home) {
 }
 
 /**
+ * Get a browser context in as a person does: open the URL the playground printed, which trades
+ * its token for the cookie and redirects to the page without it. Returns the page's final URL.
+ */
+export async function signIn(context, printedUrl) {
+  const page = await context.newPage();
+  try {
+    await page.goto(printedUrl);
+    return page.url();
+  } finally {
+    await page.close();
+  }
+}
+
+/** Request headers that carry the playground's access token, for scripts (docs/api.md). */
+export function authHeaders(token) {
+  return { authorization: `Bearer ${token}` };
+}
+
+/**
  * Start `vai playground --port 0 --no-open [args]` in `cwd` and resolve once it has printed
- * `vai playground: <url>`. Returns {url, child, home, output(), stop()}. Without `home` a fresh
- * temporary one is made, and removed by stop().
+ * `vai playground: <url>`. Returns {url, token, printedUrl, child, home, output(), stop()}:
+ * `url` is the origin (no trailing slash) and `token` the access token the printed URL
+ * carries; a browser gets in by visiting `printedUrl`, a script sends `authHeaders(token)`.
+ * Without `home` a fresh temporary one is made, and removed by stop().
  */
 export async function startPlayground({
   cwd = fixturesDir,
@@ -115,7 +136,7 @@ export async function startPlayground({
   };
   child.stderr.on('data', record);
 
-  const url = await new Promise((resolve, reject) => {
+  const printedUrl = await new Promise((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -127,7 +148,7 @@ export async function startPlayground({
       const match = buffered.match(/vai playground: (http:\/\/\S+)/);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1].replace(/\/$/, ''));
+        resolve(match[1]);
       }
     });
     child.on('exit', (code, signal) => {
@@ -151,5 +172,9 @@ export async function startPlayground({
     if (!givenHome) rmSync(home, { recursive: true, force: true });
   };
 
-  return { url, child, home, startedAt: started, output: () => log, stop };
+  const printed = new URL(printedUrl);
+  const token = printed.searchParams.get('token');
+  if (!token) throw new Error(`the printed URL carries no access token: ${printedUrl}`);
+  const url = printed.origin;
+  return { url, token, printedUrl, child, home, startedAt: started, output: () => log, stop };
 }

@@ -1,14 +1,12 @@
 // The `test` every spec imports: Playwright's, with baseURL pointing at the playground the
-// global setup started, plus the page regions and helpers named in the UI test hooks.
+// global setup started, pages signed in (the setup opened the printed URL; its cookie is in the
+// saved browser state), `request` sending the access token as a Bearer header as a script
+// would, plus the page regions and helpers named in the UI test hooks.
 import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { GraphView, PlanResponse, WorkflowDocument } from '../../web/src/api/types';
 
-/** The parts of the API's GraphView the specs compare the canvas with (docs/api.md). */
-export interface GraphView {
-  name: string;
-  nodes: { id: string; kind: 'inputs' | 'step' | 'output'; name?: string; tool?: string }[];
-  edges: { id: string; source: string; target: string; kind: string; label: string }[];
-  runnable: boolean;
-}
+// The wire types come from the server's contract (generated into the web app), never copied.
+export type { GraphView };
 
 function required(name: string): string {
   const value = process.env[name];
@@ -16,12 +14,26 @@ function required(name: string): string {
   return value;
 }
 
-export const test = base.extend<{ slowUrl: string }>({
+export const test = base.extend<{ slowUrl: string; token: string; printedUrl: string }>({
   baseURL: async ({}, use) => {
     await use(required('VAI_PLAYGROUND_URL'));
   },
   slowUrl: async ({}, use) => {
     await use(required('VAI_E2E_SLOW_URL'));
+  },
+  token: async ({}, use) => {
+    await use(required('VAI_PLAYGROUND_TOKEN'));
+  },
+  printedUrl: async ({}, use) => {
+    await use(required('VAI_PLAYGROUND_PRINTED_URL'));
+  },
+  request: async ({ playwright, baseURL, token }, use) => {
+    const request = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${token}` },
+    });
+    await use(request);
+    await request.dispose();
   },
 });
 
@@ -60,10 +72,10 @@ export async function openWorkflow(page: Page, id: string) {
 export async function planOf(request: APIRequestContext, id: string): Promise<GraphView> {
   const doc = await request.get(`/api/workflows/${encodeURIComponent(id)}`);
   expect(doc.ok(), `GET /api/workflows/${id}`).toBeTruthy();
-  const { definition } = await doc.json();
+  const { definition } = (await doc.json()) as WorkflowDocument;
   const plan = await request.post('/api/workflows/plan', { data: { definition } });
   expect(plan.ok(), 'POST /api/workflows/plan').toBeTruthy();
-  const body = await plan.json();
+  const body = (await plan.json()) as PlanResponse;
   expect(body.graph, 'plan has a graph').toBeTruthy();
   return body.graph as GraphView;
 }

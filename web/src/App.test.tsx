@@ -108,6 +108,24 @@ describe('App shell', () => {
     expect(screen.getByRole('button', { name: 'Recent: Two Steps' })).toBeTruthy()
   })
 
+  it('shows why a run was refused, such as the run cap', async () => {
+    const message = '8 runs are already running; wait for one to finish or cancel one'
+    installFakeServer({
+      respond: ({ method, path }) =>
+        method === 'POST' && path === '/api/runs'
+          ? new Response(JSON.stringify({ error: { code: 'TOO_MANY_RUNS', message } }), { status: 429 })
+          : undefined,
+    })
+    window.history.replaceState(null, '', '/?workflow=builtin%3Atwo-steps')
+    render(<App />)
+    await screen.findByTestId('node-merge')
+    const runBar = screen.getByRole('region', { name: 'Run' })
+    fireEvent.change(within(runBar).getByRole('textbox', { name: /^query/ }), { target: { value: 'x' } })
+    fireEvent.click(within(runBar).getByRole('button', { name: 'Run' }))
+    expect(await within(runBar).findByText(message)).toBeTruthy()
+    expect(screen.getByTestId('run-status').textContent).toBe('Ready')
+  })
+
   it('after a reload, follows a run of the open workflow that is still going', async () => {
     installFakeServer({ runs: [{ runId: 'run-9', workflow: 'Two Steps', workflowId: 'builtin:two-steps', status: 'running', startedAt: Date.now() }] })
     window.history.replaceState(null, '', '/?workflow=builtin%3Atwo-steps')
@@ -116,5 +134,12 @@ describe('App shell', () => {
     await waitFor(() => expect(screen.getByTestId('run-status').textContent).toBe('Running'))
     const socket = sockets[sockets.length - 1]
     await waitFor(() => expect(socket.sent).toContainEqual({ type: 'subscribe', runId: 'run-9' }))
+
+    // An error about another run changes nothing; one naming the followed run ends it.
+    act(() => socket.push({ type: 'error', code: 'NOT_FOUND', message: 'no run "run-8"', runId: 'run-8' }))
+    expect(screen.getByTestId('run-status').textContent).toBe('Running')
+    act(() => socket.push({ type: 'error', code: 'NOT_FOUND', message: 'no run "run-9"', runId: 'run-9' }))
+    expect(useRunStore.getState().status).toBe('failed')
+    expect(useRunStore.getState().error).toMatch(/no longer has this run/)
   })
 })

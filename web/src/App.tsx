@@ -11,9 +11,11 @@ import { useThemeMode } from './hooks/useThemeMode'
 import InspectorPanel from './inspector/InspectorPanel'
 import LibraryPanel from './library/LibraryPanel'
 import RunBar from './runbar/RunBar'
+import AccessDenied from './shell/AccessDenied'
 import CenterPane from './shell/CenterPane'
 import DropOverlay from './shell/DropOverlay'
 import TopBar from './shell/TopBar'
+import { useAccessStore } from './state/accessStore'
 import { makeTheme } from './theme'
 
 export default function App() {
@@ -25,7 +27,15 @@ export default function App() {
   useStartup()
   useLocationSync()
   useRunWatchdog()
+  const denied = useAccessStore((s) => s.denied)
 
+  if (denied)
+    return (
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <AccessDenied />
+      </ThemeProvider>
+    )
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />

@@ -94,6 +94,7 @@ pub fn offline_registry(cfg: &Config) -> Arc<Registry> {
 fn http_policy(cfg: &Config) -> vai_tools::http::HttpPolicy {
     vai_tools::http::HttpPolicy {
         allowed_hosts: cfg.project.allowed_hosts.clone(),
+        flag_hosts: cfg.allow_hosts.clone(),
     }
 }
 

@@ -19,7 +19,8 @@ pub struct ProjectConfig {
     pub index: Option<String>,
     #[serde(default)]
     pub field: Option<String>,
-    /// Hosts the `http` tool may call; absent → any host.
+    /// Hosts the `http` tool may call; absent → any host at a public address. Naming a host here
+    /// also lets it be reached at a private, loopback or link-local address.
     #[serde(default)]
     pub allowed_hosts: Option<Vec<String>>,
     /// Chat settings (`provider`, `model`, …), kept as written.

@@ -353,6 +353,82 @@ fn list_shows_built_ins_examples_and_local_files() {
     );
 }
 
+#[test]
+fn fmt_rewrites_into_the_stable_form_and_check_only_reports() {
+    let dir = scratch("fmt");
+    let messy = r#"{"steps": [{"id": "a", "tool": "template", "inputs": {"text": "x"}}], "ui": {"positions": {}}, "name": "m", "x-mine": [1,2]}"#;
+    std::fs::write(dir.join("m.vai-workflow.json"), messy).unwrap();
+    std::fs::write(
+        dir.join("ok.vai-workflow.json"),
+        "{\n  \"name\": \"ok\"\n}\n",
+    )
+    .unwrap();
+
+    let check = vai(
+        &[
+            "workflow",
+            "fmt",
+            "--check",
+            "m.vai-workflow.json",
+            "ok.vai-workflow.json",
+        ],
+        &dir,
+    );
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check.stderr));
+    assert_eq!(text(&check.stdout), "m.vai-workflow.json\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("m.vai-workflow.json")).unwrap(),
+        messy,
+        "--check writes nothing"
+    );
+
+    let fmt = vai(
+        &[
+            "workflow",
+            "fmt",
+            "m.vai-workflow.json",
+            "ok.vai-workflow.json",
+        ],
+        &dir,
+    );
+    assert_eq!(fmt.status.code(), Some(0), "{}", text(&fmt.stderr));
+    assert!(text(&fmt.stderr).contains("formatted m.vai-workflow.json"));
+    let written = std::fs::read_to_string(dir.join("m.vai-workflow.json")).unwrap();
+    assert!(
+        written.starts_with("{\n  \"name\": \"m\",\n  \"steps\": ["),
+        "{written}"
+    );
+    assert!(
+        written.ends_with("  \"ui\": {\n    \"positions\": {}\n  }\n}\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("\"x-mine\": [\n    1,\n    2\n  ]"),
+        "unknown keys kept: {written}"
+    );
+    let again = vai(&["workflow", "fmt", "--check", "m.vai-workflow.json"], &dir);
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(text(&again.stdout), "");
+}
+
+#[test]
+fn fmt_names_the_file_line_and_column_of_broken_json_and_exits_2() {
+    let dir = scratch("fmt-broken");
+    std::fs::write(
+        dir.join("b.vai-workflow.json"),
+        "{\n  \"name\": \"b\",\n  \"steps\": [,]\n}",
+    )
+    .unwrap();
+    let out = vai(
+        &["workflow", "fmt", "b.vai-workflow.json", "missing.json"],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("b.vai-workflow.json:3:"), "{err}");
+    assert!(err.contains("missing.json"), "{err}");
+}
+
 /// The local embedding model fetched by `scripts/fetch-model.sh` (the test command runs it).
 fn model_dir() -> PathBuf {
     let candidates = [
@@ -575,6 +651,24 @@ fn config_set_get_list_mask_secrets_and_keep_the_file_private() {
     assert!(text(&bad.stderr).contains("unknown setting \"nope\""));
     assert!(run(&["config", "unset", "api-key"]).status.success());
     assert_eq!(run(&["config", "get", "api-key"]).status.code(), Some(1));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&home.join("cfg")), 0o700, "the directory vai created");
+        // VAI_CONFIG_PATH in a directory vai did not create (a project, $HOME): left as it was.
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let beside = home.join("vai-config.json");
+        let set = Command::new(env!("CARGO_BIN_EXE_vai"))
+            .args(["config", "set", "api-key", "pa-abcdefghijklmnop"])
+            .current_dir(&home)
+            .env("VAI_CONFIG_PATH", &beside)
+            .output()
+            .unwrap();
+        assert_eq!(set.status.code(), Some(0), "{}", text(&set.stderr));
+        assert_eq!(mode(&home), 0o755);
+        assert_eq!(mode(&beside), 0o600);
+    }
 }
 
 #[test]
@@ -597,7 +691,81 @@ fn ping_reports_a_failing_provider_with_a_hint() {
     assert!(s.contains("✗ voyage"), "{s}");
     assert!(s.contains("hint: check VOYAGE_API_KEY"), "{s}");
     assert!(s.contains("✔ store"), "{s}");
+    assert!(
+        s.contains(
+            &home
+                .join("data")
+                .join("store.sqlite3")
+                .display()
+                .to_string()
+        ),
+        "ping shows where the local store is: {s}"
+    );
     assert!(!s.contains("pa-test-key-not-real"), "{s}");
+}
+
+/// A one-route HTTP server on loopback for `http` steps: answers every request with `{"ok":true}`
+/// until the test ends.
+fn serve_json() -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{\"ok\":true}",
+            );
+        }
+    });
+    port
+}
+
+#[test]
+fn http_steps_reach_loopback_only_with_allow_host() {
+    let dir = scratch("allow-host");
+    let port = serve_json();
+    std::fs::write(
+        dir.join("fetch.json"),
+        format!(
+            r#"{{"name": "fetch", "steps": [{{"id": "get", "tool": "http", "inputs": {{"url": "http://127.0.0.1:{port}/x"}}}}],
+               "output": {{"ok": "{{{{ get.output.body.ok }}}}"}}}}"#
+        ),
+    )
+    .unwrap();
+    let refused = vai(&["workflow", "run", "fetch.json"], &dir);
+    assert_eq!(refused.status.code(), Some(1));
+    let err = text(&refused.stderr);
+    assert!(
+        err.contains(&format!(
+            "http: refusing to connect to 127.0.0.1 (loopback address) for \"http://127.0.0.1:{port}/x\""
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("need an entry in allowedHosts in .vai.json or --allow-host 127.0.0.1"),
+        "{err}"
+    );
+
+    let allowed = vai(
+        &[
+            "workflow",
+            "run",
+            "fetch.json",
+            "--allow-host",
+            "127.0.0.1",
+            "--json",
+        ],
+        &dir,
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&allowed.stdout).unwrap();
+    assert_eq!(result["output"]["ok"], true);
+
+    std::fs::write(dir.join(".vai.json"), r#"{"allowedHosts": ["127.0.0.1"]}"#).unwrap();
+    let listed = vai(&["workflow", "run", "fetch.json"], &dir);
+    assert_eq!(listed.status.code(), Some(0), "{}", text(&listed.stderr));
 }
 
 /// `vai playground` in the background, and the URL it printed.
@@ -608,18 +776,32 @@ struct Playground {
 
 impl Playground {
     fn start(dir: &Path) -> Playground {
-        use std::io::BufRead;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_vai"))
+        Self::start_with(dir, &[], &[])
+    }
+
+    /// Started with extra arguments and environment; `VAI_PLAYGROUND_TOKEN` is removed unless
+    /// given.
+    fn start_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Playground {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_vai"));
+        command
             .args(["playground", "--port", "0", "--no-open"])
+            .args(args)
+            .env_remove("VAI_PLAYGROUND_TOKEN");
+        Self::spawn(command, dir, env)
+    }
+
+    fn spawn(mut command: Command, dir: &Path, env: &[(&str, &str)]) -> Playground {
+        use std::io::BufRead;
+        command
             .current_dir(dir)
+            .envs(env.iter().copied())
             .env(
                 "VAI_DATA_DIR",
                 std::env::temp_dir().join(format!("vai-cli-{}-data", std::process::id())),
             )
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("start vai playground");
+            .stderr(std::process::Stdio::null());
+        let mut child = command.spawn().expect("start vai playground");
         let stdout = child.stdout.take().unwrap();
         let mut line = String::new();
         std::io::BufReader::new(stdout)
@@ -633,8 +815,23 @@ impl Playground {
         Playground { child, url }
     }
 
-    /// A GET over a plain socket: status line and body.
+    /// The token the printed URL carries.
+    fn token(&self) -> &str {
+        let query = self.url.split_once('?').map_or("", |(_, q)| q);
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("token="))
+            .unwrap_or_else(|| panic!("no token in {}", self.url))
+    }
+
+    /// A GET with the printed token, over a plain socket: status line and body.
     fn get(&self, path: &str) -> (String, String) {
+        let auth = format!("Bearer {}", self.token());
+        self.get_as(path, Some(&auth))
+    }
+
+    /// A GET with this `Authorization`, if any.
+    fn get_as(&self, path: &str, authorization: Option<&str>) -> (String, String) {
         use std::io::{Read, Write};
         let authority = self
             .url
@@ -642,9 +839,10 @@ impl Playground {
             .and_then(|r| r.split('/').next())
             .unwrap();
         let mut stream = std::net::TcpStream::connect(authority).unwrap();
+        let auth = authorization.map_or(String::new(), |a| format!("Authorization: {a}\r\n"));
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
+            "GET {path} HTTP/1.1\r\nHost: {authority}\r\n{auth}Connection: close\r\n\r\n"
         )
         .unwrap();
         let mut response = String::new();
@@ -669,7 +867,7 @@ fn playground_prints_its_url_and_serves_the_api() {
     let dir = scratch("playground");
     let server = Playground::start(&dir);
     assert!(
-        server.url.starts_with("http://127.0.0.1:") && server.url.ends_with('/'),
+        server.url.starts_with("http://127.0.0.1:") && server.url.contains("/?token="),
         "{}",
         server.url
     );
@@ -678,6 +876,108 @@ fn playground_prints_its_url_and_serves_the_api() {
     assert!(status.contains(" 200 "), "{status}");
     // Chunked or not, the catalog names the tools.
     assert!(body.contains("\"name\":\"query\""), "{body}");
+}
+
+#[test]
+fn playground_api_needs_the_printed_token() {
+    let dir = scratch("playground-token");
+    let server = Playground::start(&dir);
+    let token = server.token().to_string();
+    assert_eq!(token.len(), 64, "{token}");
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()), "{token}");
+    let (status, body) = server.get_as("/api/tools", None);
+    assert!(status.contains(" 401 "), "{status}");
+    assert!(body.contains("UNAUTHORIZED"), "{body}");
+    // The page itself needs no token; the token URL trades it for a cookie.
+    let (status, _) = server.get_as("/", None);
+    assert!(status.contains(" 200 "), "{status}");
+    let (status, _) = server.get_as(&format!("/?token={token}"), None);
+    assert!(status.contains(" 303 "), "{status}");
+    // Another start, another token.
+    let other = Playground::start(&dir);
+    assert_ne!(other.token(), token);
+}
+
+#[test]
+fn playground_token_comes_from_the_flag_or_the_environment() {
+    let dir = scratch("playground-given-token");
+    let flag = Playground::start_with(&dir, &["--token", "flag-token-0123456789"], &[]);
+    assert_eq!(flag.token(), "flag-token-0123456789");
+    assert!(flag.get("/api/tools").0.contains(" 200 "));
+    let env = Playground::start_with(
+        &dir,
+        &[],
+        &[("VAI_PLAYGROUND_TOKEN", "env-token-0123456789")],
+    );
+    assert_eq!(env.token(), "env-token-0123456789");
+
+    let out = vai(&["playground", "--no-open", "--token", "short"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--token") && stderr.contains("16 characters"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn playground_limits_are_flags_with_their_defaults_in_the_help() {
+    let out = vai(&["playground", "--help"], &scratch("playground-help"));
+    let help = text(&out.stdout);
+    for (flag, default) in [
+        ("--max-connections", "512"),
+        ("--header-timeout", "10"),
+        ("--idle-timeout", "60"),
+        ("--max-runs", "8"),
+        ("--keep-runs", "20"),
+        ("--keep-mb", "256"),
+        ("--max-sockets", "256"),
+    ] {
+        let line = help
+            .lines()
+            .skip_while(|l| !l.contains(flag))
+            .take_while(|l| !l.trim().is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            line.contains(&format!("[default: {default}]")),
+            "{flag}: {help}"
+        );
+    }
+    let out = vai(
+        &["playground", "--max-runs", "0"],
+        &scratch("playground-help"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// The soft limit on open files is raised to the hard limit, whatever it was started with.
+#[cfg(target_os = "linux")]
+#[test]
+fn playground_raises_the_open_file_limit() {
+    let dir = scratch("playground-nofile");
+    let hard = text(
+        &Command::new("sh")
+            .args(["-c", "ulimit -Hn"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let hard = hard.trim().to_string();
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -Sn 256 && exec \"$0\" playground --port 0 --no-open")
+        .arg(env!("CARGO_BIN_EXE_vai"))
+        .env_remove("VAI_PLAYGROUND_TOKEN");
+    let server = Playground::spawn(command, &dir, &[]);
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", server.child.id())).unwrap();
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap();
+    let numbers: Vec<&str> = line.split_whitespace().skip(3).take(2).collect();
+    assert_eq!(numbers, [hard.as_str(), hard.as_str()], "{line}");
 }
 
 #[cfg(unix)]
@@ -741,7 +1041,7 @@ fn playground_opens_a_named_workflow() {
     let _ = child.wait();
     assert!(
         line.trim_end()
-            .ends_with("/?workflow=file:mine.vai-workflow.json"),
+            .ends_with("&workflow=file:mine.vai-workflow.json"),
         "{line}"
     );
 }

@@ -1,9 +1,8 @@
 //! The tool catalog and configuration status (docs/api.md, "Tools and configuration").
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use ts_rs::TS;
-use vai_workflow::{ApiCalls, Category};
+use vai_workflow::{ApiCalls, Category, InputSchema};
 
 /// `GET /api/tools`.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -24,9 +23,8 @@ pub struct ToolView {
     pub icon: String,
     pub description: String,
     pub help: String,
-    /// JSON Schema (draft 2020-12) of the step's `inputs`.
-    #[ts(type = "unknown")]
-    pub input_schema: Value,
+    /// JSON Schema (draft 2020-12 subset) of the step's `inputs`, with `format` widget hints.
+    pub input_schema: InputSchema,
     pub outputs: Vec<ToolOutput>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

@@ -3,6 +3,7 @@
 //! committed file drifts (`VAI_UPDATE_GENERATED=1 cargo test -p vai-contract`).
 
 pub mod catalog;
+pub mod edit;
 pub mod runs;
 pub mod socket;
 pub mod workflows;
@@ -11,11 +12,16 @@ pub use catalog::{
     Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolOutput,
     ToolView,
 };
+pub use edit::{
+    CompleteRequest, CompleteResponse, DefinitionBody, FormatResponse, ReferencesResponse,
+    RewriteRequest, RewriteResponse, SaveRequest, SaveResponse, TestCaseRequest, TestCaseSaved,
+};
 pub use runs::{
     ApiErrorBody, CancelAccepted, ErrorInfo, RunCreated, RunList, RunOutput, RunSnapshot, RunState,
     RunSummary, StartRun, StepDetail, StepState, StepStatus,
 };
 pub use socket::{ClientMessage, ServerMessage};
+pub use vai_workflow::edit::{Completion, CompletionKind, ReferenceKind, ReferenceSite};
 pub use workflows::{
     EdgeKind, GraphEdge, GraphNode, GraphView, InputField, PlanResponse, StepNode,
     ValidateResponse, WorkflowBody, WorkflowDocument, WorkflowList, WorkflowSource,
@@ -30,12 +36,28 @@ pub const INLINE_OUTPUT_LIMIT: usize = 16 * 1024;
 /// holds them.
 pub fn typescript() -> String {
     use ts_rs::{Config, TS};
-    use vai_workflow::{ApiCalls, Category, Diagnostic, RunEvent, RunStatus, Severity, Usage};
+    use vai_workflow::input_schema::{
+        AdditionalProperties, InputSchema, JsonType, ObjectType, PropertySchema, SchemaType,
+        WidgetFormat,
+    };
+    use vai_workflow::model::{
+        Formatters, InputDecl, InputType, Note, RetryPolicy, Step, UiPosition, Workflow, WorkflowUi,
+    };
+    use vai_workflow::{
+        ApiCalls, Category, Diagnostic, Mode, RunEvent, RunStatus, Severity, Usage,
+    };
 
     // Every integer on the wire fits a JavaScript number.
     let cfg = Config::new().with_large_int("number");
     let mut out = String::from(
         "// generated — do not edit; VAI_UPDATE_GENERATED=1 cargo test -p vai-contract\n",
+    );
+    // Any JSON (`serde_json::Value`, which ts-rs names but does not declare). Object members
+    // are optional so that the typed documents below, whose optional fields may hold
+    // `undefined`, are JsonValues too: the builder sends a `Workflow` as a `definition`.
+    out.push_str(
+        "\nexport type JsonValue = number | string | boolean | Array<JsonValue> | \
+         { [key in string]?: JsonValue } | null;\n",
     );
     macro_rules! decls {
         ($($t:ty),* $(,)?) => {$(
@@ -49,7 +71,18 @@ pub fn typescript() -> String {
         )*};
     }
     decls!(
+        // the workflow document
+        Workflow,
+        InputDecl,
+        InputType,
+        Step,
+        RetryPolicy,
+        Formatters,
+        WorkflowUi,
+        UiPosition,
+        Note,
         // engine types
+        Mode,
         Severity,
         Diagnostic,
         Category,
@@ -71,9 +104,32 @@ pub fn typescript() -> String {
         InputField,
         EdgeKind,
         GraphEdge,
+        // editing
+        DefinitionBody,
+        ReferencesResponse,
+        ReferenceSite,
+        ReferenceKind,
+        RewriteRequest,
+        RewriteResponse,
+        CompleteRequest,
+        CompleteResponse,
+        Completion,
+        CompletionKind,
+        FormatResponse,
+        SaveRequest,
+        SaveResponse,
+        TestCaseRequest,
+        TestCaseSaved,
         // tools and configuration
         ToolCatalog,
         ToolView,
+        InputSchema,
+        ObjectType,
+        PropertySchema,
+        SchemaType,
+        JsonType,
+        AdditionalProperties,
+        WidgetFormat,
         ToolOutput,
         CategoryView,
         ConfigStatus,
@@ -98,7 +154,11 @@ pub fn typescript() -> String {
         ServerMessage,
         ClientMessage,
     );
-    out
+    // Where ts-rs inlines `Value` (the index signature of a flattened `extra`), it writes the
+    // union with required object members, which disagrees with `JsonValue` above: an optional
+    // `JsonValue` field such as `Workflow.output` then fails its own type's index signature, and
+    // `{ ...workflow, steps }` does not type-check. Name `JsonValue` there instead.
+    out.replace(&format!(" {} ", <serde_json::Value as TS>::inline(&cfg)), " JsonValue ")
 }
 
 #[cfg(test)]
@@ -107,6 +167,15 @@ mod tests {
 
     /// `web/src/api/types.ts` is generated; regenerate with
     /// `VAI_UPDATE_GENERATED=1 cargo test -p vai-contract`.
+    /// A typed document spread into a new one must still be that type: the unknown-keys index
+    /// signature reads `JsonValue`, the same "any JSON" as the typed fields.
+    #[test]
+    fn unknown_keys_are_json_values() {
+        let ts = typescript();
+        assert!(!ts.contains(&<serde_json::Value as ts_rs::TS>::inline(&ts_rs::Config::new())));
+        assert!(ts.contains("& ({ [key in string]: JsonValue })"));
+    }
+
     #[test]
     fn typescript_matches_the_contract() {
         let path =

@@ -11,10 +11,9 @@ use vai_workflow::{Diagnostic, RunStatus, Usage};
 #[serde(rename_all = "camelCase")]
 pub struct StartRun {
     /// The workflow as JSON.
-    #[ts(type = "unknown")]
     pub definition: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Record<string, unknown>")]
+    #[ts(optional)]
     pub inputs: Option<Map<String, Value>>,
     /// The library id the definition came from, shown in run lists.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -170,7 +169,7 @@ pub struct RunSnapshot {
     pub steps: IndexMap<String, StepState>,
     /// The run's output when its JSON is at most 16 KB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub output: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -191,10 +190,10 @@ pub struct StepDetail {
     pub status: StepStatus,
     /// The resolved inputs as the tool received them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub inputs: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub output: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -216,7 +215,7 @@ pub struct RunOutput {
     pub status: RunState,
     /// Absent while the run is going, and when it ended without one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub output: Option<Value>,
 }
 

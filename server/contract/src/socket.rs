@@ -28,14 +28,21 @@ pub enum ServerMessage {
         event: RunEvent,
         /// On `step_completed` and `run_finished`, when its JSON is at most 16 KB.
         #[serde(skip_serializing_if = "Option::is_none")]
-        #[ts(optional, type = "unknown")]
+        #[ts(optional)]
         output: Option<Value>,
         #[serde(skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         output_bytes: Option<usize>,
     },
-    /// An unknown run, a malformed message.
-    Error { code: String, message: String },
+    /// An unknown run, a malformed message. `runId` names the run it is about, when there is
+    /// one (as the client sent it, cut to 64 characters).
+    Error {
+        code: String,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        run_id: Option<String>,
+    },
 }
 
 /// Client → server.

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
-use vai_workflow::{ApiCalls, Category, Diagnostic};
+use vai_workflow::model::InputType;
+use vai_workflow::{ApiCalls, Category, Diagnostic, Mode};
 
 /// Where a workflow in the library comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -30,6 +31,13 @@ pub struct WorkflowSummary {
     pub step_count: usize,
     /// Declared input names, in file order.
     pub inputs: Vec<String>,
+    /// Built-ins and examples: open them and "Save as" a file.
+    pub read_only: bool,
+    /// Why the file could not be read or parsed (too large, unreadable, not JSON); such files
+    /// are still listed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
 }
 
 /// `GET /api/workflows`.
@@ -44,8 +52,11 @@ pub struct WorkflowDocument {
     pub summary: WorkflowSummary,
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub definition: Option<Value>,
+    /// The first 16 hex digits of the SHA-256 of the file's bytes: what `save` compares
+    /// `baseVersion` with.
+    pub version: String,
 }
 
 /// Body of `POST /api/workflows/validate` and `/plan`: exactly one of `definition` (the workflow
@@ -53,11 +64,16 @@ pub struct WorkflowDocument {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 pub struct WorkflowBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub definition: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub text: Option<String>,
+    /// `draft` for a half-built workflow in the builder (missing pieces are warnings or infos);
+    /// `strict` (the default) when it must run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mode: Option<Mode>,
 }
 
 /// `POST /api/workflows/validate`.
@@ -149,12 +165,11 @@ pub struct StepNode {
 #[serde(rename_all = "camelCase")]
 pub struct InputField {
     pub name: String,
-    /// The declared type: `string`, `number`, `boolean`, `array`, `object`, ….
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: InputType,
     pub required: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub default: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

@@ -20,8 +20,34 @@ pub enum ApiError {
     InvalidInputs(String),
     #[error("the request body is larger than 6 MB")]
     TooLarge,
+    /// A workflow or test case over the 5 MB file limit.
+    #[error("{0}")]
+    FileTooLarge(String),
+    /// A rename the builder asked for is not allowed (`INVALID_ID`, `RESERVED_ID`, `ID_TAKEN`).
+    #[error("{0}")]
+    Rename(#[from] vai_workflow::edit::RenameError),
+    /// A file name that is not a plain workflow name.
+    #[error("{0}")]
+    InvalidName(String),
+    /// The file changed on disk, already exists, or the run cannot become a test case yet.
+    #[error("{0}")]
+    Conflict(String),
+    /// The playground was started without a directory to save into.
+    #[error("{0}")]
+    NoDirectory(String),
+    /// A listed workflow file that cannot be read (too large, not UTF-8, gone).
+    #[error("{0}")]
+    Unreadable(String),
     #[error("requests from other sites are refused")]
     ForbiddenOrigin,
+    #[error(
+        "this needs the playground's access token: open the URL `vai playground` printed (it carries ?token=…), or send `Authorization: Bearer <token>`"
+    )]
+    Unauthorized,
+    #[error("{0} runs are already running; wait for one to finish or cancel one")]
+    TooManyRuns(usize),
+    #[error("{0} run sockets are already open; close a playground tab or raise --max-sockets")]
+    TooManySockets(usize),
     /// Something broke on our side; the cause is logged, the client sees a generic message.
     #[error("internal error")]
     Internal(String),
@@ -34,8 +60,18 @@ impl ApiError {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "BAD_REQUEST"),
             ApiError::InvalidWorkflow(_) => (StatusCode::BAD_REQUEST, "INVALID_WORKFLOW"),
             ApiError::InvalidInputs(_) => (StatusCode::BAD_REQUEST, "INVALID_INPUTS"),
-            ApiError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),
+            ApiError::TooLarge | ApiError::FileTooLarge(_) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE")
+            }
+            ApiError::Rename(e) => (StatusCode::BAD_REQUEST, e.code()),
+            ApiError::InvalidName(_) => (StatusCode::BAD_REQUEST, "INVALID_NAME"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "CONFLICT"),
+            ApiError::NoDirectory(_) => (StatusCode::CONFLICT, "NO_DIRECTORY"),
+            ApiError::Unreadable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "UNREADABLE"),
             ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN"),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED"),
+            ApiError::TooManyRuns(_) => (StatusCode::TOO_MANY_REQUESTS, "TOO_MANY_RUNS"),
+            ApiError::TooManySockets(_) => (StatusCode::SERVICE_UNAVAILABLE, "TOO_MANY_SOCKETS"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
         }
     }
@@ -73,6 +109,18 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// Longest client-supplied text (a run id, a step id) quoted back in a message.
+pub(crate) const QUOTE_LIMIT: usize = 64;
+
+/// `text` cut to `limit` characters, with `…` when cut: what the client sent is never echoed
+/// back unbounded.
+pub(crate) fn clip(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +133,14 @@ mod tests {
             unreachable!()
         };
         assert_eq!(ApiError::Internal("x".into()).to_string(), "internal error");
+    }
+
+    #[test]
+    fn quoted_client_text_is_clipped() {
+        assert_eq!(clip("run-1", QUOTE_LIMIT), "run-1");
+        let long = "é".repeat(10_000);
+        let clipped = clip(&long, QUOTE_LIMIT);
+        assert_eq!(clipped.chars().count(), QUOTE_LIMIT + 1);
+        assert!(clipped.ends_with('…'));
     }
 }

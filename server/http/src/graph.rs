@@ -34,7 +34,7 @@ pub(crate) fn view(compiled: &Compiled, registry: &Registry) -> Option<GraphView
             .iter()
             .map(|(name, decl)| InputField {
                 name: name.clone(),
-                kind: decl.kind.as_str().to_string(),
+                kind: decl.kind,
                 required: decl.is_required(),
                 default: decl.default.clone(),
                 description: decl.description.clone(),

@@ -1,6 +1,6 @@
-//! Same-origin guard: a request must name the playground itself in `Host`, and in `Origin` when
-//! it sends one, so neither a page on another site nor a DNS-rebound name can drive the local
-//! server (docs/api.md).
+//! Same-origin guard: a request must name the playground itself in exactly one `Host`, and in
+//! `Origin` when it sends one, so neither a page on another site nor a DNS-rebound name can
+//! drive the local server (docs/api.md).
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -23,10 +23,15 @@ pub(crate) async fn same_origin(
 
 fn allowed(state: &AppState, headers: &HeaderMap) -> bool {
     let hosts = &state.inner().hosts;
-    let host_ok = headers
-        .get(HOST)
-        .and_then(|h| h.to_str().ok())
-        .is_some_and(|h| hosts.iter().any(|a| a.eq_ignore_ascii_case(h)));
+    // Two `Host` headers are refused whatever they say: a proxy or tool in between may read the
+    // other one than we do.
+    let mut all = headers.get_all(HOST).iter();
+    let host_ok = match (all.next(), all.next()) {
+        (Some(host), None) => host
+            .to_str()
+            .is_ok_and(|h| hosts.iter().any(|a| a.eq_ignore_ascii_case(h))),
+        _ => false,
+    };
     host_ok
         && headers
             .get(ORIGIN)

@@ -1,20 +1,28 @@
 //! The vai playground server: `app(state)` is the whole axum router — REST routes under `/api`,
-//! the run-event WebSocket at `/api/ws`, and the embedded web app for everything else — used by
-//! `vai playground` and by the tests alike.
+//! the run-event WebSocket at `/api/ws`, and the embedded web app for everything else — and
+//! `serve` accepts connections for it within the limits; both used by `vai playground` and by
+//! the tests alike.
 
 mod assets;
+mod auth;
 mod error;
 mod graph;
 mod guard;
 pub mod library;
+mod limits;
 mod routes;
 pub mod runs;
+mod serve;
 mod state;
+mod write;
 
+pub use auth::{AccessToken, TokenError};
 pub use error::ApiError;
 pub use library::{Library, LibraryEntry};
+pub use limits::{Limits, MAX_SOCKET_MESSAGE};
 pub use routes::ws::serve as serve_socket;
 pub use runs::RunManager;
+pub use serve::serve;
 pub use state::{AppState, BeforeRun, Settings};
 
 use axum::Router;
@@ -30,6 +38,11 @@ pub fn app(state: AppState) -> Router {
         .nest("/api", api)
         .fallback(assets::serve)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Inside the origin guard: a foreign page is refused before its token is looked at.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_token,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::same_origin,

@@ -1,11 +1,14 @@
 //! The server's shared state: a cheap `Clone` over one `Arc`, holding the tools, the workflow
-//! library, the configuration status and the runs.
+//! library, the configuration status, the runs, the access token and the limits.
 
+use crate::auth::AccessToken;
 use crate::library::Library;
+use crate::limits::Limits;
 use crate::runs::RunManager;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use tokio::sync::Semaphore;
 use vai_contract::ConfigStatus;
 use vai_workflow::{Plan, Registry};
 
@@ -24,6 +27,9 @@ pub struct Settings {
     /// it is not loopback).
     pub extra_hosts: Vec<String>,
     pub before_run: Option<BeforeRun>,
+    /// What every `/api` request must present (docs/api.md, "Access token").
+    pub token: AccessToken,
+    pub limits: Limits,
 }
 
 /// Shared by every handler.
@@ -38,11 +44,19 @@ pub(crate) struct Inner {
     /// `host:port` values a request's `Host` may hold.
     pub(crate) hosts: Vec<String>,
     pub(crate) runs: RunManager,
+    pub(crate) token: AccessToken,
+    pub(crate) limits: Limits,
+    /// One permit per open run socket.
+    pub(crate) sockets: Arc<Semaphore>,
 }
 
 impl AppState {
     pub fn new(settings: Settings) -> Self {
-        let runs = RunManager::new(settings.registry.clone(), settings.before_run);
+        let runs = RunManager::new(
+            settings.registry.clone(),
+            settings.before_run,
+            &settings.limits,
+        );
         let port = settings.port;
         let hosts = ["127.0.0.1", "localhost", "[::1]"]
             .into_iter()
@@ -57,11 +71,18 @@ impl AppState {
             port,
             hosts,
             runs,
+            token: settings.token,
+            sockets: Arc::new(Semaphore::new(settings.limits.max_sockets)),
+            limits: settings.limits,
         }))
     }
 
     pub fn runs(&self) -> &RunManager {
         &self.0.runs
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.0.limits
     }
 
     pub(crate) fn inner(&self) -> &Inner {

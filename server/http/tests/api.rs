@@ -1,6 +1,9 @@
 //! The playground API end to end: every route through `app(state)`, the same-origin guard, and
 //! the WebSocket over a real loopback listener. Tools are small fakes: no model, network or keys.
 
+mod builder;
+mod limits;
+mod security;
 mod support;
 
 use axum::http::StatusCode;
@@ -595,6 +598,33 @@ async fn the_socket_protocol_runs_without_a_network() {
         .unwrap();
     let reply: Value = serde_json::from_str(&from_server.recv().await.unwrap()).unwrap();
     assert_eq!(reply["code"], "NOT_FOUND");
+    assert_eq!(reply["runId"], "missing");
     drop(to_server);
     socket.await.unwrap();
+}
+
+/// A shared workflow must not drive the playground that runs it: its own API is on loopback,
+/// which the http tool does not reach unless the user names the host.
+#[tokio::test]
+async fn an_http_step_cannot_call_the_playground_s_own_api() {
+    let app = TestApp::serve_with_http().await;
+    let url = format!("http://127.0.0.1:{}/api/runs", app.port);
+    let inner = json!({"name": "Inner", "steps": [{"id": "a", "tool": "echo", "inputs": {}}]});
+    let workflow = json!({"name": "Recursive", "steps": [{"id": "again", "tool": "http",
+        "inputs": {"url": url, "method": "POST", "body": {"definition": inner, "inputs": {}}}}]});
+    let run_id = app.start(workflow, json!({})).await;
+    let snapshot = app.wait_finished(&run_id).await;
+    assert_eq!(snapshot["status"], "failed", "{snapshot}");
+    assert_eq!(
+        snapshot["steps"]["again"]["error"],
+        format!(
+            "http: refusing to connect to 127.0.0.1 (loopback address) for \"{url}\": private, \
+             loopback and link-local addresses need an entry in allowedHosts in .vai.json or \
+             --allow-host 127.0.0.1"
+        )
+    );
+    let (_, list) = app.get("/api/runs").await;
+    let runs = list["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1, "no run was started: {list}");
+    assert_eq!(runs[0]["runId"], run_id.as_str());
 }

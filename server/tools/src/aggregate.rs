@@ -1,11 +1,12 @@
 //! The `aggregate` tool: run a MongoDB aggregation pipeline, refusing writes unless allowed.
 
 use crate::args::{self, NO_API_CALLS};
-use crate::retrieval::{Served, namespace, object, provider_error};
-use serde_json::{Value, json};
+use crate::retrieval::{COLLECTION, DB, Served, namespace, object, provider_error, string};
+use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 use vai_providers::Providers;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "aggregate";
@@ -36,22 +37,23 @@ pub fn spec() -> ToolSpec {
         icon: "AccountTree",
         description: "Run a MongoDB aggregation pipeline on a collection",
         help: "Runs `pipeline`, an array of up to 20 stage objects such as {\"$match\": {…}} or {\"$group\": {…}}, against the collection and returns the resulting documents with their count and the time taken. A pipeline given as a JSON string is parsed first. Stages that write (`$out`, `$merge`) are refused unless `allowWrites` is true, so a shared workflow cannot change your data by surprise. The database and collection come from the step, then the workflow defaults, .vai.json, VAI_DEFAULT_DB / VAI_DEFAULT_COLLECTION and the user config.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "pipeline": {
-                    "type": "array",
-                    "items": {"type": "object"},
-                    "minItems": 1,
-                    "maxItems": MAX_STAGES,
-                    "description": "Aggregation stages, e.g. [{\"$match\": {\"source\": \"a.md\"}}, {\"$limit\": 5}]"
-                },
-                "db": {"type": "string", "description": "Database; defaults to the workflow's defaults.db, .vai.json, VAI_DEFAULT_DB or the user config"},
-                "collection": {"type": "string", "description": "Collection; defaults to the workflow's defaults.collection, .vai.json, VAI_DEFAULT_COLLECTION or the user config"},
-                "allowWrites": {"type": "boolean", "default": false, "description": "Allow $out and $merge stages, which write to the database"}
-            },
-            "required": ["pipeline"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "pipeline",
+                PropertySchema::of(JsonType::Array)
+                    .items(PropertySchema::of(JsonType::Object))
+                    .min_items(1)
+                    .max_items(MAX_STAGES as u64)
+                    .describe("Aggregation stages, e.g. [{\"$match\": {\"source\": \"a.md\"}}, {\"$limit\": 5}]"),
+            )
+            .input("db", string(DB))
+            .input("collection", string(COLLECTION))
+            .input(
+                "allowWrites",
+                PropertySchema::of(JsonType::Boolean)
+                    .defaults_to(false)
+                    .describe("Allow $out and $merge stages, which write to the database"),
+            ),
         outputs: &[
             ("results", "the documents the pipeline produced"),
             ("count", "number of documents"),
@@ -71,7 +73,7 @@ impl Tool for Aggregate {
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
             let mut call = call;
-            let allow_writes = args::bool_or(NAME, &call, "allowWrites", false)?;
+            let allow_writes = args::flag(&SPEC, &call, "allowWrites")?;
             let pipeline = pipeline(&mut call)?;
             check_stages(&pipeline, allow_writes)?;
             let namespace = namespace(NAME, &self.providers, &call)?;
@@ -184,6 +186,7 @@ fn write_stage(value: &Value) -> Option<&'static str> {
 mod tests {
     use super::*;
     use crate::retrieval::testing::{Fakes, run};
+    use serde_json::json;
     use vai_providers::{ProviderError, Settings};
 
     fn defaults() -> Value {

@@ -6,6 +6,7 @@ mod split;
 use crate::args::{self, NO_API_CALLS};
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec};
 
 const NAME: &str = "chunk";
@@ -164,17 +165,21 @@ pub fn spec() -> ToolSpec {
         icon: "ContentCut",
         description: "Split text into overlapping chunks ready for embedding",
         help: "Splits `text` into chunks of at most `size` characters. `recursive` (the default) ends each chunk at the strongest break that fits — a paragraph, then a line, a sentence, a word, a character; `paragraph` and `sentence` keep those units whole where they fit; `markdown` also starts sections at headings and records each chunk's heading; `fixed` cuts every `size` characters. Consecutive chunks share up to `overlap` characters (starting on a word), for every strategy. Chunks are trimmed, never empty, and never split a character; blank text gives zero chunks.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "text": {"type": "string", "description": "The text to split (may be empty)"},
-                "strategy": {"type": "string", "enum": Strategy::NAMES, "default": "recursive", "description": "Where chunks may end"},
-                "size": {"type": "integer", "minimum": 1, "maximum": MAX_SIZE, "default": DEFAULT_SIZE, "description": "Largest chunk, in characters"},
-                "overlap": {"type": "integer", "minimum": 0, "default": DEFAULT_OVERLAP, "description": "Characters shared by consecutive chunks; must be smaller than size"},
-                "source": {"type": "string", "description": "Label copied to every chunk (a file name or URL)"}
-            },
-            "required": ["text"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "text",
+                PropertySchema::of(JsonType::String)
+                    .describe("The text to split (may be empty)")
+                    .format(WidgetFormat::Multiline),
+            )
+            .input("strategy", strategy_input("Where chunks may end"))
+            .input("size", size_input())
+            .input("overlap", overlap_input("size"))
+            .input(
+                "source",
+                PropertySchema::of(JsonType::String)
+                    .describe("Label copied to every chunk (a file name or URL)"),
+            ),
         outputs: &[
             (
                 "chunks",
@@ -188,6 +193,32 @@ pub fn spec() -> ToolSpec {
         main_input: Some("text"),
         api_calls: NO_API_CALLS,
     }
+}
+
+/// The chunking inputs `chunk` and `ingest` share.
+pub(crate) fn strategy_input(description: &str) -> PropertySchema {
+    PropertySchema::of(JsonType::String)
+        .choices(Strategy::NAMES)
+        .defaults_to(Strategy::Recursive.as_str())
+        .describe(description)
+}
+
+pub(crate) fn size_input() -> PropertySchema {
+    PropertySchema::of(JsonType::Integer)
+        .min(1u64)
+        .max(MAX_SIZE as u64)
+        .defaults_to(DEFAULT_SIZE as u64)
+        .describe("Largest chunk, in characters")
+}
+
+/// No declared default: when omitted the overlap depends on the size (see `ChunkOptions::new`).
+pub(crate) fn overlap_input(size_input: &str) -> PropertySchema {
+    PropertySchema::of(JsonType::Integer)
+        .min(0u64)
+        .max(MAX_SIZE as u64)
+        .describe(&format!(
+            "Characters shared by consecutive chunks; must be smaller than {size_input}. When omitted: {DEFAULT_OVERLAP}, or half of {size_input} when that is less"
+        ))
 }
 
 impl Tool for ChunkTool {
@@ -208,16 +239,12 @@ impl Tool for ChunkTool {
                     ));
                 }
             };
-            let strategy = args::choice_or(NAME, &call, "strategy", &Strategy::NAMES, "recursive")?;
-            let strategy = Strategy::parse(strategy).unwrap_or(Strategy::Recursive);
-            let size =
-                args::count_or(NAME, &call, "size", DEFAULT_SIZE as u64, MAX_SIZE as u64)? as usize;
-            let overlap = match call.input("overlap") {
-                None => None,
-                Some(_) => {
-                    Some(args::count_or(NAME, &call, "overlap", 0, MAX_SIZE as u64)? as usize)
-                }
-            };
+            let strategy = args::choice(&SPEC, &call, "strategy")?;
+            let strategy = Strategy::parse(strategy).ok_or_else(|| {
+                ToolError::invalid(NAME, "strategy", format!("unknown strategy \"{strategy}\""))
+            })?;
+            let size = args::count(&SPEC, &call, "size")? as usize;
+            let overlap = args::opt_count(&SPEC, &call, "overlap")?.map(|n| n as usize);
             let opts = ChunkOptions::new(strategy, size, overlap).map_err(|e| {
                 let field = if matches!(e, ChunkError::Overlap { .. }) {
                     "overlap"

@@ -1,10 +1,11 @@
 //! The `collections` tool: list a database's collections with counts and vector indexes.
 
 use crate::args::{self, NO_API_CALLS};
-use crate::retrieval::{Served, object, provider_error};
-use serde_json::{Map, Value, json};
+use crate::retrieval::{DB, Served, object, provider_error, string};
+use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{CollectionInfo, Providers};
+use vai_workflow::input_schema::InputSchema;
 use vai_workflow::{Category, Tool, ToolCall, ToolFuture, ToolSpec};
 
 const NAME: &str = "collections";
@@ -30,12 +31,7 @@ pub fn spec() -> ToolSpec {
         icon: "Storage",
         description: "List a database's collections with document counts and vector indexes",
         help: "Lists the collections of `db` by name, each with its document count and whether it has a vector index; when it does, `embeddingField` names the field the index covers and `dimensions` its vector size (when the store reports it). The database comes from the step, then the workflow defaults, .vai.json, VAI_DEFAULT_DB and the user config. A database that does not exist lists no collections.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "db": {"type": "string", "description": "Database; defaults to the workflow's defaults.db, .vai.json, VAI_DEFAULT_DB or the user config"}
-            }
-        }),
+        input_schema: InputSchema::new().input("db", string(DB)),
         outputs: &[
             (
                 "collections",
@@ -108,6 +104,7 @@ fn describe(info: CollectionInfo) -> Value {
 mod tests {
     use super::*;
     use crate::retrieval::testing::{DIMS, Fakes, run};
+    use serde_json::json;
     use vai_providers::{Namespace, Settings, VectorStore};
 
     #[tokio::test]
@@ -161,5 +158,51 @@ mod tests {
             err.to_string()
                 .starts_with("collections: no vector store is configured. Set MONGODB_URI")
         );
+    }
+
+    /// A store error reaches the run's events — and the playground's browser — without the
+    /// store's path (which holds the user's home directory).
+    #[tokio::test]
+    async fn a_broken_store_fails_the_step_without_naming_its_path() {
+        use vai_providers::local::store::LocalStore;
+        use vai_workflow::{Mode, Registry, RunEvent, RunOptions};
+        let dir = std::env::temp_dir().join(format!("vai-collections-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("store.sqlite3");
+        let store = Arc::new(LocalStore::open(&path).unwrap());
+        // Damaged under a running vai: the file is replaced.
+        std::fs::rename(&path, dir.join("moved.sqlite3")).unwrap();
+        std::fs::write(&path, "not a store").unwrap();
+
+        let providers = Arc::new(Providers::none(Settings::default()).with_store(store));
+        let mut registry = Registry::new();
+        registry.register(Arc::new(Collections::new(providers)));
+        let registry = Arc::new(registry);
+        let workflow = json!({"name": "List", "steps": [
+            {"id": "list", "tool": "collections", "inputs": {"db": "vai_demo"}}
+        ]});
+        let plan = vai_workflow::compile(&workflow, &registry, Mode::Strict)
+            .plan
+            .unwrap();
+        let (events, mut received) = tokio::sync::mpsc::unbounded_channel();
+        let result = vai_workflow::run(plan, registry, RunOptions::default(), Arc::new(events))
+            .await
+            .unwrap();
+        assert_eq!(result.status, vai_workflow::RunStatus::Failed);
+        let mut error = None;
+        while let Ok(event) = received.try_recv() {
+            if let RunEvent::StepFailed { error: e, .. } = event {
+                error = Some(e);
+            }
+        }
+        let error = error.expect("a step_failed event");
+        assert!(error.contains("database \"vai_demo\""), "{error}");
+        for leaked in [
+            dir.display().to_string(),
+            std::env::temp_dir().display().to_string(),
+        ] {
+            assert!(!error.contains(&leaked), "{error} names {leaked}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

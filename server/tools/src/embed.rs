@@ -1,11 +1,12 @@
 //! The `embed` tool: one text to one embedding vector.
 
 use crate::args;
-use crate::retrieval::{Served, object, provider_error, single_vector};
-use serde_json::{Value, json};
+use crate::retrieval::{Served, object, provider_error, single_vector, string};
+use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedRequest, InputType, Providers, vector_to_json};
-use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
+use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolFuture, ToolSpec};
 
 const NAME: &str = "embed";
 
@@ -33,16 +34,28 @@ pub fn spec() -> ToolSpec {
         icon: "Memory",
         description: "Turn a text into an embedding vector",
         help: "Embeds `text` with the embedding model and returns the vector, the model that produced it and its length. `inputType` tells the model whether the text is a search query or a document to be searched (Voyage models embed the two slightly differently); it defaults to \"query\". `dimensions` asks for a shorter or longer vector where the model supports it (voyage-4 models: 256, 512, 1024 or 2048).",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "text": {"type": "string", "description": "The text to embed"},
-                "model": {"type": "string", "description": "Embedding model; defaults to defaults.model, then voyage-4-large"},
-                "inputType": {"type": "string", "enum": ["query", "document"], "default": "query", "description": "Whether the text is a query or a document"},
-                "dimensions": {"type": "integer", "minimum": 1, "maximum": MAX_DIMENSIONS, "description": "Output dimensions; the model's default when omitted"}
-            },
-            "required": ["text"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "text",
+                string("The text to embed").format(WidgetFormat::Multiline),
+            )
+            .input(
+                "model",
+                string("Embedding model; defaults to defaults.model, then voyage-4-large"),
+            )
+            .input(
+                "inputType",
+                string("Whether the text is a query or a document")
+                    .choices(["query", "document"])
+                    .defaults_to("query"),
+            )
+            .input(
+                "dimensions",
+                PropertySchema::of(JsonType::Integer)
+                    .min(1u64)
+                    .max(MAX_DIMENSIONS)
+                    .describe("Output dimensions; the model's default when omitted"),
+            ),
         outputs: &[
             ("embedding", "the vector (array of numbers)"),
             ("model", "the model that produced it"),
@@ -68,18 +81,11 @@ impl Tool for Embed {
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
             let text = args::required_str(NAME, &call, "text")?.to_string();
-            let input_type =
-                match args::choice_or(NAME, &call, "inputType", &["query", "document"], "query")? {
-                    "document" => InputType::Document,
-                    _ => InputType::Query,
-                };
-            let dimensions = match call.input("dimensions") {
-                None => None,
-                Some(_) => match args::count_or(NAME, &call, "dimensions", 0, MAX_DIMENSIONS)? {
-                    0 => return Err(ToolError::invalid(NAME, "dimensions", "must be at least 1")),
-                    d => Some(d as u32),
-                },
+            let input_type = match args::choice(&SPEC, &call, "inputType")? {
+                "document" => InputType::Document,
+                _ => InputType::Query,
             };
+            let dimensions = args::opt_count(&SPEC, &call, "dimensions")?.map(|d| d as u32);
             let model = self
                 .providers
                 .settings
@@ -114,7 +120,9 @@ impl Tool for Embed {
 mod tests {
     use super::*;
     use crate::retrieval::testing::{DIMS, Fakes, run};
+    use serde_json::json;
     use vai_providers::{ProviderError, Settings};
+    use vai_workflow::ToolError;
 
     #[tokio::test]
     async fn returns_the_vector_model_and_length() {

@@ -4,6 +4,7 @@ use crate::args::{self, NO_API_CALLS};
 use crate::catalog;
 use serde_json::json;
 use std::sync::LazyLock;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec};
 
 const NAME: &str = "estimate";
@@ -27,15 +28,19 @@ pub fn spec() -> ToolSpec {
         icon: "Calculate",
         description: "Estimate the cost of embedding documents and serving queries with a model",
         help: "Prices a corpus of `docs` documents embedded once, plus `queries` queries a month for `months` months, at the model's list price. It assumes 500 tokens per document and 50 per query — measure your own data for a firmer figure. Costs are in US dollars, rounded to 4 decimals; `totalCost` is the embedding cost plus the monthly query cost times the months. Local models cost nothing; an unknown model is an error that lists the known ones.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "docs": {"type": "integer", "minimum": 0, "default": 1000, "description": "Number of documents to embed"},
-                "queries": {"type": "integer", "minimum": 0, "default": 0, "description": "Queries per month"},
-                "months": {"type": "integer", "minimum": 0, "default": 12, "description": "Months of queries to include"},
-                "model": {"type": "string", "default": DEFAULT_MODEL, "description": "Embedding model to price"}
-            }
-        }),
+        input_schema: InputSchema::new()
+            .input("docs", count(1000, "Number of documents to embed"))
+            .input("queries", count(0, "Queries per month"))
+            .input(
+                "months",
+                count(12, "Months of queries to include").max(1200u64),
+            )
+            .input(
+                "model",
+                PropertySchema::of(JsonType::String)
+                    .defaults_to(DEFAULT_MODEL)
+                    .describe("Embedding model to price"),
+            ),
         outputs: &[
             ("model", "the model priced"),
             ("docs", "number of documents"),
@@ -54,6 +59,15 @@ pub fn spec() -> ToolSpec {
     }
 }
 
+/// A count of things, at most a trillion.
+fn count(default: u64, description: &str) -> PropertySchema {
+    PropertySchema::of(JsonType::Integer)
+        .min(0u64)
+        .max(1_000_000_000_000u64)
+        .defaults_to(default)
+        .describe(description)
+}
+
 impl Tool for Estimate {
     fn spec(&self) -> &ToolSpec {
         &SPEC
@@ -61,11 +75,10 @@ impl Tool for Estimate {
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
-            let docs = args::count_or(NAME, &call, "docs", 1000, 1_000_000_000_000)?;
-            let queries = args::count_or(NAME, &call, "queries", 0, 1_000_000_000_000)?;
-            let months = args::count_or(NAME, &call, "months", 12, 1200)?;
-            let name =
-                args::opt_string(&call, "model").unwrap_or_else(|| DEFAULT_MODEL.to_string());
+            let docs = args::count(&SPEC, &call, "docs")?;
+            let queries = args::count(&SPEC, &call, "queries")?;
+            let months = args::count(&SPEC, &call, "months")?;
+            let name = args::text(&SPEC, &call, "model")?;
             let model = catalog::find(&name)
                 .filter(|m| m.kind.embeds())
                 .ok_or_else(|| {

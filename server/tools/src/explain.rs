@@ -4,6 +4,7 @@
 use crate::args::{self, NO_API_CALLS};
 use serde_json::json;
 use std::sync::LazyLock;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{Category, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec};
 
 const NAME: &str = "explain";
@@ -210,13 +211,12 @@ pub fn spec() -> ToolSpec {
         icon: "School",
         description: "Explain a retrieval concept: embeddings, reranking, vector search, RAG, chunking and more",
         help: "Returns a short plain-text explanation of a topic, with links to further reading. Topics: embeddings, reranking, vector-search, rag, chunking, workflows, cost, input-type, models, similarity and templates. Matching ignores case and accepts common aliases (\"rerank\", \"pricing\", \"vector search\") or a phrase that contains a topic name. An unknown topic is not an error: the output has found: false and lists the available topics.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "topic": {"type": "string", "description": "What to explain", "examples": keys}
-            },
-            "required": ["topic"]
-        }),
+        input_schema: InputSchema::new().required_input(
+            "topic",
+            PropertySchema::of(JsonType::String)
+                .describe("What to explain")
+                .examples(keys),
+        ),
         outputs: &[
             ("found", "whether a topic matched"),
             (

@@ -2,8 +2,9 @@
 //! element with `item` and `index` in scope.
 
 use crate::args::{self, NO_API_CALLS};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::LazyLock;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::value::truthy_opt;
 use vai_workflow::{
     Category, Condition, DeferredInput, DeferredKind, Template, Tool, ToolCall, ToolError,
@@ -31,14 +32,19 @@ pub fn spec() -> ToolSpec {
         icon: "FilterAlt",
         description: "Keep the items of an array that satisfy a condition",
         help: "Evaluates `condition` once per element of `array`, with the element bound to `item` and its zero-based position to `index`, and keeps the elements for which it is true, in order. Write the condition as an expression such as `item.score >= 0.5 && item.source != 'draft'`; `{{ }}` blocks inside it are read before filtering, so `item.score >= {{ inputs.min_score }}` compares with the input's value. `index` is in scope too, so `index < 5` keeps the first five. A condition may also be a plain true or false.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "array": {"type": "array", "items": {}, "description": "The items to filter, e.g. {{ search.output.results }}"},
-                "condition": {"type": ["string", "boolean"], "description": "Expression evaluated per element with item and index, e.g. item.score > 0.5"}
-            },
-            "required": ["array", "condition"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "array",
+                PropertySchema::of(JsonType::Array)
+                    .items(PropertySchema::any())
+                    .describe("The items to filter, e.g. {{ search.output.results }}"),
+            )
+            .required_input(
+                "condition",
+                PropertySchema::one_of(&[JsonType::String, JsonType::Boolean])
+                    .describe("Expression evaluated per element with item and index, e.g. item.score > 0.5")
+                    .format(WidgetFormat::Expression),
+            ),
         outputs: &[
             (
                 "results",
@@ -113,6 +119,7 @@ fn standalone_condition(call: &ToolCall<'_>) -> Result<Option<Fallback>, ToolErr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use std::collections::HashMap;
     use vai_workflow::{Context, DeferredValue};
 

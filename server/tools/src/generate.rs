@@ -2,10 +2,11 @@
 
 use crate::args;
 use crate::retrieval::{Served, object, provider_error};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{CompletionRequest, Message, Providers};
-use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
+use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolFuture, ToolSpec};
 
 const NAME: &str = "generate";
 
@@ -33,18 +34,46 @@ pub fn spec() -> ToolSpec {
         icon: "AutoAwesome",
         description: "Generate text with the configured LLM, optionally grounded on retrieved documents",
         help: "Sends `prompt` to the configured LLM (VAI_LLM_PROVIDER: anthropic, openai or ollama) with `systemPrompt` as its system instructions. `context` is appended after the prompt under \"Context:\": an array of results (or an object with a `results` array, such as a query step's output) becomes numbered sources \"[1] (source: guide.md) text…\" so the answer can cite them; a string is appended as it is. `model`, `temperature` and `maxTokens` are passed to the provider (the reference ignored them). Fails with a message saying what to configure when no LLM is set up.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "prompt": {"type": "string", "description": "The instruction or question"},
-                "context": {"type": ["array", "object", "string"], "description": "Documents to ground the answer, e.g. {{ query.output.results }}, or text"},
-                "systemPrompt": {"type": "string", "description": "System instructions for the model"},
-                "model": {"type": "string", "description": "LLM model; the provider's configured model (VAI_LLM_MODEL) when omitted"},
-                "temperature": {"type": "number", "minimum": 0, "maximum": 2, "description": "Sampling temperature"},
-                "maxTokens": {"type": "integer", "minimum": 1, "maximum": MAX_TOKENS, "description": "Most tokens to generate"}
-            },
-            "required": ["prompt"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "prompt",
+                PropertySchema::of(JsonType::String)
+                    .describe("The instruction or question")
+                    .format(WidgetFormat::Multiline),
+            )
+            .input(
+                "context",
+                PropertySchema::one_of(&[JsonType::Array, JsonType::Object, JsonType::String])
+                    .describe(
+                        "Documents to ground the answer, e.g. {{ query.output.results }}, or text",
+                    ),
+            )
+            .input(
+                "systemPrompt",
+                PropertySchema::of(JsonType::String)
+                    .describe("System instructions for the model")
+                    .format(WidgetFormat::Multiline),
+            )
+            .input(
+                "model",
+                PropertySchema::of(JsonType::String).describe(
+                    "LLM model; the provider's configured model (VAI_LLM_MODEL) when omitted",
+                ),
+            )
+            .input(
+                "temperature",
+                PropertySchema::of(JsonType::Number)
+                    .min(0u64)
+                    .max(2u64)
+                    .describe("Sampling temperature"),
+            )
+            .input(
+                "maxTokens",
+                PropertySchema::of(JsonType::Integer)
+                    .min(1u64)
+                    .max(MAX_TOKENS)
+                    .describe("Most tokens to generate"),
+            ),
         outputs: &[
             ("text", "the generated text"),
             ("model", "the model that answered"),
@@ -73,26 +102,8 @@ impl Tool for Generate {
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
             let prompt = args::required_str(NAME, &call, "prompt")?;
-            let temperature = match call.input("temperature") {
-                None => None,
-                Some(_) => match args::number_or(NAME, &call, "temperature", 0.0)? {
-                    t if (0.0..=2.0).contains(&t) => Some(t),
-                    t => {
-                        return Err(ToolError::invalid(
-                            NAME,
-                            "temperature",
-                            format!("must be between 0 and 2, got {t}"),
-                        ));
-                    }
-                },
-            };
-            let max_tokens = match call.input("maxTokens") {
-                None => None,
-                Some(_) => match args::count_or(NAME, &call, "maxTokens", 0, MAX_TOKENS)? {
-                    0 => return Err(ToolError::invalid(NAME, "maxTokens", "must be at least 1")),
-                    n => Some(n as u32),
-                },
-            };
+            let temperature = args::opt_number(&SPEC, &call, "temperature")?;
+            let max_tokens = args::opt_count(&SPEC, &call, "maxTokens")?.map(|n| n as u32);
             let user = match call.input("context").and_then(render_context) {
                 Some(context) => format!("{prompt}\n\nContext:\n{context}"),
                 None => prompt.to_string(),
@@ -163,7 +174,9 @@ fn render_context(context: &Value) -> Option<String> {
 mod tests {
     use super::*;
     use crate::retrieval::testing::{Fakes, run};
+    use serde_json::json;
     use vai_providers::{ProviderError, Role, Settings};
+    use vai_workflow::ToolError;
 
     #[tokio::test]
     async fn results_become_numbered_sources_after_the_prompt() {
@@ -282,7 +295,10 @@ mod tests {
         let err = run(&tool, json!({"prompt": "p", "temperature": 3}), json!({}))
             .await
             .unwrap_err();
-        assert!(err.to_string().contains("between 0 and 2"));
+        assert!(
+            err.to_string().contains("must be at most 2, got 3"),
+            "{err}"
+        );
         fakes.llm.fail_next(ProviderError::RateLimited {
             provider: "anthropic".into(),
             message: "overloaded".into(),

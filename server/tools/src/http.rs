@@ -1,11 +1,16 @@
-//! The `http` tool: call a web API or fetch a page, limited to the project's allowed hosts, with
-//! a timeout, bounded redirects and a bounded response body.
+//! The `http` tool: call a web API or fetch a page — public addresses and the project's allowed
+//! hosts only — with a timeout, bounded redirects and a bounded response body.
 
+pub mod address;
+mod errors;
 mod html;
 mod policy;
+mod resolve;
 
 pub use html::html_to_text;
-pub use policy::HttpPolicy;
+pub use policy::{AddressRefused, HttpPolicy, Refusal};
+
+use errors::{error_chain, redacted, request_error};
 
 use crate::args::{self, NO_API_CALLS};
 use reqwest::redirect;
@@ -13,6 +18,7 @@ use reqwest::{Client, Method, Url};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock, Once};
 use std::time::{Duration, Instant};
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{
     ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage,
 };
@@ -22,7 +28,6 @@ const NAME: &str = "http";
 /// Largest response body kept; longer bodies are cut and the output carries a `warning`.
 pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
 pub const MAX_REDIRECTS: usize = 5;
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 pub const MAX_TIMEOUT_MS: u64 = 120_000;
 
 const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
@@ -39,7 +44,8 @@ pub fn install_crypto_provider() {
 
 static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
 
-/// Makes HTTP requests within an [`HttpPolicy`].
+/// Makes HTTP requests within an [`HttpPolicy`]: the URL is checked before sending, each
+/// redirect target before following it, and every address a name resolves to before connecting.
 pub struct Http {
     policy: Arc<HttpPolicy>,
     /// Follows up to `MAX_REDIRECTS` redirects, re-checking each target against the policy.
@@ -59,12 +65,13 @@ impl Http {
             }
             match checker.check(attempt.url()) {
                 Ok(()) => attempt.follow(),
+                Err(Refusal::Address(refused)) => attempt.error(refused),
                 Err(why) => attempt.error(format!("redirect refused: {why}")),
             }
         });
         Self {
-            following: build_client(follow),
-            direct: build_client(redirect::Policy::none()),
+            following: build_client(follow, &policy),
+            direct: build_client(redirect::Policy::none(), &policy),
             policy,
         }
     }
@@ -74,10 +81,16 @@ impl Http {
     }
 }
 
-fn build_client(redirects: redirect::Policy) -> Result<Client, String> {
+fn build_client(redirects: redirect::Policy, policy: &Arc<HttpPolicy>) -> Result<Client, String> {
     Client::builder()
         .user_agent(concat!("vai/", env!("CARGO_PKG_VERSION")))
         .redirect(redirects)
+        .dns_resolver(resolve::CheckedResolver {
+            policy: Arc::clone(policy),
+        })
+        // A proxy would resolve names where the resolver cannot check the addresses, so the
+        // tool connects directly whatever HTTP_PROXY and HTTPS_PROXY say.
+        .no_proxy()
         .build()
         .map_err(|e| {
             format!(
@@ -94,21 +107,62 @@ pub fn spec() -> ToolSpec {
         category: Category::Integration,
         icon: "Http",
         description: "Call a web API or fetch a web page",
-        help: "Sends one HTTP request and returns the status, headers and body; a 4xx or 5xx status is returned, not treated as a failure. JSON bodies are parsed (falling back to text), `responseType: \"text\"` keeps the raw text, and `extract: \"text\"` turns an HTML page into readable text. `body` is sent for POST, PUT and PATCH — objects as JSON. Only hosts listed in `allowedHosts` of .vai.json are reachable when that list is set; up to 5 redirects are followed (each target checked against it) unless `followRedirects` is false; bodies beyond 5 MB are cut with a `warning`.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "url": {"type": "string", "format": "uri", "description": "http or https URL"},
-                "method": {"type": "string", "enum": METHODS, "default": "GET"},
-                "headers": {"type": "object", "additionalProperties": {"type": "string"}, "default": {}, "description": "Request headers"},
-                "body": {"description": "Request body for POST, PUT and PATCH; objects and arrays are sent as JSON"},
-                "timeout": {"type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS, "description": "Milliseconds before the request is abandoned"},
-                "responseType": {"type": "string", "enum": ["json", "text"], "default": "json", "description": "json parses the body when it is JSON; text keeps it as text"},
-                "extract": {"type": "string", "enum": ["text"], "description": "\"text\": strip HTML tags, scripts and styles, leaving readable text"},
-                "followRedirects": {"type": "boolean", "default": true, "description": "Follow up to 5 redirects"}
-            },
-            "required": ["url"]
-        }),
+        help: "Sends one HTTP request and returns the status, headers and body; a 4xx or 5xx status is returned, not treated as a failure. JSON bodies are parsed (falling back to text), `responseType: \"text\"` keeps the raw text, and `extract: \"text\"` turns an HTML page into readable text. `body` is sent for POST, PUT and PATCH — objects as JSON. Only public addresses are reached: loopback, private, link-local and other non-public addresses (also when a name resolves to one) need their host named in `allowedHosts` of .vai.json or `--allow-host`; when `allowedHosts` is set, only its hosts are reachable. Up to 5 redirects are followed (each target checked again) unless `followRedirects` is false; bodies beyond 5 MB are cut with a `warning`.",
+        input_schema: InputSchema::new()
+            .required_input(
+                "url",
+                PropertySchema::of(JsonType::String)
+                    .format(WidgetFormat::Uri)
+                    .describe("http or https URL"),
+            )
+            .input(
+                "method",
+                PropertySchema::of(JsonType::String)
+                    .choices(METHODS)
+                    .defaults_to("GET"),
+            )
+            .input(
+                "headers",
+                PropertySchema::of(JsonType::Object)
+                    .other_members(PropertySchema::of(JsonType::String))
+                    .defaults_to(json!({}))
+                    .describe("Request headers"),
+            )
+            .input(
+                "body",
+                PropertySchema::any().describe(
+                    "Request body for POST, PUT and PATCH; objects and arrays are sent as JSON",
+                ),
+            )
+            .input(
+                "timeout",
+                PropertySchema::of(JsonType::Integer)
+                    .min(1u64)
+                    .max(MAX_TIMEOUT_MS)
+                    .defaults_to(30_000)
+                    .describe("Milliseconds before the request is abandoned"),
+            )
+            .input(
+                "responseType",
+                PropertySchema::of(JsonType::String)
+                    .choices(["json", "text"])
+                    .defaults_to("json")
+                    .describe("json parses the body when it is JSON; text keeps it as text"),
+            )
+            .input(
+                "extract",
+                PropertySchema::of(JsonType::String)
+                    .choices(["text"])
+                    .describe(
+                        "\"text\": strip HTML tags, scripts and styles, leaving readable text",
+                    ),
+            )
+            .input(
+                "followRedirects",
+                PropertySchema::of(JsonType::Boolean)
+                    .defaults_to(true)
+                    .describe("Follow up to 5 redirects"),
+            ),
         outputs: &[
             ("status", "HTTP status code"),
             ("statusText", "standard reason phrase of the status"),
@@ -143,17 +197,15 @@ fn read_request(call: &ToolCall<'_>, policy: &HttpPolicy) -> Result<Request, Too
     let url = Url::parse(raw).map_err(|e| {
         ToolError::invalid(NAME, "url", format!("is not a valid URL ({e}): \"{raw}\""))
     })?;
-    policy
-        .check(&url)
-        .map_err(|why| ToolError::invalid(NAME, "url", why))?;
-    let method = args::choice_or(NAME, call, "method", &METHODS, "GET")?;
+    policy.check(&url).map_err(|why| match why {
+        Refusal::Address(refused) => ToolError::NotConfigured(refused.message(&redacted(&url))),
+        other => ToolError::invalid(NAME, "url", other.to_string()),
+    })?;
+    let method = args::choice(&SPEC, call, "method")?;
     let method = Method::from_bytes(method.as_bytes())
         .map_err(|e| ToolError::invalid(NAME, "method", e.to_string()))?;
     let mut headers = Vec::new();
-    for (name, value) in args::opt_object(NAME, call, "headers")?
-        .into_iter()
-        .flatten()
-    {
+    for (name, value) in args::object(&SPEC, call, "headers")? {
         if value.is_null() {
             continue;
         }
@@ -177,13 +229,7 @@ fn read_request(call: &ToolCall<'_>, policy: &HttpPolicy) -> Result<Request, Too
     } else {
         None
     };
-    let timeout = args::count_or(
-        NAME,
-        call,
-        "timeout",
-        DEFAULT_TIMEOUT_MS,
-        u64::from(u32::MAX),
-    )?;
+    let timeout = args::count(&SPEC, call, "timeout")?;
     let extract_text = match args::opt_string(call, "extract") {
         None => false,
         Some(e) if e.eq_ignore_ascii_case("text") => true,
@@ -195,22 +241,17 @@ fn read_request(call: &ToolCall<'_>, policy: &HttpPolicy) -> Result<Request, Too
             ));
         }
     };
-    let response_type = args::choice_or(
-        NAME,
-        call,
-        "responseType",
-        &["json", "text"],
-        if extract_text { "text" } else { "json" },
-    )?;
+    // With `extract`, the body is text whatever the response type.
+    let response_type = args::choice(&SPEC, call, "responseType")?;
     Ok(Request {
         url,
         method,
         headers,
         body,
-        timeout: Duration::from_millis(timeout.clamp(1, MAX_TIMEOUT_MS)),
+        timeout: Duration::from_millis(timeout),
         parse_json: response_type == "json" && !extract_text,
         extract_text,
-        follow: args::bool_or(NAME, call, "followRedirects", true)?,
+        follow: args::flag(&SPEC, call, "followRedirects")?,
     })
 }
 
@@ -362,45 +403,7 @@ impl Fetched {
     }
 }
 
-/// The URL without credentials or query string, safe to show in messages.
-fn redacted(url: &Url) -> String {
-    let mut shown = url.clone();
-    let _ = shown.set_username("");
-    let _ = shown.set_password(None);
-    shown.set_query(None);
-    shown.set_fragment(None);
-    shown.to_string()
-}
-
-fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
-}
-
-fn request_error(e: reqwest::Error, url: &Url) -> ToolError {
-    let is_redirect = e.is_redirect();
-    let is_builder = e.is_builder();
-    let detail = error_chain(&e.without_url());
-    let message = format!("http: request to {} failed: {detail}", redacted(url));
-    if is_redirect {
-        ToolError::Failed(message)
-    } else if is_builder {
-        ToolError::invalid(NAME, "url", detail)
-    } else {
-        ToolError::Transient {
-            message,
-            retry_after: None,
-        }
-    }
-}
-
+#[cfg(test)]
+mod policy_tests;
 #[cfg(test)]
 mod tests;

@@ -2,15 +2,15 @@
 
 use crate::args;
 use crate::chunk::{self, ChunkError, ChunkOptions, Strategy};
-use crate::retrieval::{Served, namespace, object, provider_error};
+use crate::retrieval::{COLLECTION, DB, Served, namespace, object, provider_error, string};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use std::time::SystemTime;
 use vai_providers::{Document, EmbedRequest, InputType, Providers, VectorIndex, vector_to_json};
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "ingest";
-const DEFAULT_SOURCE: &str = "workflow-ingest";
 
 static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
 
@@ -33,21 +33,39 @@ pub fn spec() -> ToolSpec {
         icon: "UploadFile",
         description: "Chunk a text, embed the chunks and store them for vector search",
         help: "Splits `text` with the chunker of the `chunk` tool (`chunkStrategy`, `chunkSize` and `chunkOverlap`, sizes in characters), embeds every chunk as a document and inserts one document per chunk: {text, source, embedding, metadata, createdAt}, where metadata is the step's `metadata` plus `chunkIndex` and `strategy` (and `heading` for markdown). Before inserting it makes sure the collection has the vector index searched by `query` and `search` (`vector_index` on `embedding`, cosine, sized to the vectors), creating it on first use; `indexCreated` says whether it did. Use the same embedding model for ingesting and searching a collection.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "text": {"type": "string", "description": "The text to ingest"},
-                "source": {"type": "string", "default": DEFAULT_SOURCE, "description": "Where the text came from (a file name or URL), stored with every chunk"},
-                "db": {"type": "string", "description": "Database; defaults to the workflow's defaults.db, .vai.json, VAI_DEFAULT_DB or the user config"},
-                "collection": {"type": "string", "description": "Collection; defaults to the workflow's defaults.collection, .vai.json, VAI_DEFAULT_COLLECTION or the user config"},
-                "model": {"type": "string", "description": "Embedding model; defaults to defaults.model, then voyage-4-large"},
-                "chunkStrategy": {"type": "string", "enum": Strategy::NAMES, "default": "recursive", "description": "How the text is split (see the chunk tool)"},
-                "chunkSize": {"type": "integer", "minimum": 1, "maximum": chunk::MAX_SIZE, "default": chunk::DEFAULT_SIZE, "description": "Largest chunk, in characters"},
-                "chunkOverlap": {"type": "integer", "minimum": 0, "default": chunk::DEFAULT_OVERLAP, "description": "Characters shared by consecutive chunks; must be smaller than chunkSize"},
-                "metadata": {"type": "object", "default": {}, "description": "Fields stored in every chunk's metadata"}
-            },
-            "required": ["text"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "text",
+                PropertySchema::of(JsonType::String)
+                    .describe("The text to ingest")
+                    .format(WidgetFormat::Multiline),
+            )
+            .input(
+                "source",
+                PropertySchema::of(JsonType::String)
+                    .defaults_to("workflow-ingest")
+                    .describe(
+                        "Where the text came from (a file name or URL), stored with every chunk",
+                    ),
+            )
+            .input("db", string(DB))
+            .input("collection", string(COLLECTION))
+            .input(
+                "model",
+                string("Embedding model; defaults to defaults.model, then voyage-4-large"),
+            )
+            .input(
+                "chunkStrategy",
+                chunk::strategy_input("How the text is split (see the chunk tool)"),
+            )
+            .input("chunkSize", chunk::size_input())
+            .input("chunkOverlap", chunk::overlap_input("chunkSize"))
+            .input(
+                "metadata",
+                PropertySchema::of(JsonType::Object)
+                    .defaults_to(json!({}))
+                    .describe("Fields stored in every chunk's metadata"),
+            ),
         outputs: &[
             ("insertedCount", "documents inserted"),
             ("chunks", "number of chunks the text produced"),
@@ -79,11 +97,9 @@ impl Tool for Ingest {
         Box::pin(async move {
             let settings = &self.providers.settings;
             let text = args::required_str(NAME, &call, "text")?;
-            let source = args::opt_string(&call, "source").unwrap_or_else(|| DEFAULT_SOURCE.into());
+            let source = args::text(&SPEC, &call, "source")?;
             let options = chunk_options(&call)?;
-            let metadata = args::opt_object(NAME, &call, "metadata")?
-                .cloned()
-                .unwrap_or_default();
+            let metadata = args::object(&SPEC, &call, "metadata")?.clone();
             let model = settings
                 .embedding_model(args::opt_string(&call, "model").as_deref(), call.defaults);
             let namespace = namespace(NAME, &self.providers, &call)?;
@@ -178,21 +194,16 @@ impl Tool for Ingest {
 }
 
 fn chunk_options(call: &ToolCall<'_>) -> Result<ChunkOptions, ToolError> {
-    let strategy = args::choice_or(NAME, call, "chunkStrategy", &Strategy::NAMES, "recursive")?;
-    let strategy = Strategy::parse(strategy).unwrap_or(Strategy::Recursive);
-    let size = args::count_or(
-        NAME,
-        call,
-        "chunkSize",
-        chunk::DEFAULT_SIZE as u64,
-        chunk::MAX_SIZE as u64,
-    )?;
-    let overlap = match call.input("chunkOverlap") {
-        None => None,
-        Some(_) => {
-            Some(args::count_or(NAME, call, "chunkOverlap", 0, chunk::MAX_SIZE as u64)? as usize)
-        }
-    };
+    let strategy = args::choice(&SPEC, call, "chunkStrategy")?;
+    let strategy = Strategy::parse(strategy).ok_or_else(|| {
+        ToolError::invalid(
+            NAME,
+            "chunkStrategy",
+            format!("unknown strategy \"{strategy}\""),
+        )
+    })?;
+    let size = args::count(&SPEC, call, "chunkSize")?;
+    let overlap = args::opt_count(&SPEC, call, "chunkOverlap")?.map(|n| n as usize);
     ChunkOptions::new(strategy, size as usize, overlap).map_err(|e| {
         let field = if matches!(e, ChunkError::Overlap { .. }) {
             "chunkOverlap"

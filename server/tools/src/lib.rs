@@ -83,8 +83,8 @@ pub fn catalog_markdown(registry: &Registry) -> String {
             s.help
         ));
         let required = s.required_inputs();
-        let props = s.input_schema.get("properties").and_then(|p| p.as_object());
-        if let Some(props) = props.filter(|p| !p.is_empty()) {
+        let props = &s.input_schema.properties;
+        if !props.is_empty() {
             out.push_str("| input | type | default | description |\n|---|---|---|---|\n");
             for (name, p) in props {
                 let star = if required.contains(&name.as_str()) {
@@ -92,24 +92,18 @@ pub fn catalog_markdown(registry: &Registry) -> String {
                 } else {
                     ""
                 };
-                let ty = match p.get("type") {
-                    Some(serde_json::Value::String(t)) => t.clone(),
-                    Some(serde_json::Value::Array(ts)) => ts
-                        .iter()
-                        .filter_map(|t| t.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" \\| "),
-                    _ => "any".to_string(),
+                let types: Vec<&str> = p.types().into_iter().map(|t| t.as_str()).collect();
+                let ty = if types.is_empty() {
+                    "any".to_string()
+                } else {
+                    types.join(" \\| ")
                 };
                 let default = p
-                    .get("default")
+                    .default
+                    .as_ref()
                     .map(|d| format!("`{d}`"))
                     .unwrap_or_default();
-                let desc = p
-                    .get("description")
-                    .and_then(|d| d.as_str())
-                    .unwrap_or("")
-                    .replace('|', "\\|");
+                let desc = p.description.as_deref().unwrap_or("").replace('|', "\\|");
                 out.push_str(&format!("| `{name}`{star} | {ty} | {default} | {desc} |\n"));
             }
             out.push('\n');
@@ -151,17 +145,26 @@ fn category_order(s: &ToolSpec) -> usize {
     .unwrap_or(99)
 }
 
+/// Every tool, with no provider configured: for tests that only need the declarations.
+#[cfg(test)]
+pub(crate) fn unconfigured_registry() -> Registry {
+    registry(
+        Arc::new(Providers::none(Default::default())),
+        http::HttpPolicy::default(),
+    )
+}
+
+#[cfg(test)]
+mod builtin_edit_tests;
+#[cfg(test)]
+mod defaults_tests;
+
 #[cfg(test)]
 mod catalog_tests {
     use super::*;
 
     fn all() -> Registry {
-        registry(
-            Arc::new(Providers::none(Default::default())),
-            http::HttpPolicy {
-                allowed_hosts: None,
-            },
-        )
+        super::unconfigured_registry()
     }
 
     /// docs/tools.md is generated; regenerate with `VAI_UPDATE_GENERATED=1 cargo test -p vai-tools catalog`.
@@ -208,10 +211,9 @@ mod catalog_tests {
         ] {
             assert!(names.contains(&name), "{name} missing");
             let spec = r.spec(name).unwrap();
-            assert_eq!(spec.input_schema["type"], "object", "{name}");
             for req in spec.required_inputs() {
                 assert!(
-                    spec.input_schema["properties"].get(req).is_some(),
+                    spec.input_schema.property(req).is_some(),
                     "{name}: required {req} not declared"
                 );
             }

@@ -2,11 +2,12 @@
 //! dropping duplicates by a field or by whole-item JSON equality.
 
 use crate::args::{self, NO_API_CALLS};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashSet;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "merge";
@@ -24,19 +25,24 @@ pub fn spec() -> ToolSpec {
         icon: "MergeType",
         description: "Combine several arrays into one, optionally removing duplicates",
         help: "Concatenates the arrays listed in `arrays`, in order. Members that are not arrays — such as the null output of a skipped step — are ignored, so a merge of optional branches just works. With `dedup` on, only the first occurrence of each item is kept: items are compared by the value of `dedup_field` when one is given (items lacking that field are always kept), otherwise by their whole JSON value. Numbers compare by value, so 1 and 1.0 are duplicates.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "arrays": {
-                    "type": "array",
-                    "items": {},
-                    "description": "The arrays to concatenate, e.g. [\"{{ a.output.results }}\", \"{{ b.output.results }}\"]; non-array members are ignored"
-                },
-                "dedup": {"type": "boolean", "default": false, "description": "Keep only the first occurrence of each item"},
-                "dedup_field": {"type": "string", "description": "Field whose value identifies an item when de-duplicating (e.g. \"source\"); without it whole items are compared"}
-            },
-            "required": ["arrays"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "arrays",
+                PropertySchema::of(JsonType::Array)
+                    .items(PropertySchema::any())
+                    .describe("The arrays to concatenate, e.g. [\"{{ a.output.results }}\", \"{{ b.output.results }}\"]; non-array members are ignored"),
+            )
+            .input(
+                "dedup",
+                PropertySchema::of(JsonType::Boolean)
+                    .defaults_to(false)
+                    .describe("Keep only the first occurrence of each item"),
+            )
+            .input(
+                "dedup_field",
+                PropertySchema::of(JsonType::String)
+                    .describe("Field whose value identifies an item when de-duplicating (e.g. \"source\"); without it whole items are compared"),
+            ),
         outputs: &[
             ("results", "the merged items, in input order"),
             ("resultCount", "number of merged items"),
@@ -54,7 +60,7 @@ impl Tool for Merge {
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
-            let dedup = args::bool_or(NAME, &call, "dedup", false)?;
+            let dedup = args::flag(&SPEC, &call, "dedup")?;
             let field = if dedup {
                 args::opt_string(&call, "dedup_field")
             } else {
@@ -190,6 +196,7 @@ fn hash_json<H: Hasher>(value: &Value, state: &mut H) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use vai_workflow::{Context, ToolError};
 
     async fn run(inputs: Value) -> Result<Value, ToolError> {

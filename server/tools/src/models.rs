@@ -4,6 +4,7 @@ use crate::args::{self, NO_API_CALLS};
 use crate::catalog::{self, ModelKind};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{Category, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec};
 
 const NAME: &str = "models";
@@ -21,17 +22,20 @@ pub fn spec() -> ToolSpec {
         icon: "ViewList",
         description: "List the available embedding and reranking models with dimensions and prices",
         help: "Returns the current (non-legacy) models of vai's catalog — Voyage AI's hosted models plus the local ones that run offline — with their type, output dimensions, list price and what each is best for. `category` narrows the list to `embedding`, `reranking` (or its alias `rerank`) or `multimodal`; the default `all` lists everything. Prices are list prices and may change.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "category": {
-                    "type": "string",
-                    "enum": ["all", "embedding", "reranking", "rerank", "multimodal"],
-                    "default": "all",
-                    "description": "Which models to list"
-                }
-            }
-        }),
+        input_schema: InputSchema::new().input(
+            "category",
+            PropertySchema::of(JsonType::String)
+                .choices([
+                    "all",
+                    "embedding",
+                    "reranking",
+                    "rerank",
+                    "multimodal",
+                    "embedding-multimodal",
+                ])
+                .defaults_to("all")
+                .describe("Which models to list"),
+        ),
         outputs: &[
             ("models", "[{name, type, dimensions, price, bestFor}]"),
             ("category", "the category listed"),
@@ -49,20 +53,7 @@ impl Tool for Models {
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
-            let category = args::choice_or(
-                NAME,
-                &call,
-                "category",
-                &[
-                    "all",
-                    "embedding",
-                    "reranking",
-                    "rerank",
-                    "multimodal",
-                    "embedding-multimodal",
-                ],
-                "all",
-            )?;
+            let category = args::choice(&SPEC, &call, "category")?;
             let category = match category {
                 "rerank" => "reranking",
                 "embedding-multimodal" => "multimodal",

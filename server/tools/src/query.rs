@@ -57,7 +57,7 @@ impl Tool for Query {
     }
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
-        Box::pin(retrieve(NAME, &self.providers, call, true))
+        Box::pin(retrieve(&SPEC, &self.providers, call, true))
     }
 }
 
@@ -393,8 +393,14 @@ mod tests {
     fn spec_declares_inputs_and_calls() {
         let spec = spec();
         assert_eq!(spec.required_inputs(), ["query"]);
-        assert_eq!(spec.input_schema["properties"]["limit"]["default"], 10);
-        assert_eq!(spec.input_schema["properties"]["rerank"]["default"], true);
+        assert_eq!(
+            spec.input_schema.default_of("limit"),
+            Some(&serde_json::json!(10))
+        );
+        assert_eq!(
+            spec.input_schema.default_of("rerank"),
+            Some(&serde_json::json!(true))
+        );
         assert_eq!(spec.category, Category::Retrieval);
         assert_eq!(
             (

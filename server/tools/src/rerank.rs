@@ -2,9 +2,10 @@
 
 use crate::args;
 use crate::retrieval::{Served, provider_error};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{Providers, RerankRequest};
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "rerank";
@@ -33,21 +34,30 @@ pub fn spec() -> ToolSpec {
         icon: "Sort",
         description: "Reorder documents by relevance to a query with a reranking model",
         help: "Scores every document in `documents` against `query` with the reranking model and returns them best first, each as the original object (a string becomes {text}) with `score` set to its relevance score. A document's text is its `text` field, then `content`, else its JSON. `topK` keeps only the best K (the reference ignored it). An empty `documents` array yields no results without calling the reranker, so a rerank after searches that found nothing just passes through.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "What the documents should be relevant to"},
-                "documents": {
-                    "type": "array",
-                    "items": {"type": ["string", "object"]},
-                    "maxItems": MAX_DOCUMENTS,
-                    "description": "Strings or objects (text from `text`, then `content`), e.g. {{ merge.output.results }}"
-                },
-                "model": {"type": "string", "default": "rerank-2.5", "description": "Reranking model; defaults to defaults.rerankModel, then rerank-2.5"},
-                "topK": {"type": "integer", "minimum": 1, "description": "Keep only the best K documents; all by default"}
-            },
-            "required": ["query", "documents"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "query",
+                PropertySchema::of(JsonType::String)
+                    .describe("What the documents should be relevant to"),
+            )
+            .required_input(
+                "documents",
+                PropertySchema::of(JsonType::Array)
+                    .items(PropertySchema::one_of(&[JsonType::String, JsonType::Object]))
+                    .max_items(MAX_DOCUMENTS as u64)
+                    .describe("Strings or objects (text from `text`, then `content`), e.g. {{ merge.output.results }}"),
+            )
+            .input(
+                "model",
+                PropertySchema::of(JsonType::String)
+                    .describe("Reranking model; defaults to defaults.rerankModel, then rerank-2.5"),
+            )
+            .input(
+                "topK",
+                PropertySchema::of(JsonType::Integer)
+                    .min(1u64)
+                    .describe("Keep only the best K documents; all by default"),
+            ),
         outputs: &[
             (
                 "results",
@@ -76,13 +86,7 @@ impl Tool for Rerank {
         Box::pin(async move {
             let mut call = call;
             let query = args::required_str(NAME, &call, "query")?.to_string();
-            let top_k = match call.input("topK") {
-                None => None,
-                Some(_) => match args::count_or(NAME, &call, "topK", 0, u64::MAX)? {
-                    0 => return Err(ToolError::invalid(NAME, "topK", "must be at least 1")),
-                    k => Some(k as usize),
-                },
-            };
+            let top_k = args::opt_count(&SPEC, &call, "topK")?.map(|k| k as usize);
             let model = self
                 .providers
                 .settings
@@ -161,6 +165,7 @@ fn with_score(doc: Value, score: f64) -> Value {
 mod tests {
     use super::*;
     use crate::retrieval::testing::{Fakes, run};
+    use serde_json::json;
     use vai_providers::{ProviderError, Settings};
 
     #[tokio::test]

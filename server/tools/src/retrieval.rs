@@ -3,12 +3,13 @@
 //! and the fakes their tests run against.
 
 use crate::args;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use vai_providers::{
     Document, EmbedRequest, InputType, Namespace, ProviderError, Providers, RerankRequest,
     ScoredDocument, TokenUsage, VectorQuery,
 };
-use vai_workflow::{ToolCall, ToolError, ToolOutput, Usage};
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
+use vai_workflow::{ToolCall, ToolError, ToolOutput, ToolSpec, Usage};
 
 /// Most results one step may ask for.
 pub const MAX_LIMIT: u64 = 1000;
@@ -18,52 +19,79 @@ pub const MAX_CANDIDATES: u64 = 10_000;
 const RESULT_FIELDS: [&str; 4] = ["text", "content", "source", "metadata"];
 
 /// The input schema of `query` (`with_rerank`) and `search`.
-pub(crate) fn retrieval_schema(with_rerank: bool) -> Value {
-    let mut schema = json!({
-        "type": "object",
-        "properties": {
-            "query": {"type": "string", "description": "The question or search text"},
-            "db": {"type": "string", "description": "Database; defaults to the workflow's defaults.db, .vai.json, VAI_DEFAULT_DB or the user config"},
-            "collection": {"type": "string", "description": "Collection; defaults to the workflow's defaults.collection, .vai.json, VAI_DEFAULT_COLLECTION or the user config"},
-            "model": {"type": "string", "description": "Embedding model; defaults to defaults.model, then voyage-4-large. Must match the model the collection was embedded with"},
-            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10, "description": "How many results to return"},
-            "numCandidates": {"type": "integer", "minimum": 1, "maximum": MAX_CANDIDATES, "description": "Vector-search candidate pool; defaults to limit × 15, at most 10,000"},
-            "filter": {"type": "object", "description": "MongoDB-style pre-filter on stored fields, e.g. {\"source\": \"guide.md\"}"}
-        },
-        "required": ["query"]
-    });
-    if with_rerank {
-        let props = schema["properties"]
-            .as_object_mut()
-            .expect("properties is an object");
-        props.insert(
-            "rerank".into(),
-            json!({"type": "boolean", "default": true, "description": "Rerank the vector-search hits with a reranking model"}),
+pub(crate) fn retrieval_schema(with_rerank: bool) -> InputSchema {
+    let schema = InputSchema::new()
+        .required_input(
+            "query",
+            PropertySchema::of(JsonType::String).describe("The question or search text"),
+        )
+        .input("db", string(DB))
+        .input("collection", string(COLLECTION))
+        .input(
+            "model",
+            string("Embedding model; defaults to defaults.model, then voyage-4-large. Must match the model the collection was embedded with"),
+        )
+        .input(
+            "limit",
+            PropertySchema::of(JsonType::Integer)
+                .min(1u64)
+                .max(MAX_LIMIT)
+                .defaults_to(10)
+                .describe("How many results to return"),
+        )
+        .input(
+            "numCandidates",
+            PropertySchema::of(JsonType::Integer)
+                .min(1u64)
+                .max(MAX_CANDIDATES)
+                .describe("Vector-search candidate pool; defaults to limit × 15, at most 10,000"),
+        )
+        .input(
+            "filter",
+            PropertySchema::of(JsonType::Object).describe(
+                "MongoDB-style pre-filter on stored fields, e.g. {\"source\": \"guide.md\"}",
+            ),
         );
-        props.insert(
-            "rerankModel".into(),
-            json!({"type": "string", "default": "rerank-2.5", "description": "Reranking model; defaults to defaults.rerankModel, then rerank-2.5"}),
-        );
+    if !with_rerank {
+        return schema;
     }
     schema
+        .input(
+            "rerank",
+            PropertySchema::of(JsonType::Boolean)
+                .defaults_to(true)
+                .describe("Rerank the vector-search hits with a reranking model"),
+        )
+        .input(
+            "rerankModel",
+            string("Reranking model; defaults to defaults.rerankModel, then rerank-2.5"),
+        )
+}
+
+/// The `db` input's description, shared by every tool that reads a collection.
+pub(crate) const DB: &str = "Database; defaults to the workflow's defaults.db, .vai.json, VAI_DEFAULT_DB or the user config";
+/// The `collection` input's description.
+pub(crate) const COLLECTION: &str = "Collection; defaults to the workflow's defaults.collection, .vai.json, VAI_DEFAULT_COLLECTION or the user config";
+
+/// A string input described by `description`.
+pub(crate) fn string(description: &str) -> PropertySchema {
+    PropertySchema::of(JsonType::String).describe(description)
 }
 
 /// Embed → vector search → (when `allow_rerank` and the step's `rerank` is on) rerank.
 pub(crate) async fn retrieve(
-    tool: &'static str,
+    spec: &ToolSpec,
     providers: &Providers,
     call: ToolCall<'_>,
     allow_rerank: bool,
 ) -> Result<ToolOutput, ToolError> {
+    let tool = spec.name;
     let settings = &providers.settings;
     let query = args::required_str(tool, &call, "query")?.to_string();
-    let limit = args::count_or(tool, &call, "limit", 10, MAX_LIMIT)?;
-    if limit == 0 {
-        return Err(ToolError::invalid(tool, "limit", "must be at least 1"));
-    }
-    let num_candidates = match call.input("numCandidates") {
+    let limit = args::count(spec, &call, "limit")?;
+    let num_candidates = match args::opt_count(spec, &call, "numCandidates")? {
         None => (limit * 15).min(MAX_CANDIDATES),
-        Some(_) => args::count_or(tool, &call, "numCandidates", 0, MAX_CANDIDATES)?,
+        Some(n) => n,
     };
     if num_candidates < limit {
         return Err(ToolError::invalid(
@@ -75,7 +103,7 @@ pub(crate) async fn retrieve(
     let filter = args::opt_object(tool, &call, "filter")?
         .filter(|f| !f.is_empty())
         .cloned();
-    let rerank = allow_rerank && args::bool_or(tool, &call, "rerank", true)?;
+    let rerank = allow_rerank && args::flag(spec, &call, "rerank")?;
     let model =
         settings.embedding_model(args::opt_string(&call, "model").as_deref(), call.defaults);
     let rerank_model = settings.rerank_model(

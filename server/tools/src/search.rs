@@ -54,7 +54,7 @@ impl Tool for Search {
     }
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
-        Box::pin(retrieve(NAME, &self.providers, call, false))
+        Box::pin(retrieve(&SPEC, &self.providers, call, false))
     }
 }
 
@@ -117,7 +117,7 @@ mod tests {
     #[test]
     fn schema_has_no_rerank_inputs() {
         let spec = spec();
-        assert!(spec.input_schema["properties"].get("rerank").is_none());
+        assert!(spec.input_schema.property("rerank").is_none());
         assert_eq!(spec.required_inputs(), ["query"]);
     }
 }

@@ -2,9 +2,10 @@
 
 use crate::args;
 use crate::retrieval::{Served, object, provider_error};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedRequest, InputType, Providers, cosine_similarity};
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "similarity";
@@ -30,15 +31,20 @@ pub fn spec() -> ToolSpec {
         icon: "CompareArrows",
         description: "How similar two texts are: cosine similarity of their embeddings",
         help: "Embeds `text1` and `text2` as documents in a single embedding request and returns the cosine similarity of the two vectors, from -1 to 1 (in practice mostly 0 to 1; near 1 means the texts say nearly the same thing). Use it to detect duplicates before ingesting or to check that an answer stays close to its sources.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "text1": {"type": "string", "description": "First text"},
-                "text2": {"type": "string", "description": "Second text"},
-                "model": {"type": "string", "description": "Embedding model; defaults to defaults.model, then voyage-4-large"}
-            },
-            "required": ["text1", "text2"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "text1",
+                PropertySchema::of(JsonType::String).describe("First text"),
+            )
+            .required_input(
+                "text2",
+                PropertySchema::of(JsonType::String).describe("Second text"),
+            )
+            .input(
+                "model",
+                PropertySchema::of(JsonType::String)
+                    .describe("Embedding model; defaults to defaults.model, then voyage-4-large"),
+            ),
         outputs: &[
             (
                 "similarity",
@@ -106,6 +112,7 @@ impl Tool for Similarity {
 mod tests {
     use super::*;
     use crate::retrieval::testing::{Fakes, run};
+    use serde_json::json;
 
     #[tokio::test]
     async fn embeds_both_texts_as_documents_in_one_request() {

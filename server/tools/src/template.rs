@@ -3,6 +3,7 @@
 use crate::args::NO_API_CALLS;
 use serde_json::json;
 use std::sync::LazyLock;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec};
 
 const NAME: &str = "template";
@@ -20,13 +21,12 @@ pub fn spec() -> ToolSpec {
         icon: "TextSnippet",
         description: "Compose a piece of text from inputs and earlier steps' outputs",
         help: "Resolves the `{{ }}` templates in `text` and returns the result with its length in characters. Use it to build prompts, messages or summaries from earlier steps, e.g. \"Found {{ search.output.resultCount }} results for {{ inputs.query }}\". When `text` is a single template that yields an array or object, the output is its JSON text (the reference printed \"[object Object]\"). An empty string is allowed.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "text": {"type": "string", "description": "Text with {{ }} templates to resolve"}
-            },
-            "required": ["text"]
-        }),
+        input_schema: InputSchema::new().required_input(
+            "text",
+            PropertySchema::of(JsonType::String)
+                .describe("Text with {{ }} templates to resolve")
+                .format(WidgetFormat::Multiline),
+        ),
         outputs: &[
             ("text", "the resolved text"),
             ("charCount", "its length in characters"),

@@ -2,8 +2,9 @@
 //! new ones from per-item templates.
 
 use crate::args::{self, NO_API_CALLS};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::sync::LazyLock;
+use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{
     Category, DeferredInput, DeferredKind, Template, Tool, ToolCall, ToolError, ToolFuture,
     ToolSpec,
@@ -30,19 +31,25 @@ pub fn spec() -> ToolSpec {
         icon: "Transform",
         description: "Reshape each item of an array: pick fields or map them to new ones",
         help: "With `fields` (a list of keys), each object keeps only those keys. Otherwise `mapping` builds a new object per item: a plain string value names a field of the item to copy (`{\"title\": \"name\"}` copies `item.name`; when the item has no such field the string itself is stored), a template is resolved per item with `item` and `index` in scope (`{\"label\": \"{{ index }}: {{ item.title }}\"}`), and any other value is stored as it is. A template that does not use `item` or `index` is resolved once, and its string result names a field as a plain string would. `fields` wins over `mapping`; with neither, or an empty `fields`, items pass through. Items that are not objects pass through unchanged, except that a mapping using `item` or `index` is applied to them too.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "array": {"type": "array", "items": {}, "description": "The items to transform, e.g. {{ search.output.results }}"},
-                "fields": {"type": "array", "items": {"type": "string"}, "description": "Keys to keep from each object"},
-                "mapping": {
-                    "type": "object",
-                    "additionalProperties": true,
-                    "description": "{newKey: oldKey or template}, e.g. {\"title\": \"name\", \"snippet\": \"{{ item.text }}\"}"
-                }
-            },
-            "required": ["array"]
-        }),
+        input_schema: InputSchema::new()
+            .required_input(
+                "array",
+                PropertySchema::of(JsonType::Array)
+                    .items(PropertySchema::any())
+                    .describe("The items to transform, e.g. {{ search.output.results }}"),
+            )
+            .input(
+                "fields",
+                PropertySchema::of(JsonType::Array)
+                    .items(PropertySchema::of(JsonType::String))
+                    .describe("Keys to keep from each object"),
+            )
+            .input(
+                "mapping",
+                PropertySchema::of(JsonType::Object)
+                    .allow_other_members()
+                    .describe("{newKey: oldKey or template}, e.g. {\"title\": \"name\", \"snippet\": \"{{ item.text }}\"}"),
+            ),
         outputs: &[
             ("results", "the transformed items, in order"),
             ("resultCount", "number of items"),
@@ -263,6 +270,7 @@ impl<'t> Mapping<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use std::collections::HashMap;
     use vai_workflow::{Context, DeferredValue};
 

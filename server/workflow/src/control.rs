@@ -1,8 +1,8 @@
 //! Declarations of the two tools the executor runs itself: `conditional` and `loop`.
 //! They steer the run (skip branches, run an inner step per item), so they live in the engine.
 
+use crate::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use crate::tool::{ApiCalls, Category, ToolSpec};
-use serde_json::json;
 
 pub const CONDITIONAL: &str = "conditional";
 pub const LOOP: &str = "loop";
@@ -20,15 +20,15 @@ pub fn specs() -> Vec<ToolSpec> {
             icon: "CallSplit",
             description: "Evaluate a condition and run only the steps of the branch it selects",
             help: "Evaluates `condition` with the expression language. When it is true the steps listed in `then` run and those in `else` are skipped with the reason \"conditional branch not taken\"; when it is false, the other way round. Listed steps depend on the conditional, so they always start after it. Steps downstream of a skipped step still run and see `null` — list every step that belongs to a branch.",
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "condition": {"type": ["string", "boolean"], "description": "Expression deciding the branch, e.g. {{ search.output.resultCount > 0 }}"},
-                    "then": {"type": "array", "items": {"type": "string"}, "description": "Step ids to run when the condition is true"},
-                    "else": {"type": "array", "items": {"type": "string"}, "description": "Step ids to run when the condition is false"}
-                },
-                "required": ["condition", "then"]
-            }),
+            input_schema: InputSchema::new()
+                .required_input(
+                    "condition",
+                    PropertySchema::one_of(&[JsonType::String, JsonType::Boolean])
+                        .describe("Expression deciding the branch, e.g. {{ search.output.resultCount > 0 }}")
+                        .format(WidgetFormat::Expression),
+                )
+                .required_input("then", step_ids("Step ids to run when the condition is true"))
+                .input("else", step_ids("Step ids to run when the condition is false")),
             outputs: &[
                 ("conditionResult", "the condition's boolean value"),
                 ("branchTaken", "\"then\" or \"else\""),
@@ -52,21 +52,34 @@ pub fn specs() -> Vec<ToolSpec> {
             icon: "Loop",
             description: "Run one inner step for every item of an array",
             help: "Resolves `items` to an array and runs the inner `step` (`{tool, inputs}`) once per item, in order, with the item bound to the name given in `as` (and its position to `index` and `_loopIndex`). Per-item failures are collected in `errors` and do not fail the step. At most `maxIterations` items run (default 100, never more than 10,000); a truncated loop records an error entry saying so.",
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "items": {"description": "Array to iterate, usually a template such as {{ chunks.output.chunks }}"},
-                    "as": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Name the current item is bound to inside the inner step"},
-                    "step": {
-                        "type": "object",
-                        "properties": {"tool": {"type": "string"}, "inputs": {"type": "object"}},
-                        "required": ["tool"],
-                        "description": "The inner step: a tool and its inputs"
-                    },
-                    "maxIterations": {"type": "integer", "minimum": 1, "maximum": LOOP_HARD_MAX, "default": LOOP_DEFAULT_MAX}
-                },
-                "required": ["items", "as", "step"]
-            }),
+            input_schema: InputSchema::new()
+                .required_input(
+                    "items",
+                    PropertySchema::any().describe(
+                        "Array to iterate, usually a template such as {{ chunks.output.chunks }}",
+                    ),
+                )
+                .required_input(
+                    "as",
+                    PropertySchema::of(JsonType::String)
+                        .pattern("^[A-Za-z_][A-Za-z0-9_]*$")
+                        .describe("Name the current item is bound to inside the inner step"),
+                )
+                .required_input(
+                    "step",
+                    PropertySchema::of(JsonType::Object)
+                        .member("tool", PropertySchema::of(JsonType::String))
+                        .member("inputs", PropertySchema::of(JsonType::Object))
+                        .require(&["tool"])
+                        .describe("The inner step: a tool and its inputs"),
+                )
+                .input(
+                    "maxIterations",
+                    PropertySchema::of(JsonType::Integer)
+                        .min(1u64)
+                        .max(LOOP_HARD_MAX)
+                        .defaults_to(LOOP_DEFAULT_MAX),
+                ),
             outputs: &[
                 ("iterations", "number of items whose inner step succeeded"),
                 (
@@ -89,4 +102,11 @@ pub fn specs() -> Vec<ToolSpec> {
             },
         },
     ]
+}
+
+fn step_ids(description: &str) -> PropertySchema {
+    PropertySchema::of(JsonType::Array)
+        .items(PropertySchema::of(JsonType::String))
+        .describe(description)
+        .format(WidgetFormat::StepIds)
 }

@@ -4,11 +4,13 @@
 
 pub mod control;
 pub mod expr;
+pub mod input_schema;
 pub mod scope;
 pub mod template;
 pub mod tool;
 pub mod value;
 
+pub use input_schema::{InputSchema, PropertySchema};
 pub use inputs::Inputs;
 pub use scope::{Context, Locals, Scope};
 pub use template::{Condition, Template, TemplateError};
@@ -18,8 +20,11 @@ pub use tool::{
 };
 pub mod compile;
 pub mod diagnostic;
+pub mod edit;
 pub mod events;
 pub mod exec;
+pub mod format;
+pub mod fsutil;
 pub mod inputs;
 pub mod load;
 pub mod model;

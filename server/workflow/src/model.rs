@@ -5,10 +5,12 @@
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
+use std::sync::LazyLock;
 
 /// A `.vai-workflow.json` file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[schemars(
     title = "vai workflow",
     description = "A RAG pipeline run by `vai workflow run` and the vai playground."
@@ -26,10 +28,15 @@ pub struct Workflow {
     pub version: Option<String>,
     /// Declared inputs, readable as `{{ inputs.<name> }}`.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[cfg_attr(
+        feature = "ts",
+        ts(as = "Option<std::collections::HashMap<String, InputDecl>>", optional)
+    )]
     pub inputs: IndexMap<String, InputDecl>,
     /// Defaults readable as `{{ defaults.<key> }}`; `db`, `collection` and `model` are used by
     /// tools when a step does not set them. `--db`/`--collection` override them.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Map<String, Value>>", optional))]
     pub defaults: Map<String, Value>,
     /// The steps of the DAG.
     #[schemars(length(min = 1))]
@@ -44,13 +51,64 @@ pub struct Workflow {
     /// Icon and colour for catalogs; kept, not used by the engine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branding: Option<Value>,
+    /// How the playground's builder lays the workflow out; never affects a run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<WorkflowUi>,
     /// Keys this version does not know, kept on round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
+/// The builder's layout: hand-placed node positions and sticky notes. Written only when the
+/// person moved something or added a note; a file without it is laid out automatically.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct WorkflowUi {
+    /// Canvas position of each step, by step id.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[cfg_attr(
+        feature = "ts",
+        ts(as = "std::collections::HashMap<String, UiPosition>")
+    )]
+    pub positions: IndexMap<String, UiPosition>,
+    /// Sticky notes on the canvas.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+    /// Keys this version does not know, kept on round trip.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// A point on the builder's canvas. Coordinates are kept as written (`3` stays `3`), since the
+/// engine never computes with them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct UiPosition {
+    pub x: Number,
+    pub y: Number,
+}
+
+/// A sticky note on the builder's canvas.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+pub struct Note {
+    pub id: String,
+    pub x: Number,
+    pub y: Number,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<Number>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<Number>,
+    /// Markdown.
+    pub text: String,
+    /// A CSS colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+}
+
 /// The declared type of a workflow input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum InputType {
     String,
@@ -96,6 +154,7 @@ impl InputType {
 
 /// One declared input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct InputDecl {
     #[serde(rename = "type")]
     pub kind: InputType,
@@ -117,6 +176,7 @@ impl InputDecl {
 
 /// One step of the DAG.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
     /// Unique id, `^[A-Za-z_][A-Za-z0-9_]*$`; other steps read its output as `{{ <id>.output }}`.
@@ -168,20 +228,25 @@ impl Step {
 
 /// Retry policy of a step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RetryPolicy {
     /// Attempts in all, the first included (default 3, at most 10).
     #[serde(default = "default_attempts")]
     #[schemars(range(min = 1, max = 10))]
+    #[cfg_attr(feature = "ts", ts(as = "Option<u32>", optional))]
     pub max_attempts: u32,
     /// Delay before the second attempt (default 500 ms).
     #[serde(default = "default_initial_delay")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<u64>", optional))]
     pub initial_delay_ms: u64,
     /// Factor applied to the delay after each attempt (default 2).
     #[serde(default = "default_backoff")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<f64>", optional))]
     pub backoff_rate: f64,
     /// Upper bound of one delay (default 30,000 ms).
     #[serde(default = "default_max_delay")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<u64>", optional))]
     pub max_delay_ms: u64,
 }
 
@@ -211,6 +276,7 @@ impl Default for RetryPolicy {
 
 /// Output rendering hints.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct Formatters {
     /// json, table, markdown, text or csv.
@@ -225,6 +291,34 @@ pub struct Formatters {
     pub array_field: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// The keys the file format gives a meaning to, per object: read from the JSON Schema generated
+/// from these types, so the structural checks (and what lands in `extra`) never keep a second
+/// list. Adding a field to a type above is the whole change.
+pub trait KnownKeys: JsonSchema {
+    fn known_keys() -> &'static [String];
+}
+
+macro_rules! known_keys {
+    ($($t:ty),*) => {$(
+        impl KnownKeys for $t {
+            fn known_keys() -> &'static [String] {
+                static KEYS: LazyLock<Vec<String>> = LazyLock::new(property_names::<$t>);
+                &KEYS
+            }
+        }
+    )*};
+}
+
+known_keys!(Workflow, Step, InputDecl, Formatters);
+
+fn property_names<T: JsonSchema>() -> Vec<String> {
+    schemars::schema_for!(T)
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 /// Names a step id may not take: they are scope roots or literals.
@@ -283,6 +377,51 @@ mod tests {
             committed == generated,
             "{} is out of date: run VAI_UPDATE_GENERATED=1 cargo test -p vai-workflow schema",
             path.display()
+        );
+    }
+
+    #[test]
+    fn known_keys_come_from_the_types() {
+        assert_eq!(
+            Workflow::known_keys(),
+            [
+                "$schema",
+                "name",
+                "description",
+                "version",
+                "inputs",
+                "defaults",
+                "steps",
+                "output",
+                "formatters",
+                "branding",
+                "ui"
+            ]
+        );
+        assert_eq!(
+            Step::known_keys(),
+            [
+                "id",
+                "name",
+                "description",
+                "tool",
+                "inputs",
+                "condition",
+                "forEach",
+                "forEachConcurrency",
+                "continueOnError",
+                "dependsOn",
+                "retry",
+                "timeoutMs"
+            ]
+        );
+        assert_eq!(
+            InputDecl::known_keys(),
+            ["type", "description", "required", "default"]
+        );
+        assert_eq!(
+            Formatters::known_keys(),
+            ["default", "title", "columns", "arrayField"]
         );
     }
 

@@ -1,5 +1,6 @@
 //! Fake tools for the engine's own tests: declared like real tools, behaving as each test needs.
 
+use crate::input_schema::InputSchema;
 use crate::tool::{
     ApiCalls, Category, DeferredInput, DeferredKind, Registry, Tool, ToolCall, ToolError,
     ToolFuture, ToolOutput, ToolSpec,
@@ -35,6 +36,11 @@ impl FnTool {
             max_running: Arc::default(),
         }
     }
+
+    /// Its declaration, to give it outputs or deferred inputs before registering it.
+    pub fn spec_mut(&mut self) -> &mut ToolSpec {
+        &mut self.spec
+    }
 }
 
 pub fn spec(name: &'static str, required: &[&str], deferred: &'static [DeferredInput]) -> ToolSpec {
@@ -45,7 +51,10 @@ pub fn spec(name: &'static str, required: &[&str], deferred: &'static [DeferredI
         icon: "Build",
         description: "test tool",
         help: "test tool",
-        input_schema: json!({"type": "object", "required": required}),
+        input_schema: InputSchema {
+            required: required.iter().map(|r| r.to_string()).collect(),
+            ..InputSchema::new()
+        },
         outputs: &[],
         deferred,
         main_input: None,

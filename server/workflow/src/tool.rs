@@ -1,5 +1,6 @@
 //! The `Tool` trait every step tool implements, its declaration (`ToolSpec`), and the registry.
 
+use crate::input_schema::InputSchema;
 use crate::inputs::Inputs;
 use crate::scope::{Locals, Scope};
 use crate::template::{Condition, Template};
@@ -95,8 +96,9 @@ pub struct ToolSpec {
     pub description: &'static str,
     /// Longer help: what it does and how, shown in the inspector and in `docs/workflows.md`.
     pub help: &'static str,
-    /// JSON Schema (draft 2020-12) of the `inputs` object; `required` lists required inputs.
-    pub input_schema: Value,
+    /// The `inputs` object: every input with its type, bounds, widget hint and default — the
+    /// default the tool itself reads (`vai_tools::args`); `required` lists required inputs.
+    pub input_schema: InputSchema,
     /// Output field names and a one-line description each, in order.
     pub outputs: &'static [(&'static str, &'static str)],
     /// Inputs the tool evaluates itself per element.
@@ -115,10 +117,10 @@ impl ToolSpec {
     /// Names listed in the schema's `required` array.
     pub fn required_inputs(&self) -> Vec<&str> {
         self.input_schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default()
+            .required
+            .iter()
+            .map(String::as_str)
+            .collect()
     }
 
     pub fn deferred(&self, name: &str) -> Option<&DeferredInput> {

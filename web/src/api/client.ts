@@ -1,5 +1,7 @@
 //! Typed fetch wrappers for every route in docs/api.md. Failures reject with an `ApiError`
-//! carrying the server's `{code, message}` (and diagnostics for workflow errors).
+//! carrying the server's `{code, message}` (and diagnostics for workflow errors). A 401 (the
+//! page was opened without the access token `vai playground` printed) is also announced to
+//! `onAccessDenied` listeners, so the shell can say what to do instead of showing broken panels.
 import type {
   CompleteRequest,
   CompleteResponse,
@@ -39,6 +41,20 @@ export class ApiError extends Error {
   }
 }
 
+let denied = false
+const deniedListeners = new Set<() => void>()
+
+/** Calls `listener` on every 401 from the API; returns the unsubscribe. */
+export function onAccessDenied(listener: () => void): () => void {
+  deniedListeners.add(listener)
+  return () => deniedListeners.delete(listener)
+}
+
+/** True once the API has refused this page for want of the access token. */
+export function isAccessDenied(): boolean {
+  return denied
+}
+
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   let response: Response
   try {
@@ -56,6 +72,10 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
     json = text ? JSON.parse(text) : undefined
   } catch {
     json = undefined
+  }
+  if (response.status === 401) {
+    denied = true
+    deniedListeners.forEach((listener) => listener())
   }
   if (!response.ok) {
     const error = (json as { error?: { code?: string; message?: string; diagnostics?: Diagnostic[] } } | undefined)?.error

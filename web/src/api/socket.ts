@@ -1,7 +1,9 @@
 //! The WebSocket to `/api/ws`: reconnects with backoff, re-subscribes to the followed run, and
-//! feeds every server message into the run store's reducer.
+//! feeds every server message into the run store's reducer. It stops once the API has refused
+//! the page for want of the access token.
 import { useConnectionStore } from '../state/connectionStore'
 import { useRunStore } from '../state/runStore'
+import { api, isAccessDenied } from './client'
 import type { ClientMessage, RunSummary, ServerMessage } from './types'
 
 const MIN_DELAY_MS = 500
@@ -55,6 +57,7 @@ class RunSocket {
   }
 
   private connect(): void {
+    if (isAccessDenied()) return
     useConnectionStore.getState().setState('connecting')
     let ws: WebSocket
     try {
@@ -64,7 +67,9 @@ class RunSocket {
       return
     }
     this.ws = ws
+    let opened = false
     ws.onopen = () => {
+      opened = true
       this.failures = 0
       useConnectionStore.getState().setState('open')
       // Continue from a fresh snapshot: events missed while disconnected are in it.
@@ -79,7 +84,7 @@ class RunSocket {
       }
       if (message.type === 'hello') message.runs.forEach((run) => this.onAnnounce?.(run))
       else if (message.type === 'run_created') this.onAnnounce?.(message.run)
-      else if (message.type === 'error' && message.code === 'NOT_FOUND' && this.followed && message.message.includes(this.followed))
+      else if (message.type === 'error' && message.code === 'NOT_FOUND' && this.followed && message.runId === this.followed)
         useRunStore.getState().lose('The server no longer has this run (was it restarted?).')
       else {
         if ((message.type === 'snapshot' ? message.run.runId : message.type === 'event' ? message.runId : undefined) === this.followed)
@@ -91,6 +96,9 @@ class RunSocket {
       if (this.ws !== ws) return
       this.ws = undefined
       useConnectionStore.getState().setState('closed')
+      // A handshake refused for want of the access token looks like any failed connection;
+      // one API call tells (a 401 there stops the reconnecting).
+      if (!opened) void api.configStatus().catch(() => undefined)
       this.scheduleReconnect()
     }
   }

@@ -1,5 +1,185 @@
 // generated — do not edit; VAI_UPDATE_GENERATED=1 cargo test -p vai-contract
 
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
+
+/**
+ * A `.vai-workflow.json` file.
+ */
+export type Workflow = { 
+/**
+ * Ignored by the engine; editors use it to find this schema.
+ */
+$schema?: string, 
+/**
+ * Display name.
+ */
+name: string, description?: string, 
+/**
+ * Semantic version of the workflow (e.g. "1.0.0").
+ */
+version?: string, 
+/**
+ * Declared inputs, readable as `{{ inputs.<name> }}`.
+ */
+inputs?: { [key in string]: InputDecl }, 
+/**
+ * Defaults readable as `{{ defaults.<key> }}`; `db`, `collection` and `model` are used by
+ * tools when a step does not set them. `--db`/`--collection` override them.
+ */
+defaults?: { [key in string]: JsonValue }, 
+/**
+ * The steps of the DAG.
+ */
+steps: Array<Step>, 
+/**
+ * Output mapping, resolved after the run (object, array or a string template). Absent: the
+ * whole run context is the output.
+ */
+output?: JsonValue, 
+/**
+ * Hints for rendering the output in the CLI.
+ */
+formatters?: Formatters, 
+/**
+ * Icon and colour for catalogs; kept, not used by the engine.
+ */
+branding?: JsonValue, 
+/**
+ * How the playground's builder lays the workflow out; never affects a run.
+ */
+ui?: WorkflowUi, } & ({ [key in string]: JsonValue });
+
+/**
+ * One declared input.
+ */
+export type InputDecl = { type: InputType, description?: string, required?: boolean, default?: JsonValue, } & ({ [key in string]: JsonValue });
+
+/**
+ * The declared type of a workflow input.
+ */
+export type InputType = "string" | "number" | "boolean" | "array" | "object";
+
+/**
+ * One step of the DAG.
+ */
+export type Step = { 
+/**
+ * Unique id, `^[A-Za-z_][A-Za-z0-9_]*$`; other steps read its output as `{{ <id>.output }}`.
+ */
+id: string, 
+/**
+ * Display label.
+ */
+name?: string, description?: string, 
+/**
+ * The tool this step runs (see docs/tools.md).
+ */
+tool: string, 
+/**
+ * The tool's inputs; string values may hold `{{ }}` templates, at any depth.
+ */
+inputs: { [key in string]: JsonValue }, 
+/**
+ * Expression; when false the step is skipped ("condition not met").
+ */
+condition?: string, 
+/**
+ * Template resolving to an array; the step runs once per element with `item` and `index`.
+ */
+forEach?: string, 
+/**
+ * How many `forEach` iterations run at once (default 4, at most 16).
+ */
+forEachConcurrency?: number, 
+/**
+ * On failure, record the error and go on.
+ */
+continueOnError?: boolean, 
+/**
+ * Steps that must finish first, when no template reference says so.
+ */
+dependsOn?: Array<string>, 
+/**
+ * Retry transient failures (rate limits, timeouts, 5xx, network errors).
+ */
+retry?: RetryPolicy, 
+/**
+ * Time limit of one attempt, in milliseconds.
+ */
+timeoutMs?: number, } & ({ [key in string]: JsonValue });
+
+/**
+ * Retry policy of a step.
+ */
+export type RetryPolicy = { 
+/**
+ * Attempts in all, the first included (default 3, at most 10).
+ */
+maxAttempts?: number, 
+/**
+ * Delay before the second attempt (default 500 ms).
+ */
+initialDelayMs?: number, 
+/**
+ * Factor applied to the delay after each attempt (default 2).
+ */
+backoffRate?: number, 
+/**
+ * Upper bound of one delay (default 30,000 ms).
+ */
+maxDelayMs?: number, };
+
+/**
+ * Output rendering hints.
+ */
+export type Formatters = { 
+/**
+ * json, table, markdown, text or csv.
+ */
+default?: string, title?: string, columns?: Array<string>, 
+/**
+ * Which output field holds the array rendered as a table.
+ */
+arrayField?: string, } & ({ [key in string]: JsonValue });
+
+/**
+ * The builder's layout: hand-placed node positions and sticky notes. Written only when the
+ * person moved something or added a note; a file without it is laid out automatically.
+ */
+export type WorkflowUi = { 
+/**
+ * Canvas position of each step, by step id.
+ */
+positions?: { [key in string]: UiPosition }, 
+/**
+ * Sticky notes on the canvas.
+ */
+notes?: Array<Note>, } & ({ [key in string]: JsonValue });
+
+/**
+ * A point on the builder's canvas. Coordinates are kept as written (`3` stays `3`), since the
+ * engine never computes with them.
+ */
+export type UiPosition = { x: number, y: number, };
+
+/**
+ * A sticky note on the builder's canvas.
+ */
+export type Note = { id: string, x: number, y: number, width?: number, height?: number, 
+/**
+ * Markdown.
+ */
+text: string, 
+/**
+ * A CSS colour.
+ */
+color?: string, };
+
+/**
+ * How strictly to validate.
+ */
+export type ValidationMode = "strict" | "draft";
+
 export type Severity = "error" | "warning" | "info";
 
 /**
@@ -86,11 +266,12 @@ name: string, description?: string, source: WorkflowSource, stepCount: number,
  */
 inputs: Array<string>, 
 /**
- * True for built-ins and examples: the builder saves them under a new name.
+ * Built-ins and examples: open them and "Save as" a file.
  */
 readOnly: boolean, 
 /**
- * Why a file in the directory could not be read or parsed (e.g. over 5 MB); it is still listed.
+ * Why the file could not be read or parsed (too large, unreadable, not JSON); such files
+ * are still listed.
  */
 error?: string, };
 
@@ -104,7 +285,8 @@ export type WorkflowList = { workflows: Array<WorkflowSummary>, };
  */
 export type WorkflowDocument = { summary: WorkflowSummary, text: string, definition?: JsonValue, 
 /**
- * Hex SHA-256 of the file's bytes (first 16 hex chars): `POST /api/workflows/save` compares it.
+ * The first 16 hex digits of the SHA-256 of the file's bytes: what `save` compares
+ * `baseVersion` with.
  */
 version: string, };
 
@@ -114,9 +296,10 @@ version: string, };
  */
 export type WorkflowBody = { definition?: JsonValue, text?: string, 
 /**
- * `draft` tolerates what an unfinished workflow lacks (no steps, no name); default `strict`.
+ * `draft` for a half-built workflow in the builder (missing pieces are warnings or infos);
+ * `strict` (the default) when it must run.
  */
-mode?: "strict" | "draft", };
+mode?: ValidationMode, };
 
 /**
  * `POST /api/workflows/validate`.
@@ -170,11 +353,7 @@ summary?: string, layer: number, condition?: string, forEach?: string, continueO
 /**
  * A declared workflow input, as the inputs node and the run bar show it.
  */
-export type InputField = { name: string, 
-/**
- * The declared type: `string`, `number`, `boolean`, `array`, `object`, ….
- */
-type: InputType, required: boolean, default?: unknown, description?: string, };
+export type InputField = { name: string, type: InputType, required: boolean, default?: JsonValue, description?: string, };
 
 /**
  * Why an edge exists.
@@ -196,6 +375,180 @@ label: string,
 field: string, };
 
 /**
+ * Body of `POST /api/workflows/references` and `/format`.
+ */
+export type DefinitionBody = { definition: JsonValue, };
+
+/**
+ * `POST /api/workflows/references`.
+ */
+export type ReferencesResponse = { references: Array<ReferenceSite>, };
+
+/**
+ * One reference, where it is written and what it points to.
+ */
+export type ReferenceSite = { 
+/**
+ * RFC 6901 pointer to the string value holding it (`/steps/2/inputs/query`).
+ */
+pointer: string, 
+/**
+ * The step holding it; absent in the output mapping.
+ */
+stepId?: string, 
+/**
+ * As diagnostics name fields: `inputs.query`, `inputs.arrays[1]`, `condition`,
+ * `dependsOn[0]`, `inputs.then[1]`, `output.answer`.
+ */
+field: string, kind: ReferenceKind, 
+/**
+ * The normalised path (`search.output.results`, `inputs.query`); for `id`, the id.
+ */
+path: string, 
+/**
+ * The path's first segment (`search`, `inputs`, `defaults`, `item`, `steps`, …).
+ */
+root: string, 
+/**
+ * The node it points to: a step id, or `__inputs` for `inputs.*`; absent for defaults,
+ * locals and unknown ids.
+ */
+target?: string, 
+/**
+ * UTF-16 offsets of the path text within the string value.
+ */
+start: number, end: number, 
+/**
+ * UTF-16 offsets of the identifier naming the target (for `steps.x.output`, the `x`).
+ */
+rootStart: number, rootEnd: number, 
+/**
+ * UTF-16 offsets of the enclosing `{{ … }}`, braces included (`template` kind only).
+ */
+templateStart?: number, templateEnd?: number, 
+/**
+ * The string is exactly this one template (modulo surrounding whitespace), this one bare
+ * expression, or this id.
+ */
+whole: boolean, };
+
+/**
+ * How a reference is written.
+ */
+export type ReferenceKind = "template" | "expression" | "id";
+
+/**
+ * Body of `POST /api/workflows/rewrite`: renames of steps and of inputs.
+ */
+export type RewriteRequest = { definition: JsonValue, 
+/**
+ * Old step id → new step id.
+ */
+steps?: { [key in string]: string }, 
+/**
+ * Old input name → new input name.
+ */
+inputs?: { [key in string]: string }, };
+
+/**
+ * `POST /api/workflows/rewrite`.
+ */
+export type RewriteResponse = { definition: JsonValue, 
+/**
+ * Pointers of the string values (and keys' parents) that were rewritten.
+ */
+changed: Array<string>, };
+
+/**
+ * Body of `POST /api/workflows/complete`.
+ */
+export type CompleteRequest = { definition: JsonValue, 
+/**
+ * The step being edited; absent for the output mapping.
+ */
+stepId?: string, 
+/**
+ * As in diagnostics: `inputs.query`, `condition`, `forEach`, `output.answer`.
+ */
+field: string, 
+/**
+ * The field's text as it is being edited.
+ */
+text: string, 
+/**
+ * UTF-16 offset of the cursor in `text`.
+ */
+cursor: number, };
+
+/**
+ * `POST /api/workflows/complete`: `[from, to)` of `text` is what the chosen item replaces.
+ */
+export type CompleteResponse = { from: number, to: number, items: Array<Completion>, };
+
+/**
+ * One completion: `insert` replaces the response's `[from, to)`.
+ */
+export type Completion = { label: string, insert: string, kind: CompletionKind, 
+/**
+ * Type and description of an input, a step's tool, an output field's description, ….
+ */
+detail?: string, };
+
+/**
+ * What a completion names.
+ */
+export type CompletionKind = "input" | "default" | "step" | "output" | "local" | "keyword";
+
+/**
+ * `POST /api/workflows/format`.
+ */
+export type FormatResponse = { text: string, };
+
+/**
+ * Body of `POST /api/workflows/save`.
+ */
+export type SaveRequest = { 
+/**
+ * `<stem>` or `<stem>.vai-workflow.json`; a name, never a path.
+ */
+fileName: string, definition: JsonValue, 
+/**
+ * The `version` the editor opened; absent for a new file.
+ */
+baseVersion?: string, 
+/**
+ * Write even when the file changed on disk or already exists.
+ */
+overwrite?: boolean, };
+
+/**
+ * `POST /api/workflows/save`.
+ */
+export type SaveResponse = { 
+/**
+ * `file:<name>`.
+ */
+id: string, version: string, summary: WorkflowSummary, };
+
+/**
+ * Body of `POST /api/runs/{id}/test-case`.
+ */
+export type TestCaseRequest = { 
+/**
+ * The case name, `^[A-Za-z0-9_-]{1,64}$`.
+ */
+name: string, overwrite?: boolean, };
+
+/**
+ * `POST /api/runs/{id}/test-case`.
+ */
+export type TestCaseSaved = { fileName: string, 
+/**
+ * Relative to the start directory: `tests/<workflow>.<case>.test.json`.
+ */
+path: string, text: string, };
+
+/**
  * `GET /api/tools`.
  */
 export type ToolCatalog = { tools: Array<ToolView>, categories: Array<CategoryView>, };
@@ -209,9 +562,76 @@ export type ToolView = { name: string, label: string, category: Category, color:
  */
 icon: string, description: string, help: string, 
 /**
- * JSON Schema (draft 2020-12) of the step's `inputs`.
+ * JSON Schema (draft 2020-12 subset) of the step's `inputs`, with `format` widget hints.
  */
 inputSchema: InputSchema, outputs: Array<ToolOutput>, mainInput?: string, apiCalls: ApiCalls, };
+
+/**
+ * The schema of a step's `inputs` object.
+ */
+export type InputSchema = { type: ObjectType, 
+/**
+ * Every input the tool reads, in the order forms show them.
+ */
+properties: { [key in string]: PropertySchema }, 
+/**
+ * Inputs a step must set.
+ */
+required: Array<string>, };
+
+/**
+ * The `"object"` of a schema's `type`.
+ */
+export type ObjectType = "object";
+
+/**
+ * One input (or a nested member of one).
+ */
+export type PropertySchema = { 
+/**
+ * Absent: any JSON value.
+ */
+type?: SchemaType, description?: string, 
+/**
+ * The value the tool uses when the step leaves the input out.
+ */
+default?: JsonValue, 
+/**
+ * The accepted values.
+ */
+enum?: Array<JsonValue>, 
+/**
+ * The schema of an array's elements.
+ */
+items?: PropertySchema, properties?: { [key in string]: PropertySchema }, required?: Array<string>, additionalProperties?: AdditionalProperties, minimum?: number, maximum?: number, minItems?: number, maxItems?: number, pattern?: string, 
+/**
+ * Typical values, for hints.
+ */
+examples?: Array<JsonValue>, 
+/**
+ * How the builder's form edits the value; absent: by its type.
+ */
+format?: WidgetFormat, };
+
+/**
+ * `"type"`: one JSON type or several.
+ */
+export type SchemaType = JsonType | Array<JsonType>;
+
+/**
+ * A JSON type name.
+ */
+export type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
+
+/**
+ * `"additionalProperties"`: allowed or not, or the schema of every other member.
+ */
+export type AdditionalProperties = boolean | PropertySchema;
+
+/**
+ * A widget hint for the builder's forms.
+ */
+export type WidgetFormat = "multiline" | "expression" | "step-ids" | "uri";
 
 /**
  * One output field of a tool.
@@ -258,7 +678,7 @@ export type StartRun = {
 /**
  * The workflow as JSON.
  */
-definition: unknown, inputs?: Record<string, unknown>, 
+definition: JsonValue, inputs?: { [key in string]: JsonValue }, 
 /**
  * The library id the definition came from, shown in run lists.
  */
@@ -330,7 +750,7 @@ steps: Record<string, StepState>,
 /**
  * The run's output when its JSON is at most 16 KB.
  */
-output?: unknown, outputBytes?: number, error?: string, usage?: Usage, };
+output?: JsonValue, outputBytes?: number, error?: string, usage?: Usage, };
 
 /**
  * `GET /api/runs/{id}/steps/{step}/output`: everything about one step, in full.
@@ -339,7 +759,7 @@ export type StepDetail = { stepId: string, status: StepStatus,
 /**
  * The resolved inputs as the tool received them.
  */
-inputs?: unknown, output?: unknown, error?: string, reason?: string, durationMs?: number, };
+inputs?: JsonValue, output?: JsonValue, error?: string, reason?: string, durationMs?: number, };
 
 /**
  * `GET /api/runs/{id}/output`: the run's final output in full, whatever its size (events carry
@@ -349,7 +769,7 @@ export type RunOutput = { runId: string, status: RunState,
 /**
  * Absent while the run is going, and when it ended without one.
  */
-output?: unknown, };
+output?: JsonValue, };
 
 /**
  * The body of every non-2xx reply.
@@ -376,101 +796,9 @@ export type ServerMessage = { "type": "hello", runs: Array<RunSummary>, } | { "t
 /**
  * On `step_completed` and `run_finished`, when its JSON is at most 16 KB.
  */
-output?: unknown, outputBytes?: number, } | { "type": "error", code: string, message: string, };
+output?: JsonValue, outputBytes?: number, } | { "type": "error", code: string, message: string, runId?: string, };
 
 /**
  * Client → server.
  */
 export type ClientMessage = { "type": "subscribe", runId: string, } | { "type": "unsubscribe", runId: string, };
-
-// ---------------------------------------------------------------------------------------------
-// Hand-written from /work/briefs/builder-api.md until the Rust contract exports them; the
-// generated file replaces this block.
-// ---------------------------------------------------------------------------------------------
-
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
-/**
- * The declared type of a workflow input.
- */
-export type InputType = "string" | "number" | "boolean" | "array" | "object";
-
-/**
- * A `.vai-workflow.json` file.
- */
-export type Workflow = { "$schema"?: string, name: string, description?: string, version?: string, inputs?: { [key in string]: InputDecl }, defaults?: { [key in string]: JsonValue }, steps: Array<Step>, output?: JsonValue, formatters?: Formatters, branding?: JsonValue, ui?: WorkflowUi, };
-
-/**
- * One declared input.
- */
-export type InputDecl = { type: InputType, description?: string, required?: boolean, default?: JsonValue, };
-
-/**
- * One step of the DAG.
- */
-export type Step = { id: string, name?: string, description?: string, tool: string, inputs: { [key in string]: JsonValue }, condition?: string, forEach?: string, forEachConcurrency?: number, continueOnError?: boolean, dependsOn?: Array<string>, retry?: RetryPolicy, timeoutMs?: number, };
-
-/**
- * Retry policy of a step.
- */
-export type RetryPolicy = { maxAttempts: number, initialDelayMs: number, backoffRate: number, maxDelayMs: number, };
-
-/**
- * Output rendering hints.
- */
-export type Formatters = { default?: string, title?: string, columns?: Array<string>, arrayField?: string, };
-
-/**
- * Layout hints the builder keeps in the file; the engine ignores them.
- */
-export type WorkflowUi = { positions?: { [key in string]: { x: number, y: number } }, notes?: Array<Note>, };
-
-/**
- * A sticky note on the canvas (Markdown).
- */
-export type Note = { id: string, x: number, y: number, width?: number, height?: number, text: string, color?: string, };
-
-export type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
-
-/**
- * JSON Schema of a tool's `inputs`.
- */
-export type InputSchema = { type: "object", properties: { [key in string]: PropertySchema }, required: Array<string>, };
-
-export type PropertySchema = { type?: JsonType | Array<JsonType>, description?: string, default?: JsonValue, enum?: Array<JsonValue>, items?: PropertySchema, properties?: { [key in string]: PropertySchema }, required?: Array<string>, additionalProperties?: boolean | PropertySchema, minimum?: number, maximum?: number, pattern?: string, format?: string, };
-
-/**
- * `POST /api/workflows/references`.
- */
-export type ReferencesResponse = { references: Array<ReferenceSite>, };
-
-/**
- * One reference in a document, located by the engine's parser.
- */
-export type ReferenceSite = { pointer: string, stepId?: string, field: string, kind: "template" | "expression" | "id", path: string, root: string, target?: string, start: number, end: number, rootStart: number, rootEnd: number, templateStart?: number, templateEnd?: number, whole: boolean, };
-
-/**
- * `POST /api/workflows/rewrite`.
- */
-export type RewriteResponse = { definition: JsonValue, changed: Array<string>, };
-
-/**
- * `POST /api/workflows/complete`.
- */
-export type CompleteRequest = { definition: JsonValue, stepId?: string, field: string, text: string, cursor: number, };
-
-export type CompleteResponse = { from: number, to: number, items: Array<Completion>, };
-
-export type Completion = { label: string, insert: string, kind: "input" | "default" | "step" | "output" | "local" | "keyword", detail?: string, };
-
-/**
- * `POST /api/workflows/save`.
- */
-export type SaveRequest = { fileName: string, definition: JsonValue, baseVersion?: string, overwrite?: boolean, };
-
-export type SaveResponse = { id: string, version: string, summary: WorkflowSummary, };
-
-/**
- * `POST /api/runs/{id}/test-case`.
- */
-export type TestCaseSaved = { fileName: string, path: string, text: string, };

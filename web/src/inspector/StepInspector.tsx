@@ -3,7 +3,7 @@ import Button from '@mui/material/Button'
 import Chip from '@mui/material/Chip'
 import Typography from '@mui/material/Typography'
 import { useState } from 'react'
-import type { StepNode } from '../api/types'
+import type { Step, StepNode } from '../api/types'
 import { useCatalogStore } from '../state/catalogStore'
 import { isRecord, stepOf } from '../state/definition'
 import { useWorkflowStore } from '../state/workflowStore'
@@ -15,7 +15,7 @@ import Section from './Section'
 import { childPointer } from './templateParts'
 import StepRunDetails from './StepRunDetails'
 
-const EXTRA_FIELDS = ['condition', 'forEach', 'dependsOn', 'continueOnError', 'retry', 'timeoutMs', 'forEachConcurrency'] as const
+const EXTRA_FIELDS: (keyof Step & string)[] = ['condition', 'forEach', 'dependsOn', 'continueOnError', 'retry', 'timeoutMs', 'forEachConcurrency']
 
 export default function StepInspector({ node }: { node: StepNode }) {
   const tool = useCatalogStore((s) => s.tools[node.tool])

@@ -7,9 +7,9 @@ const w = (id: string, name: string, description?: string): WorkflowSummary => (
   name,
   description,
   source: 'builtin',
+  readOnly: true,
   stepCount: 1,
   inputs: [],
-  readOnly: true,
 })
 
 describe('filterWorkflows', () => {

@@ -11,7 +11,6 @@ describe('fieldKind', () => {
     expect(fieldKind('boolean')).toBe('boolean')
     expect(fieldKind('array')).toBe('json')
     expect(fieldKind('object')).toBe('json')
-    expect(fieldKind('whatever')).toBe('text')
   })
 })
 

@@ -1,5 +1,5 @@
 //! Turning the run form's field values into typed workflow inputs, and back.
-import type { InputField } from '../api/types'
+import type { InputField, InputType, JsonValue } from '../api/types'
 
 /** A form value: text for text/number/JSON fields, a flag for switches. */
 export type FormValue = string | boolean
@@ -7,7 +7,7 @@ export type FormValues = Record<string, FormValue>
 
 export type FieldKind = 'text' | 'number' | 'boolean' | 'json'
 
-export function fieldKind(type: string): FieldKind {
+export function fieldKind(type: InputType): FieldKind {
   switch (type) {
     case 'number':
       return 'number'
@@ -16,7 +16,7 @@ export function fieldKind(type: string): FieldKind {
     case 'array':
     case 'object':
       return 'json'
-    default:
+    case 'string':
       return 'text'
   }
 }
@@ -43,7 +43,7 @@ export function initialValues(fields: InputField[], remembered: FormValues = {})
 }
 
 export interface Coerced {
-  inputs: Record<string, unknown>
+  inputs: Record<string, JsonValue>
   /** Problems by field name; empty when the form can be submitted. */
   errors: Record<string, string>
 }
@@ -53,7 +53,7 @@ export interface Coerced {
  * the workflow's default; an empty required one is an error.
  */
 export function coerceInputs(fields: InputField[], values: FormValues): Coerced {
-  const inputs: Record<string, unknown> = {}
+  const inputs: Record<string, JsonValue> = {}
   const errors: Record<string, string> = {}
   for (const field of fields) {
     const kind = fieldKind(field.type)
@@ -75,7 +75,7 @@ export function coerceInputs(fields: InputField[], values: FormValues): Coerced 
     }
     if (kind === 'json') {
       try {
-        const parsed: unknown = JSON.parse(text)
+        const parsed = JSON.parse(text) as JsonValue
         const isArray = Array.isArray(parsed)
         if (field.type === 'array' && !isArray) errors[field.name] = 'Must be a JSON array'
         else if (field.type === 'object' && (isArray || typeof parsed !== 'object' || parsed === null))

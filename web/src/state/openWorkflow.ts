@@ -3,7 +3,7 @@
 //! reflect it in the URL.
 import { api, ApiError, errorInfo } from '../api/client'
 import { runSocket } from '../api/socket'
-import type { Diagnostic, PlanResponse } from '../api/types'
+import type { Diagnostic, JsonValue, PlanResponse } from '../api/types'
 import { hasDraft, loadDraft, NEW_PREFIX } from '../editor/drafts'
 import { confirmLeave, isEditing, startEditing, stopEditing, useEditSession } from '../editor/editSession'
 import { RECENT_PREFIX, textKey } from './recents'
@@ -27,9 +27,9 @@ export function setUrl(key: string | undefined, mode: HistoryMode): void {
   else window.history.replaceState(null, '', url)
 }
 
-function parse(text: string): unknown {
+function parse(text: string): JsonValue | undefined {
   try {
-    return JSON.parse(text)
+    return JSON.parse(text) as JsonValue
   } catch {
     return undefined
   }

@@ -1,12 +1,12 @@
 //! Starting, cancelling and re-running: the REST calls plus following the run on the socket.
 import { api, ApiError, errorInfo } from '../api/client'
 import { runSocket } from '../api/socket'
-import type { RunSummary } from '../api/types'
+import type { JsonValue, RunSummary } from '../api/types'
 import { useRunStore } from './runStore'
 import { useWorkflowStore } from './workflowStore'
 
 /** Starts the open workflow; with `step`, runs only that step, replaying the current run. */
-export async function startRun(inputs: Record<string, unknown>, step?: string): Promise<void> {
+export async function startRun(inputs: Record<string, JsonValue>, step?: string): Promise<void> {
   const { current } = useWorkflowStore.getState()
   const runs = useRunStore.getState()
   if (current?.definition === undefined) return

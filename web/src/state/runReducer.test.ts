@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { RunEvent, RunSnapshot, ServerMessage } from '../api/types'
+import type { JsonValue, RunEvent, RunSnapshot, ServerMessage } from '../api/types'
 import { beginRun, initialRunState, runReducer, type RunView } from './runReducer'
 
 const RUN = 'r1'
@@ -20,7 +20,7 @@ function snapshot(over: Partial<RunSnapshot> = {}): ServerMessage {
   }
 }
 
-function ev(seq: number, event: RunEvent, extra: { output?: unknown; outputBytes?: number; runId?: string } = {}): ServerMessage {
+function ev(seq: number, event: RunEvent, extra: { output?: JsonValue; outputBytes?: number; runId?: string } = {}): ServerMessage {
   return { type: 'event', runId: extra.runId ?? RUN, seq, event, output: extra.output, outputBytes: extra.outputBytes }
 }
 

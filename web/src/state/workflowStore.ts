@@ -1,6 +1,6 @@
 //! The open workflow: its text, parsed definition, planned graph, diagnostics and the selected node.
 import { create } from 'zustand'
-import type { Diagnostic, GraphView, WorkflowSummary } from '../api/types'
+import type { Diagnostic, GraphView, JsonValue, WorkflowSummary } from '../api/types'
 
 export interface OpenWorkflow {
   /** Library id (`builtin:…`, `example:…`, `file:…`); absent for pasted or dropped text. */
@@ -10,7 +10,7 @@ export interface OpenWorkflow {
   /** The workflow's name (library name, declared name, or the dropped file's name). */
   label: string
   text: string
-  definition?: unknown
+  definition?: JsonValue
   /** The file's version when fetched (library workflows), for the save conflict check. */
   version?: string
   /** Built-ins and examples: saved under a new name. */

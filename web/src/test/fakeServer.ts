@@ -1,8 +1,8 @@
 //! A scripted stand-in for `vai playground` in jsdom tests: fetch routes and a WebSocket class
 //! whose server side the test drives.
-import type { GraphView, PlanResponse, ReferenceSite, ReferencesResponse, RunSummary, ServerMessage, WorkflowSummary } from '../api/types'
+import type { GraphView, PlanResponse, ReferenceSite, ReferencesResponse, RunSummary, ServerMessage, Workflow, WorkflowSummary } from '../api/types'
 
-export const definition = {
+export const definition: Workflow = {
   name: 'Two Steps',
   description: 'Search, then merge',
   inputs: { query: { type: 'string', required: true }, limit: { type: 'number', default: 5 } },
@@ -46,8 +46,8 @@ export const references: ReferencesResponse = {
 }
 
 export const summaries: WorkflowSummary[] = [
-  { id: 'builtin:two-steps', name: 'Two Steps', description: 'Search, then merge', source: 'builtin', stepCount: 2, inputs: ['query', 'limit'], readOnly: true },
-  { id: 'example:other', name: 'Other Example', source: 'example', stepCount: 1, inputs: [], readOnly: true },
+  { id: 'builtin:two-steps', name: 'Two Steps', description: 'Search, then merge', source: 'builtin', readOnly: true, stepCount: 2, inputs: ['query', 'limit'] },
+  { id: 'example:other', name: 'Other Example', source: 'example', readOnly: true, stepCount: 1, inputs: [] },
 ]
 
 export interface Call {
@@ -59,7 +59,10 @@ export interface Call {
 /** Every socket the app opened, across tests (the app's socket is a page-lifetime singleton). */
 export const sockets: { sent: unknown[]; push(message: ServerMessage): void }[] = []
 
-export function installFakeServer({ runs = [] as RunSummary[] } = {}) {
+/** A test's own answer to a call, or `undefined` to let the fake server answer. */
+export type Respond = (call: Call) => Response | undefined
+
+export function installFakeServer({ runs = [] as RunSummary[], respond = (() => undefined) as Respond } = {}) {
   const calls: Call[] = []
   const text = JSON.stringify(definition, null, 2)
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -68,8 +71,10 @@ export function installFakeServer({ runs = [] as RunSummary[] } = {}) {
     const method = init?.method ?? 'GET'
     const body = init?.body ? JSON.parse(String(init.body)) : undefined
     calls.push({ method, path, body })
+    const own = respond({ method, path, body })
+    if (own) return own
     if (path === '/api/workflows') return json({ workflows: summaries })
-    if (path.startsWith('/api/workflows/builtin')) return json({ summary: summaries[0], text, definition })
+    if (path.startsWith('/api/workflows/builtin')) return json({ summary: summaries[0], text, definition, version: '0123456789abcdef' })
     if (path === '/api/workflows/plan') {
       const source = (body as { text?: string }).text ?? ''
       try {

@@ -27,7 +27,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run, validate, list, scaffold and test workflows.
+    /// Run, validate, list, scaffold, test and format workflows.
     #[command(subcommand, visible_alias = "wf")]
     Workflow(workflow::WorkflowCommand),
     /// Show and change settings: API keys, MongoDB URI, LLM provider, default database.

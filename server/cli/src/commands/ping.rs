@@ -72,16 +72,23 @@ pub async fn run(args: PingArgs) -> anyhow::Result<u8> {
             .resolve_db("ping", None, &serde_json::Value::Null)
             .unwrap_or_else(|_| "admin".into());
         let shown_db = db.clone();
+        // Store errors name no path (they may reach a browser); this is where the file is shown.
+        let file = app
+            .local
+            .as_ref()
+            .map(|l| l.store.path().display().to_string());
+        let place = file.as_ref().map(|f| format!(" ({f})")).unwrap_or_default();
+        let hint = match name {
+            "mongodb" => "check MONGODB_URI (`vai config set mongodb-uri …`), network access and that the cluster is Atlas".to_string(),
+            _ => format!("the local store file{place} may be damaged: move it aside and vai creates a new one"),
+        };
         lines.push(
             timed(limit, store.list_collections(&db), move |cols| {
                 let indexed = cols.iter().filter(|c| c.vector_index.is_some()).count();
-                format!("{} ok: database \"{shown_db}\" has {} collection(s), {indexed} with a vector index", store.name(), cols.len())
+                format!("{} ok: database \"{shown_db}\" has {} collection(s), {indexed} with a vector index{place}", store.name(), cols.len())
             })
             .await
-            .into_line(name, match name {
-                "mongodb" => "check MONGODB_URI (`vai config set mongodb-uri …`), network access and that the cluster is Atlas",
-                _ => "the local store file may be damaged: move it aside and vai creates a new one",
-            }),
+            .into_line(name, &hint),
         );
     }
 

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use vai_workflow::fsutil;
 
 /// Where a value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +147,9 @@ pub struct Config {
     values: HashMap<&'static str, Setting>,
     pub project: ProjectConfig,
     pub user_config_path: PathBuf,
+    /// `--allow-host` values: hosts the `http` tool may reach even at private addresses, besides
+    /// `.vai.json` `allowedHosts`.
+    pub allow_hosts: Vec<String>,
 }
 
 impl Config {
@@ -192,6 +196,7 @@ impl Config {
             values,
             project,
             user_config_path,
+            allow_hosts: Vec::new(),
         })
     }
 
@@ -240,32 +245,19 @@ pub fn read_user_config(path: &Path) -> anyhow::Result<Map<String, Value>> {
     }
 }
 
-/// Write the user config with owner-only permissions (the file holds API keys). The file is
-/// written beside the old one and renamed over it, so a failure never leaves it half-written.
+/// Write the user config with owner-only permissions (the file holds API keys): a new file,
+/// private from its creation, replaces the old one atomically. Of the directories on the way,
+/// only those this creates are made private; existing ones (a project, `$HOME`) are left alone.
 pub fn write_user_config(path: &Path, config: &Map<String, Value>) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-        set_mode(dir, 0o700);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fsutil::create_private_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
-    let tmp = path.with_extension("json.tmp");
     let mut text = serde_json::to_string_pretty(config)?;
     text.push('\n');
-    std::fs::write(&tmp, text)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", tmp.display()))?;
-    set_mode(&tmp, 0o600);
-    std::fs::rename(&tmp, path)
-        .map_err(|e| anyhow::anyhow!("cannot replace {}: {e}", path.display()))?;
-    Ok(())
+    fsutil::write_atomic(path, text.as_bytes(), fsutil::PRIVATE_FILE)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
-
-#[cfg(unix)]
-fn set_mode(path: &Path, mode: u32) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
-}
-
-#[cfg(not(unix))]
-fn set_mode(_path: &Path, _mode: u32) {}
 
 /// `abcd...wxyz` for secrets of 10 characters or more, `****` for shorter ones.
 pub fn mask(value: &str) -> String {
@@ -299,6 +291,7 @@ mod tests {
     #[test]
     fn user_config_is_written_owner_only() {
         let dir = std::env::temp_dir().join(format!("vai-config-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         let path = dir.join("config.json");
         let mut m = Map::new();
         m.insert("apiKey".into(), Value::String("pa-secret".into()));
@@ -306,11 +299,8 @@ mod tests {
         assert_eq!(read_user_config(&path).unwrap(), m);
         #[cfg(unix)]
         {
-            use std::os::unix::fs::PermissionsExt;
-            assert_eq!(
-                std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-                0o600
-            );
+            assert_eq!(mode(&path), 0o600);
+            assert_eq!(mode(&dir), 0o700, "a directory vai created is private");
         }
         std::fs::write(&path, "{not json").unwrap();
         assert!(
@@ -319,6 +309,55 @@ mod tests {
                 .to_string()
                 .contains("not valid JSON")
         );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::symlink_metadata(path)
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    }
+
+    /// `VAI_CONFIG_PATH` may put the file in a directory that is not vai's: its mode is left as
+    /// it was, and the key never lands in a file others can read — not the old file, not a
+    /// temporary file planted at a name vai once used.
+    #[cfg(unix)]
+    #[test]
+    fn a_config_in_someone_else_s_directory_leaves_it_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("vai-config-shared-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = dir.join("vai.json");
+        std::fs::write(&path, "{}").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let planted = dir.join("planted");
+        std::os::unix::fs::symlink(&planted, dir.join("vai.json.tmp")).unwrap();
+
+        let mut m = Map::new();
+        m.insert("apiKey".into(), Value::String("pa-secret".into()));
+        write_user_config(&path, &m).unwrap();
+        assert_eq!(mode(&dir), 0o755);
+        assert_eq!(mode(&path), 0o600);
+        assert!(
+            !planted.exists(),
+            "nothing written through the planted link"
+        );
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap().path();
+            if std::fs::symlink_metadata(&entry).unwrap().is_file()
+                && std::fs::read_to_string(&entry)
+                    .unwrap()
+                    .contains("pa-secret")
+            {
+                assert_eq!(mode(&entry), 0o600, "{}", entry.display());
+            }
+        }
         let _ = std::fs::remove_dir_all(dir);
     }
 }

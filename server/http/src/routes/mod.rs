@@ -1,7 +1,10 @@
 //! The `/api` routes, one file per resource, and the JSON body extractor they share.
 
 mod config;
+mod edit;
 mod runs;
+mod save;
+mod test_case;
 mod tools;
 mod workflows;
 pub(crate) mod ws;
@@ -19,6 +22,11 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/workflows", get(workflows::list))
         .route("/workflows/validate", post(workflows::validate))
         .route("/workflows/plan", post(workflows::plan))
+        .route("/workflows/references", post(edit::references))
+        .route("/workflows/rewrite", post(edit::rewrite))
+        .route("/workflows/complete", post(edit::complete))
+        .route("/workflows/format", post(edit::format))
+        .route("/workflows/save", post(save::save))
         .route("/workflows/{id}", get(workflows::get))
         .route("/tools", get(tools::catalog))
         .route("/config/status", get(config::status))
@@ -26,6 +34,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/runs/{id}", get(runs::get))
         .route("/runs/{id}/cancel", post(runs::cancel))
         .route("/runs/{id}/output", get(runs::output))
+        .route("/runs/{id}/test-case", post(test_case::save))
         .route("/runs/{id}/steps/{step}/output", get(runs::step))
         .route("/ws", get(ws::upgrade))
         .fallback(not_found)

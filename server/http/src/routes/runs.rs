@@ -1,21 +1,32 @@
 //! `/api/runs`: start, list, inspect and cancel runs, and fetch one step's full detail.
 
 use super::Json;
-use crate::error::ApiError;
-use crate::runs::StartRequest;
+use crate::error::{ApiError, QUOTE_LIMIT, clip};
+use crate::library::version_of;
+use crate::runs::kept::Kept;
+use crate::runs::{StartError, StartRequest};
 use crate::state::AppState;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use std::convert::Infallible;
 use std::sync::Arc;
-use vai_contract::{
-    CancelAccepted, RunCreated, RunList, RunOutput, RunSnapshot, StartRun, StepDetail,
-};
+use vai_contract::{CancelAccepted, RunCreated, RunList, RunSnapshot, StartRun};
+use vai_workflow::format::format;
 use vai_workflow::{Mode, OnlyStep, compile};
 
 pub(super) async fn start(
     State(state): State<AppState>,
     Json(body): Json<StartRun>,
 ) -> Result<(StatusCode, Json<RunCreated>), ApiError> {
+    // Refused before the workflow is compiled, so a client retrying at the cap costs little;
+    // `start` checks again, under the lock that counts.
+    if state.runs().is_full() {
+        return Err(ApiError::TooManyRuns(state.limits().max_runs));
+    }
     let compiled = compile(&body.definition, &state.inner().registry, Mode::Strict);
     let plan = match compiled.plan {
         Some(plan) if compiled.diagnostics.iter().all(|d| !d.is_error()) => plan,
@@ -26,7 +37,8 @@ pub(super) async fn start(
         Some(step) => {
             if plan.step_index(step).is_none() {
                 return Err(ApiError::BadRequest(format!(
-                    "the workflow has no step \"{step}\""
+                    "the workflow has no step \"{}\"",
+                    clip(step, QUOTE_LIMIT)
                 )));
             }
             let replay = match &body.from_run {
@@ -44,10 +56,11 @@ pub(super) async fn start(
         inputs: body.inputs.unwrap_or_default(),
         workflow_id: body.workflow_id,
         only,
+        definition_version: version_of(format(&body.definition).as_bytes()),
     };
-    let run = state.runs().start(request).map_err(|errors| {
-        let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        ApiError::InvalidInputs(text.join("; "))
+    let run = state.runs().start(request).map_err(|e| match e {
+        StartError::Inputs(_) => ApiError::InvalidInputs(e.to_string()),
+        StartError::TooManyRuns(n) => ApiError::TooManyRuns(n),
     })?;
     Ok((
         StatusCode::CREATED,
@@ -85,25 +98,83 @@ pub(super) async fn cancel(
     ))
 }
 
+/// `RunOutput`, its output spliced in from the run's kept copy: a finished run's output is
+/// serialised once and shared by every request, never copied per request.
 pub(super) async fn output(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<RunOutput>, ApiError> {
-    Ok(Json(run(&state, &id)?.output()))
+) -> Result<Response, ApiError> {
+    let (head, output) = run(&state, &id)?.output();
+    spliced(&head, [("output", output)])
 }
 
+/// `StepDetail`, its inputs and output spliced in like `output`'s.
 pub(super) async fn step(
     State(state): State<AppState>,
     Path((id, step)): Path<(String, String)>,
-) -> Result<Json<StepDetail>, ApiError> {
-    run(&state, &id)?
-        .step(&step)
-        .map(Json)
-        .ok_or_else(|| ApiError::NotFound(format!("run \"{id}\" has no step \"{step}\"")))
+) -> Result<Response, ApiError> {
+    let view = run(&state, &id)?.step(&step).ok_or_else(|| {
+        ApiError::NotFound(format!(
+            "run \"{}\" has no step \"{}\"",
+            clip(&id, QUOTE_LIMIT),
+            clip(&step, QUOTE_LIMIT)
+        ))
+    })?;
+    spliced(
+        &view.detail,
+        [("inputs", view.inputs), ("output", view.output)],
+    )
 }
 
 fn run(state: &AppState, id: &str) -> Result<Arc<crate::runs::Run>, ApiError> {
     state.runs().get(id).ok_or_else(|| {
-        ApiError::NotFound(format!("no run \"{id}\" (the server keeps the last 20)"))
+        let limits = state.limits();
+        ApiError::NotFound(format!(
+            "no run \"{}\" (the server keeps the last {} finished runs, up to {})",
+            clip(id, QUOTE_LIMIT),
+            limits.keep_runs,
+            size(limits.keep_bytes)
+        ))
     })
+}
+
+/// `n` bytes for people: whole MB, else KB.
+fn size(n: usize) -> String {
+    const MB: usize = 1024 * 1024;
+    if n >= MB {
+        format!("{} MB", n / MB)
+    } else {
+        format!("{} KB", n / 1024)
+    }
+}
+
+/// `head` as JSON (an object whose spliced fields are absent), with each present field added
+/// from its kept JSON text. The body is streamed as chunks, so the kept bytes are sent as they
+/// are, not copied into one buffer.
+fn spliced<const N: usize>(
+    head: &impl Serialize,
+    fields: [(&'static str, Option<Kept>); N],
+) -> Result<Response, ApiError> {
+    let mut text = serde_json::to_vec(head).map_err(|e| ApiError::Internal(e.to_string()))?;
+    if text.pop() != Some(b'}') {
+        return Err(ApiError::Internal("a reply is not a JSON object".into()));
+    }
+    let mut chunks: Vec<Bytes> = Vec::with_capacity(2 * N + 2);
+    let mut first = text.len() == 1;
+    chunks.push(text.into());
+    for (name, value) in fields {
+        let Some(value) = value else { continue };
+        let comma = if first { "" } else { "," };
+        first = false;
+        chunks.push(format!("{comma}\"{name}\":").into());
+        // Serialised outside the run's lock (only a running run's values still need it).
+        chunks.push(value.json());
+    }
+    chunks.push(Bytes::from_static(b"}"));
+    let stream = futures_util::stream::iter(chunks.into_iter().map(Ok::<_, Infallible>));
+    let mut response = Body::from_stream(stream).into_response();
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(response)
 }

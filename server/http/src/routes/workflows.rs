@@ -27,7 +27,7 @@ pub(super) async fn get(
         .map(Json)
         .map_err(|e| match e {
             LibraryError::NotFound(_) => ApiError::NotFound(e.to_string()),
-            LibraryError::Read(cause) => ApiError::Internal(cause),
+            LibraryError::Read(cause) => ApiError::Unreadable(cause),
         })
 }
 
@@ -35,8 +35,9 @@ pub(super) async fn validate(
     State(state): State<AppState>,
     Json(body): Json<WorkflowBody>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
+    let mode = body.mode.unwrap_or_default();
     let diagnostics = match definition(body)? {
-        Ok(value) => compile(&value, &state.inner().registry, Mode::Strict).diagnostics,
+        Ok(value) => compile(&value, &state.inner().registry, mode).diagnostics,
         Err(syntax) => vec![syntax],
     };
     Ok(Json(ValidateResponse {
@@ -50,12 +51,18 @@ pub(super) async fn plan(
     Json(body): Json<WorkflowBody>,
 ) -> Result<Json<PlanResponse>, ApiError> {
     let registry = &state.inner().registry;
+    let mode = body.mode.unwrap_or_default();
     Ok(Json(match definition(body)? {
         Ok(value) => {
-            let compiled: Compiled = compile(&value, registry, Mode::Strict);
+            let compiled: Compiled = compile(&value, registry, mode);
+            let mut graph = graph::view(&compiled, registry);
+            if let Some(graph) = graph.as_mut().filter(|_| mode == Mode::Draft) {
+                // Draft mode softens what a run needs; whether it can run is the strict answer.
+                graph.runnable = compile(&value, registry, Mode::Strict).plan.is_some();
+            }
             PlanResponse {
                 valid: compiled.is_valid(),
-                graph: graph::view(&compiled, registry),
+                graph,
                 diagnostics: compiled.diagnostics,
             }
         }

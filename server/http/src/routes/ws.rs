@@ -1,12 +1,14 @@
 //! `/api/ws`: the run-event stream. `serve` speaks the protocol over any sink and stream of text
-//! frames, so tests can drive it without a network; `upgrade` adapts an axum WebSocket to it.
+//! frames, so tests can drive it without a network; `upgrade` adapts an axum WebSocket to it,
+//! within the socket cap and the client message limit.
 
-use crate::error::ApiError;
+use crate::error::{ApiError, QUOTE_LIMIT, clip};
 use crate::guard::origin_matches;
+use crate::limits::MAX_SOCKET_MESSAGE;
 use crate::runs::{Outgoing, Run, RunManager};
 use crate::state::AppState;
 use axum::extract::State;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::http::HeaderMap;
 use axum::http::header::ORIGIN;
 use axum::response::{IntoResponse, Response};
@@ -14,12 +16,21 @@ use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use std::collections::HashMap;
 use std::future::ready;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 use vai_contract::{ClientMessage, RunState, ServerMessage};
 
-/// Messages queued for one socket before its forwarders wait.
-const OUTBOX: usize = 256;
+/// Messages queued for one socket before its forwarders wait (they hold shared event text, so
+/// this bounds handles, not copies).
+const OUTBOX: usize = 64;
+
+/// Each socket's read buffer. Client messages are tiny; the 128 KiB default, allocated for
+/// every socket up front, made idle sockets cost ~160 KB each.
+const READ_BUFFER: usize = 4 * 1024;
+
+/// Longest malformed-message error sent back (serde's text quotes what it could not read).
+const ERROR_TEXT_LIMIT: usize = 160;
 
 pub(super) async fn upgrade(
     State(state): State<AppState>,
@@ -32,22 +43,62 @@ pub(super) async fn upgrade(
     if !origin_matches(&state, origin) {
         return ApiError::ForbiddenOrigin.into_response();
     }
+    // Held for the socket's life; released if the upgrade never completes.
+    let Ok(permit) = state.inner().sockets.clone().try_acquire_owned() else {
+        return ApiError::TooManySockets(state.limits().max_sockets).into_response();
+    };
     let runs = state.runs().clone();
-    ws.on_upgrade(move |socket: WebSocket| async move {
-        let (write, read) = socket.split();
-        let write =
-            write.with(|text: String| ready(Ok::<_, axum::Error>(Message::Text(text.into()))));
-        let read = read
-            .take_while(|m| ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_)))))
-            .filter_map(|m| {
-                ready(match m {
-                    Ok(Message::Text(t)) => Some(t.as_str().to_string()),
-                    _ => None,
+    ws.max_message_size(MAX_SOCKET_MESSAGE)
+        .max_frame_size(MAX_SOCKET_MESSAGE)
+        .read_buffer_size(READ_BUFFER)
+        // Each message is written out at once (and flushed: `serve` sends one at a time).
+        .write_buffer_size(0)
+        .on_upgrade(move |socket: WebSocket| async move {
+            let _permit = permit;
+            let (mut write, read) = socket.split();
+            let too_big = Arc::new(AtomicBool::new(false));
+            let noted = too_big.clone();
+            let read = read
+                .take_while(move |m| {
+                    if let Err(e) = m
+                        && is_too_big(e)
+                    {
+                        noted.store(true, Ordering::Relaxed);
+                    }
+                    ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_))))
                 })
-            });
-        serve(runs, Box::pin(write), Box::pin(read)).await;
-    })
-    .into_response()
+                .filter_map(|m| {
+                    ready(match m {
+                        Ok(Message::Text(t)) => Some(t.as_str().to_string()),
+                        _ => None,
+                    })
+                });
+            let text = (&mut write)
+                .with(|text: String| ready(Ok::<_, axum::Error>(Message::Text(text.into()))));
+            serve(runs, Box::pin(text), Box::pin(read)).await;
+            if too_big.load(Ordering::Relaxed) {
+                let close = CloseFrame {
+                    code: close_code::SIZE,
+                    reason: format!("messages are limited to {} KB", MAX_SOCKET_MESSAGE / 1024)
+                        .into(),
+                };
+                let _ = write.send(Message::Close(Some(close))).await;
+            }
+        })
+        .into_response()
+}
+
+/// True when a read failed because the client's message or frame is over the limit.
+fn is_too_big(error: &axum::Error) -> bool {
+    let source: &(dyn std::error::Error + 'static) = error;
+    let mut cause = Some(source);
+    while let Some(e) = cause {
+        if let Some(tungstenite::Error::Capacity(_)) = e.downcast_ref::<tungstenite::Error>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 /// Speak the socket protocol until the client goes away: `hello`, then `run_created` for every
@@ -90,7 +141,14 @@ where
                                 }
                                 None
                             }
-                            None => Some(error("NOT_FOUND", format!("no run \"{run_id}\""))),
+                            None => {
+                                let quoted = clip(&run_id, QUOTE_LIMIT);
+                                Some(ServerMessage::Error {
+                                    code: "NOT_FOUND".to_string(),
+                                    message: format!("no run \"{quoted}\""),
+                                    run_id: Some(quoted),
+                                })
+                            }
                         }
                     }
                     Ok(ClientMessage::Unsubscribe { run_id }) => {
@@ -99,7 +157,11 @@ where
                         }
                         None
                     }
-                    Err(e) => Some(error("BAD_MESSAGE", format!("cannot read the message: {e}"))),
+                    Err(e) => Some(ServerMessage::Error {
+                        code: "BAD_MESSAGE".to_string(),
+                        message: format!("cannot read the message: {}", clip(&e.to_string(), ERROR_TEXT_LIMIT)),
+                        run_id: None,
+                    }),
                 };
                 if let Some(reply) = reply
                     && send(&mut write, &reply).await.is_err()
@@ -156,13 +218,6 @@ async fn forward(
                 return;
             }
         }
-    }
-}
-
-fn error(code: &str, message: String) -> ServerMessage {
-    ServerMessage::Error {
-        code: code.to_string(),
-        message,
     }
 }
 

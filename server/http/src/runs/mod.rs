@@ -1,10 +1,13 @@
-//! The run manager: starts runs on the engine, keeps the running ones and the last 20 finished,
-//! tells sockets when a run is created, and cancels everything on shutdown.
+//! The run manager: starts runs on the engine (at most `max_runs` at once), keeps the running
+//! ones and the newest finished ones within a count and a byte budget, tells sockets when a run
+//! is created, and cancels everything on shutdown.
 
+pub(crate) mod kept;
 mod run;
 
-pub use run::{Outgoing, Run};
+pub use run::{Outgoing, Run, RunOrigin};
 
+use crate::limits::Limits;
 use crate::state::BeforeRun;
 use indexmap::IndexMap;
 use run::RunSink;
@@ -20,9 +23,6 @@ use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
 use vai_workflow::exec::{InputError, prepare_inputs};
 use vai_workflow::{OnlyStep, Plan, Registry, RunOptions};
 
-/// Finished runs kept for late subscribers and the step route.
-pub const KEEP_FINISHED: usize = 20;
-
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct StartRequest {
@@ -31,6 +31,23 @@ pub struct StartRequest {
     /// The library id the workflow came from.
     pub workflow_id: Option<String>,
     pub only: Option<OnlyStep>,
+    /// The version of the definition's stable text form, to tell later whether the file on
+    /// disk is still what ran.
+    pub definition_version: String,
+}
+
+/// Why a run did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{}", join(.0))]
+    Inputs(Vec<InputError>),
+    #[error("{0} runs are already running")]
+    TooManyRuns(usize),
+}
+
+fn join(errors: &[InputError]) -> String {
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    text.join("; ")
 }
 
 /// Every run the server holds. Cheap to clone.
@@ -40,6 +57,9 @@ pub struct RunManager(Arc<Inner>);
 struct Inner {
     registry: Arc<Registry>,
     before_run: Option<BeforeRun>,
+    max_runs: usize,
+    keep_runs: usize,
+    keep_bytes: usize,
     runs: Mutex<Runs>,
     created: broadcast::Sender<RunSummary>,
     tasks: TaskTracker,
@@ -50,17 +70,28 @@ struct Inner {
 #[derive(Default)]
 struct Runs {
     by_id: HashMap<String, Arc<Run>>,
-    /// Ids of finished runs, oldest first.
-    finished: VecDeque<String>,
+    /// Finished runs, oldest first, with the bytes each holds.
+    finished: VecDeque<(String, usize)>,
+    /// The sum of `finished`'s bytes.
+    finished_bytes: usize,
     counter: u64,
 }
 
+impl Runs {
+    fn running(&self) -> usize {
+        self.by_id.len() - self.finished.len()
+    }
+}
+
 impl RunManager {
-    pub fn new(registry: Arc<Registry>, before_run: Option<BeforeRun>) -> Self {
+    pub fn new(registry: Arc<Registry>, before_run: Option<BeforeRun>, limits: &Limits) -> Self {
         let (created, _) = broadcast::channel(64);
         Self(Arc::new(Inner {
             registry,
             before_run,
+            max_runs: limits.max_runs,
+            keep_runs: limits.keep_runs,
+            keep_bytes: limits.keep_bytes,
             runs: Mutex::new(Runs::default()),
             created,
             tasks: TaskTracker::new(),
@@ -72,21 +103,23 @@ impl RunManager {
         self.0.runs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Start a run; the inputs are checked first and nothing runs when they are wrong.
-    pub fn start(&self, request: StartRequest) -> Result<Arc<Run>, Vec<InputError>> {
-        prepare_inputs(&request.plan.workflow, &request.inputs)?;
+    /// Start a run; the inputs are checked first and nothing runs when they are wrong, or
+    /// when `max_runs` runs are already going.
+    pub fn start(&self, request: StartRequest) -> Result<Arc<Run>, StartError> {
+        prepare_inputs(&request.plan.workflow, &request.inputs).map_err(StartError::Inputs)?;
         let plan = request.plan;
         let started_at = now_ms();
-        let id = {
-            let mut runs = self.lock();
-            runs.counter += 1;
-            format!("run-{started_at:x}-{}", runs.counter)
-        };
         let steps: IndexMap<String, StepState> = plan
             .steps
             .iter()
             .map(|s| (s.id.clone(), StepState::new(StepStatus::Pending)))
             .collect();
+        let mut runs = self.lock();
+        if runs.running() >= self.0.max_runs {
+            return Err(StartError::TooManyRuns(self.0.max_runs));
+        }
+        runs.counter += 1;
+        let id = format!("run-{started_at:x}-{}", runs.counter);
         let snapshot = RunSnapshot {
             run_id: id.clone(),
             workflow: plan.workflow.name.clone(),
@@ -102,8 +135,15 @@ impl RunManager {
             error: None,
             usage: None,
         };
-        let run = Run::new(id.clone(), snapshot);
-        self.lock().by_id.insert(id, run.clone());
+        let origin = RunOrigin {
+            inputs: request.inputs.clone(),
+            definition_version: request.definition_version,
+            single_step: request.only.is_some(),
+        };
+        let run = Run::new(id.clone(), snapshot, origin);
+        // Counted as running from here, under the same lock as the check.
+        runs.by_id.insert(id, run.clone());
+        drop(runs);
         // Nobody listening is fine.
         let _ = self.0.created.send(run.summary());
 
@@ -118,6 +158,12 @@ impl RunManager {
         let task_run = run.clone();
         self.0.tasks.spawn(async move {
             let run = task_run;
+            // Moves the run to the finished ones however this task ends, a panic included, so
+            // it never holds a place under `max_runs` for good.
+            let _finish = Finish {
+                manager: manager.clone(),
+                run: run.clone(),
+            };
             if let Some(prepare) = &manager.0.before_run {
                 tokio::select! {
                     _ = prepare(&plan) => {}
@@ -130,19 +176,36 @@ impl RunManager {
                 let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
                 run.abort(text.join("; "));
             }
-            manager.finished(&run.id);
         });
         Ok(run)
     }
 
-    fn finished(&self, id: &str) {
+    /// Move a run to the finished ones, then drop the oldest finished runs until at most
+    /// `keep_runs` holding at most `keep_bytes` are left — but never the one just finished, so
+    /// whoever ran it can still read it.
+    fn finished(&self, id: &str, bytes: usize) {
         let mut runs = self.lock();
-        runs.finished.push_back(id.to_string());
-        while runs.finished.len() > KEEP_FINISHED {
-            if let Some(old) = runs.finished.pop_front() {
+        runs.finished.push_back((id.to_string(), bytes));
+        runs.finished_bytes += bytes;
+        while runs.finished.len() > 1
+            && (runs.finished.len() > self.0.keep_runs || runs.finished_bytes > self.0.keep_bytes)
+        {
+            if let Some((old, old_bytes)) = runs.finished.pop_front() {
                 runs.by_id.remove(&old);
+                runs.finished_bytes -= old_bytes;
             }
         }
+    }
+
+    /// True when `max_runs` runs are going: a start now would be refused.
+    pub fn is_full(&self) -> bool {
+        self.lock().running() >= self.0.max_runs
+    }
+
+    /// Finished runs kept, and the bytes they hold.
+    pub fn kept(&self) -> (usize, usize) {
+        let runs = self.lock();
+        (runs.finished.len(), runs.finished_bytes)
     }
 
     pub fn get(&self, id: &str) -> Option<Arc<Run>> {
@@ -181,6 +244,22 @@ impl RunManager {
         }
         self.0.tasks.close();
         self.0.tasks.wait().await;
+    }
+}
+
+/// Moves its run to the finished ones when dropped.
+struct Finish {
+    manager: RunManager,
+    run: Arc<Run>,
+}
+
+impl Drop for Finish {
+    fn drop(&mut self) {
+        if self.run.summary().status == RunState::Running {
+            self.run.abort("the run stopped unexpectedly".to_string());
+        }
+        let bytes = self.run.freeze();
+        self.manager.finished(&self.run.id, bytes);
     }
 }
 

@@ -1,8 +1,10 @@
 //! One run as the server keeps it: its event log (seq from 1), the snapshot folded from those
 //! events, each step's resolved inputs and output, and a broadcast channel for sockets. The
 //! log, the snapshot and the channel change under one lock, so a subscriber gets a snapshot and
-//! then exactly the events after it.
+//! then exactly the events after it. Values are handed out as `Kept` handles and serialised
+//! outside the lock.
 
+use super::kept::{Kept, json_len};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -14,8 +16,9 @@ use vai_contract::{
 };
 use vai_workflow::{EventSink, RunEvent};
 
-/// Events a socket may fall behind by before it catches up from the log.
-const CHANNEL_CAPACITY: usize = 1024;
+/// Events a socket may fall behind by before it catches up from the log (which it does without
+/// a gap, so a small ring costs nothing but a catch-up now and then).
+const CHANNEL_CAPACITY: usize = 128;
 
 /// One event as sockets receive it: its seq and its message, serialised once.
 #[derive(Debug, Clone)]
@@ -30,26 +33,48 @@ pub struct Outgoing {
 pub struct Run {
     pub id: String,
     pub cancel: CancellationToken,
+    /// What was asked for, to turn the run into a test case.
+    pub origin: RunOrigin,
     log: Mutex<Log>,
     tx: broadcast::Sender<Outgoing>,
+}
+
+/// How a run was started.
+#[derive(Debug, Clone, Default)]
+pub struct RunOrigin {
+    /// The inputs as given, before defaults and coercion.
+    pub inputs: serde_json::Map<String, Value>,
+    /// The version of the definition's stable text form.
+    pub definition_version: String,
+    /// Only one step ran, its upstream replayed.
+    pub single_step: bool,
 }
 
 struct Log {
     events: Vec<Outgoing>,
     snapshot: RunSnapshot,
     /// Resolved inputs and full outputs by step id, for the step route.
-    inputs: HashMap<String, Arc<Value>>,
-    outputs: HashMap<String, Arc<Value>>,
+    inputs: HashMap<String, Kept>,
+    outputs: HashMap<String, Kept>,
     /// The full run output, whatever its size.
-    output: Option<Arc<Value>>,
+    output: Option<Kept>,
+}
+
+/// One step as the step route sends it: everything but its values, and handles on those.
+pub(crate) struct StepView {
+    /// `inputs` and `output` are `None` here; the route splices the kept values in.
+    pub(crate) detail: StepDetail,
+    pub(crate) inputs: Option<Kept>,
+    pub(crate) output: Option<Kept>,
 }
 
 impl Run {
-    pub(crate) fn new(id: String, snapshot: RunSnapshot) -> Arc<Self> {
+    pub(crate) fn new(id: String, snapshot: RunSnapshot, origin: RunOrigin) -> Arc<Self> {
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         Arc::new(Self {
             id,
             cancel: CancellationToken::new(),
+            origin,
             log: Mutex::new(Log {
                 events: Vec::new(),
                 snapshot,
@@ -89,37 +114,79 @@ impl Run {
     }
 
     /// Everything about one step, or `None` when the run has no such step.
-    pub fn step(&self, step_id: &str) -> Option<StepDetail> {
+    pub(crate) fn step(&self, step_id: &str) -> Option<StepView> {
         let log = self.lock();
         let state = log.snapshot.steps.get(step_id)?;
-        Some(StepDetail {
-            step_id: step_id.to_string(),
-            status: state.status,
-            inputs: log.inputs.get(step_id).map(|v| (**v).clone()),
-            output: log.outputs.get(step_id).map(|v| (**v).clone()),
-            error: state.error.clone(),
-            reason: state.reason.clone(),
-            duration_ms: state.duration_ms,
+        Some(StepView {
+            detail: StepDetail {
+                step_id: step_id.to_string(),
+                status: state.status,
+                inputs: None,
+                output: None,
+                error: state.error.clone(),
+                reason: state.reason.clone(),
+                duration_ms: state.duration_ms,
+            },
+            inputs: log.inputs.get(step_id).cloned(),
+            output: log.outputs.get(step_id).cloned(),
         })
     }
 
-    /// The run's status and its full final output, when it has one.
-    pub fn output(&self) -> RunOutput {
+    /// The run's status (with `output` left out) and a handle on its full final output, when
+    /// it has one.
+    pub(crate) fn output(&self) -> (RunOutput, Option<Kept>) {
         let log = self.lock();
-        RunOutput {
+        let head = RunOutput {
             run_id: self.id.clone(),
             status: log.snapshot.status,
-            output: log.output.as_deref().cloned(),
-        }
+            output: None,
+        };
+        (head, log.output.clone())
     }
 
     /// Outputs of the steps that completed, for replaying them in a single-step run.
     pub fn outputs(&self) -> HashMap<String, Value> {
-        self.lock()
+        let kept: Vec<(String, Kept)> = self
+            .lock()
             .outputs
             .iter()
-            .map(|(k, v)| (k.clone(), (**v).clone()))
-            .collect()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        kept.into_iter().map(|(k, v)| (k, v.to_value())).collect()
+    }
+
+    /// Once the run has ended: serialise every kept value once (outside the lock), let go of
+    /// the engine's values, and return the bytes the run now holds — its values and its event
+    /// log as JSON — which the manager's byte budget counts.
+    pub(crate) fn freeze(&self) -> usize {
+        type Parts = (Vec<(String, Kept)>, Vec<(String, Kept)>, Option<Kept>);
+        let (inputs, outputs, output): Parts = {
+            let log = self.lock();
+            let all = |m: &HashMap<String, Kept>| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect::<Vec<_>>()
+            };
+            (all(&log.inputs), all(&log.outputs), log.output.clone())
+        };
+        let freeze = |m: Vec<(String, Kept)>| -> HashMap<String, Kept> {
+            m.into_iter().map(|(k, v)| (k, v.frozen())).collect()
+        };
+        let (inputs, outputs) = (freeze(inputs), freeze(outputs));
+        let output = output.map(|o| o.frozen());
+        let mut log = self.lock();
+        log.inputs = inputs;
+        log.outputs = outputs;
+        log.output = output;
+        let values: usize = log
+            .inputs
+            .values()
+            .chain(log.outputs.values())
+            .chain(log.output.iter())
+            .map(Kept::json_len)
+            .sum();
+        let events: usize = log.events.iter().map(|e| e.json.len()).sum();
+        values + events
     }
 
     /// The run ended before its first event (e.g. its preparation failed).
@@ -183,7 +250,8 @@ impl Log {
             } => {
                 set(snap, step_id, StepStatus::Running);
                 if let Some(inputs) = inputs {
-                    self.inputs.insert(step_id.clone(), inputs.clone());
+                    self.inputs
+                        .insert(step_id.clone(), Kept::value(inputs.clone()));
                 }
             }
             RunEvent::StepRetrying {
@@ -204,8 +272,7 @@ impl Log {
                 entry,
                 ..
             } => {
-                let output = entry.get("output").cloned().unwrap_or(Value::Null);
-                let (value, bytes) = inline_output(&output);
+                let (value, bytes) = inline_output(entry.get("output").unwrap_or(&Value::Null));
                 inline = (value, (bytes > INLINE_OUTPUT_LIMIT).then_some(bytes));
                 let s = set(snap, step_id, StepStatus::Completed);
                 s.duration_ms = Some(*duration_ms);
@@ -213,7 +280,9 @@ impl Log {
                 s.backend = backend.clone();
                 s.error = None;
                 s.output_bytes = Some(bytes);
-                self.outputs.insert(step_id.clone(), Arc::new(output));
+                // The engine's entry itself: no copy of the output is made.
+                self.outputs
+                    .insert(step_id.clone(), Kept::field(entry.clone(), "output"));
             }
             RunEvent::StepSkipped { step_id, reason } => {
                 set(snap, step_id, StepStatus::Skipped).reason = Some(reason.clone());
@@ -247,7 +316,7 @@ impl Log {
                     inline = (value, (bytes > INLINE_OUTPUT_LIMIT).then_some(bytes));
                     snap.output = inline.0.clone();
                     snap.output_bytes = inline.1;
-                    self.output = Some(output.clone());
+                    self.output = Some(Kept::value(output.clone()));
                 }
             }
         }
@@ -257,7 +326,7 @@ impl Log {
 
 /// The output's size as JSON, and the output itself when that is at most 16 KB.
 fn inline_output(output: &Value) -> (Option<Value>, usize) {
-    let bytes = serde_json::to_vec(output).map_or(usize::MAX, |v| v.len());
+    let bytes = json_len(output);
     (
         (bytes <= INLINE_OUTPUT_LIMIT).then(|| output.clone()),
         bytes,

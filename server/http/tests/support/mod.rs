@@ -1,29 +1,29 @@
 //! The test harness: a `TestApp` over fake tools and a scratch workflow directory, requests
-//! through the router, and a real loopback server for WebSocket tests.
+//! through the router, and a real loopback server for WebSocket tests (`socket`).
+
+mod socket;
+
+pub use socket::{SendJson, collect_run, connect, connect_as, next_json};
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode};
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::{self, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tower::ServiceExt;
 use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
-use vai_http::{AppState, Library, LibraryEntry, Settings};
+use vai_http::{AccessToken, AppState, Library, LibraryEntry, Limits, Settings};
 use vai_workflow::{
-    ApiCalls, Category, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
+    ApiCalls, Category, InputSchema, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
 };
 
-pub const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
+/// The access token every test server uses.
+pub const TOKEN: &str = "test-token-0123456789";
 
-pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
 
 /// `a` → `b` → `c`, each echoing text; the output maps `c`.
 pub fn chain() -> Value {
@@ -65,7 +65,7 @@ fn spec(name: &'static str, category: Category, main_input: Option<&'static str>
         icon: "Search",
         description: "a test tool",
         help: "a test tool",
-        input_schema: json!({"type": "object"}),
+        input_schema: InputSchema::new(),
         outputs: &[("text", "the text")],
         deferred: &[],
         main_input,
@@ -82,6 +82,9 @@ struct Echo(ToolSpec);
 struct Big(ToolSpec);
 /// Waits an hour.
 struct Wait(ToolSpec);
+/// A provider-backed search: reports a backend, and answers differently on every call in the
+/// process, so only a mock reproduces a run.
+struct Lookup(ToolSpec);
 
 impl Tool for Echo {
     fn spec(&self) -> &ToolSpec {
@@ -124,7 +127,25 @@ impl Tool for Wait {
     }
 }
 
-fn registry() -> Arc<Registry> {
+impl Tool for Lookup {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn run<'a>(&'a self, _call: ToolCall<'a>) -> ToolFuture<'a> {
+        Box::pin(async move {
+            static CALLS: AtomicUsize = AtomicUsize::new(0);
+            let n = CALLS.fetch_add(1, Ordering::SeqCst);
+            Ok(ToolOutput {
+                output: json!({"results": [{"text": format!("hit {n}")}], "resultCount": 1}),
+                usage: None,
+                backend: Some("fake".into()),
+            })
+        })
+    }
+}
+
+/// The fake tools: `echo`, `big`, `wait` and `lookup`.
+pub fn registry() -> Arc<Registry> {
     let mut r = Registry::new();
     r.register(Arc::new(Echo(spec(
         "echo",
@@ -133,6 +154,9 @@ fn registry() -> Arc<Registry> {
     ))));
     r.register(Arc::new(Big(spec("big", Category::Utility, None))));
     r.register(Arc::new(Wait(spec("wait", Category::Utility, None))));
+    let mut lookup = spec("lookup", Category::Retrieval, Some("query"));
+    lookup.outputs = &[("results", "documents"), ("resultCount", "how many")];
+    r.register(Arc::new(Lookup(lookup)));
     Arc::new(r)
 }
 
@@ -157,10 +181,19 @@ fn workflow_dir() -> PathBuf {
     dir
 }
 
-fn settings(port: u16) -> Settings {
+/// The fake tools and the real `http` tool under its default policy (public addresses only).
+fn registry_with_http() -> Arc<Registry> {
+    let mut r = Arc::unwrap_or_clone(registry());
+    r.register(Arc::new(vai_tools::http::Http::new(
+        vai_tools::http::HttpPolicy::default(),
+    )));
+    Arc::new(r)
+}
+
+fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) -> Settings {
     let text = |v: Value| Cow::Owned(serde_json::to_string_pretty(&v).unwrap());
     Settings {
-        registry: registry(),
+        registry,
         library: Library {
             entries: vec![
                 LibraryEntry {
@@ -174,7 +207,7 @@ fn settings(port: u16) -> Settings {
                     text: text(stuck()),
                 },
             ],
-            dir: Some(workflow_dir()),
+            dir: Some(dir),
         },
         config: ConfigStatus {
             offline: true,
@@ -189,6 +222,8 @@ fn settings(port: u16) -> Settings {
         port,
         extra_hosts: Vec::new(),
         before_run: None,
+        token: AccessToken::parse(TOKEN).unwrap(),
+        limits,
     }
 }
 
@@ -196,30 +231,74 @@ fn settings(port: u16) -> Settings {
 pub struct TestApp {
     pub state: AppState,
     pub port: u16,
+    /// The start directory: the workflow files it lists and saves into.
+    pub dir: PathBuf,
 }
 
 impl TestApp {
     /// Requests go through the router; nothing listens.
     pub fn new() -> Self {
+        Self::with_limits(Limits::default())
+    }
+
+    pub fn with_limits(limits: Limits) -> Self {
         let port = 3333;
+        let dir = workflow_dir();
         Self {
-            state: AppState::new(settings(port)),
+            state: AppState::new(settings(port, dir.clone(), registry(), limits)),
             port,
+            dir,
         }
+    }
+
+    /// A playground started without a directory: nothing to list files from or save into.
+    pub fn without_directory() -> Self {
+        let mut app = Self::new();
+        let mut settings = settings(app.port, app.dir.clone(), registry(), Limits::default());
+        settings.library.dir = None;
+        app.state = AppState::new(settings);
+        app
     }
 
     /// A real server on a loopback port, for sockets.
     pub async fn serve() -> Self {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let state = AppState::new(settings(port));
-        let app = vai_http::app(state.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await });
-        Self { state, port }
+        Self::serve_tools(registry(), Limits::default()).await
     }
 
-    fn host(&self) -> String {
+    /// A real server whose workflows may also use the real `http` tool, as the playground's do.
+    pub async fn serve_with_http() -> Self {
+        Self::serve_tools(registry_with_http(), Limits::default()).await
+    }
+
+    /// A real server with these limits, served as `vai playground` serves it.
+    pub async fn serve_with(limits: Limits) -> Self {
+        Self::serve_tools(registry(), limits).await
+    }
+
+    async fn serve_tools(registry: Arc<Registry>, limits: Limits) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let dir = workflow_dir();
+        let state = AppState::new(settings(port, dir.clone(), registry, limits));
+        tokio::spawn(vai_http::serve(
+            listener,
+            state.clone(),
+            std::future::pending(),
+        ));
+        Self { state, port, dir }
+    }
+
+    pub fn host(&self) -> String {
         format!("127.0.0.1:{}", self.port)
+    }
+
+    /// A request that names this server and carries the token.
+    pub fn request(&self, method: &str, uri: &str) -> axum::http::request::Builder {
+        Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", self.host())
+            .header("authorization", format!("Bearer {TOKEN}"))
     }
 
     pub async fn send(&self, request: Request<Body>) -> Response<Body> {
@@ -230,10 +309,7 @@ impl TestApp {
     }
 
     pub async fn raw_get(&self, uri: &str) -> Response<Body> {
-        let request = Request::get(uri)
-            .header("host", self.host())
-            .body(Body::empty())
-            .unwrap();
+        let request = self.request("GET", uri).body(Body::empty()).unwrap();
         self.send(request).await
     }
 
@@ -248,7 +324,9 @@ impl TestApp {
         host: &str,
         origin: Option<&str>,
     ) -> (StatusCode, Value) {
-        let mut request = Request::get(uri).header("host", host);
+        let mut request = Request::get(uri)
+            .header("host", host)
+            .header("authorization", format!("Bearer {TOKEN}"));
         if let Some(origin) = origin {
             request = request.header("origin", origin);
         }
@@ -260,8 +338,8 @@ impl TestApp {
     }
 
     pub async fn post_raw(&self, uri: &str, body: &str) -> (StatusCode, Value) {
-        let request = Request::post(uri)
-            .header("host", self.host())
+        let request = self
+            .request("POST", uri)
             .header("content-type", "application/json")
             .body(Body::from(body.to_string()))
             .unwrap();
@@ -294,85 +372,11 @@ impl TestApp {
     }
 }
 
-async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
+pub async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
     let status = response.status();
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
         .await
         .unwrap();
     let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     (status, value)
-}
-
-/// Open `/api/ws` with `origin` (default: the server's own).
-pub async fn connect(
-    port: u16,
-    origin: Option<Option<&str>>,
-) -> Result<Socket, tungstenite::Error> {
-    let mut request = format!("ws://127.0.0.1:{port}/api/ws")
-        .into_client_request()
-        .unwrap();
-    let own = format!("http://127.0.0.1:{port}");
-    if let Some(origin) = origin.unwrap_or(Some(&own)) {
-        request
-            .headers_mut()
-            .insert("origin", origin.parse().unwrap());
-    }
-    tokio_tungstenite::connect_async(request)
-        .await
-        .map(|(ws, _)| ws)
-}
-
-/// The next text message, as JSON.
-pub async fn next_json(ws: &mut Socket) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("the socket is open")
-            .expect("a frame");
-        if let Message::Text(text) = message {
-            return serde_json::from_str(text.as_str()).unwrap();
-        }
-    }
-}
-
-/// Subscribe to `run_id`: its snapshot, then every event to `run_finished` (or none when the
-/// snapshot shows it finished). Other messages (`run_created`) are passed over.
-pub async fn collect_run(ws: &mut Socket, run_id: &str) -> (Value, Vec<Value>) {
-    ws.send_json(json!({"type": "subscribe", "runId": run_id}))
-        .await;
-    let snapshot = loop {
-        let m = next_json(ws).await;
-        if m["type"] == "snapshot" {
-            break m;
-        }
-    };
-    let mut events = Vec::new();
-    if snapshot["run"]["status"] != "running" {
-        return (snapshot["run"].clone(), events);
-    }
-    loop {
-        let m = next_json(ws).await;
-        if m["type"] != "event" {
-            continue;
-        }
-        let last = m["event"]["type"] == "run_finished";
-        events.push(m);
-        if last {
-            break;
-        }
-    }
-    (snapshot["run"].clone(), events)
-}
-
-pub trait SendJson {
-    async fn send_json(&mut self, value: Value);
-}
-
-impl SendJson for Socket {
-    async fn send_json(&mut self, value: Value) {
-        self.send(Message::Text(value.to_string().into()))
-            .await
-            .unwrap();
-    }
 }

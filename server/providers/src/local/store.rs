@@ -191,11 +191,12 @@ impl VectorStore for LocalStore {
 }
 
 impl Inner {
-    /// The connection, once the file is known to still be the one opened.
-    fn connection(&self) -> Result<MutexGuard<'_, Connection>, ProviderError> {
+    /// The connection, once the file is known to still be the one opened. `db` is the database
+    /// the caller works on, named in the error (which may reach a step: it holds no path).
+    fn connection(&self, db: &str) -> Result<MutexGuard<'_, Connection>, ProviderError> {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         if self.identity.is_none() || FileIdentity::of(&self.path) != self.identity {
-            return Err(vanished(&self.path));
+            return Err(vanished(db));
         }
         Ok(conn)
     }
@@ -206,7 +207,7 @@ impl Inner {
             return Ok(0);
         }
         let count = documents.len() as u64;
-        let mut conn = self.connection()?;
+        let mut conn = self.connection(&ns.db)?;
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| sql_error("insert documents", e))?;
@@ -258,7 +259,7 @@ impl Inner {
                 index.dimensions
             )));
         }
-        let mut conn = self.connection()?;
+        let mut conn = self.connection(&ns.db)?;
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| sql_error("create the vector index", e))?;
@@ -305,7 +306,7 @@ impl Inner {
     }
 
     fn list_collections(&self, db: &str) -> Result<Vec<CollectionInfo>, ProviderError> {
-        let conn = self.connection()?;
+        let conn = self.connection(db)?;
         let sql = |e| sql_error("list collections", e);
         let mut stmt = conn
             .prepare_cached(
@@ -341,7 +342,7 @@ impl Inner {
     fn aggregate(&self, ns: &Namespace, pipeline: &[Value]) -> Result<Vec<Value>, ProviderError> {
         let pipeline = Pipeline::parse(pipeline).map_err(|e| invalid(e.to_string()))?;
         check_namespace(ns)?;
-        let conn = self.connection()?;
+        let conn = self.connection(&ns.db)?;
         let Some(vector_path) = vector_path(&conn, ns)? else {
             return Ok(to_values(pipeline.run(Vec::new())));
         };

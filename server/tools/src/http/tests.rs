@@ -1,7 +1,9 @@
-//! The http tool against a tiny HTTP/1.1 server on loopback, started per test.
+//! The http tool against a tiny HTTP/1.1 server on loopback, started per test. Loopback is not a
+//! public address: tests that reach the server name it in `allowedHosts`, as a user would.
 
 use super::*;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use vai_workflow::Context;
@@ -10,15 +12,23 @@ const PAGE: &str = "<html><head><title>Docs</title><style>p { margin: 0 }</style
                     <body><p>Hello &amp; welcome</p><script>track()</script><p>Second  part</p></body></html>";
 
 /// Start the server; it answers by path until the test's runtime ends.
-async fn serve() -> SocketAddr {
+pub(super) async fn serve() -> SocketAddr {
+    serve_counted().await.0
+}
+
+/// The server, and how many connections it has accepted.
+pub(super) async fn serve_counted() -> (SocketAddr, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&accepted);
     tokio::spawn(async move {
         while let Ok((socket, _)) = listener.accept().await {
+            counter.fetch_add(1, Ordering::SeqCst);
             tokio::spawn(answer(socket));
         }
     });
-    addr
+    (addr, accepted)
 }
 
 async fn answer(mut socket: TcpStream) {
@@ -65,7 +75,8 @@ async fn answer(mut socket: TcpStream) {
     let mut parts = request_line.split(' ');
     let method = parts.next().unwrap_or_default().to_string();
     let target = parts.next().unwrap_or_default();
-    let path = target.split('?').next().unwrap_or_default().to_string();
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let path = path.to_string();
 
     let (status, extra, body): (&str, Vec<String>, Vec<u8>) = match path.as_str() {
         "/json" => (
@@ -118,6 +129,14 @@ async fn answer(mut socket: TcpStream) {
             vec![],
         ),
         "/loop" => ("302 Found", vec!["Location: /loop".into()], vec![]),
+        "/redirect-to" => (
+            "302 Found",
+            vec![format!(
+                "Location: {}",
+                query.strip_prefix("to=").unwrap_or_default()
+            )],
+            vec![],
+        ),
         _ => (
             "500 Internal Server Error",
             vec![],
@@ -138,21 +157,41 @@ async fn answer(mut socket: TcpStream) {
     let _ = socket.shutdown().await;
 }
 
-async fn call(http: &Http, inputs: Value) -> Result<Value, ToolError> {
+pub(super) async fn call(http: &Http, inputs: Value) -> Result<Value, ToolError> {
     let scope = Context::new();
     let defaults = json!({});
     let call = ToolCall::standalone("h", inputs.as_object().unwrap().clone(), &defaults, &scope);
     http.run(call).await.map(|o| o.output)
 }
 
-fn open() -> Http {
+/// The default policy: public addresses only.
+pub(super) fn public_only() -> Http {
     Http::new(HttpPolicy::default())
+}
+
+/// The test server's address named in `allowedHosts`.
+fn loopback() -> Http {
+    Http::new(allowed(&["127.0.0.1"]))
+}
+
+pub(super) fn allowed(hosts: &[&str]) -> HttpPolicy {
+    HttpPolicy {
+        allowed_hosts: Some(hosts.iter().map(|h| h.to_string()).collect()),
+        ..HttpPolicy::default()
+    }
+}
+
+pub(super) fn flagged(hosts: &[&str]) -> HttpPolicy {
+    HttpPolicy {
+        flag_hosts: hosts.iter().map(|h| h.to_string()).collect(),
+        ..HttpPolicy::default()
+    }
 }
 
 #[tokio::test]
 async fn json_bodies_are_parsed_and_headers_listed() {
     let addr = serve().await;
-    let out = call(&open(), json!({"url": format!("http://{addr}/json")}))
+    let out = call(&loopback(), json!({"url": format!("http://{addr}/json")}))
         .await
         .unwrap();
     assert_eq!(out["status"], 200);
@@ -171,7 +210,7 @@ async fn json_bodies_are_parsed_and_headers_listed() {
 #[tokio::test]
 async fn text_response_type_and_non_json_fallback() {
     let addr = serve().await;
-    let http = open();
+    let http = loopback();
     let out = call(
         &http,
         json!({"url": format!("http://{addr}/json"), "responseType": "text"}),
@@ -188,9 +227,12 @@ async fn text_response_type_and_non_json_fallback() {
 #[tokio::test]
 async fn error_statuses_are_returned_not_raised() {
     let addr = serve().await;
-    let out = call(&open(), json!({"url": format!("http://{addr}/missing")}))
-        .await
-        .unwrap();
+    let out = call(
+        &loopback(),
+        json!({"url": format!("http://{addr}/missing")}),
+    )
+    .await
+    .unwrap();
     assert_eq!(out["status"], 404);
     assert_eq!(out["statusText"], "Not Found");
     assert_eq!(out["body"], "no such page");
@@ -200,7 +242,7 @@ async fn error_statuses_are_returned_not_raised() {
 async fn extract_text_strips_the_page() {
     let addr = serve().await;
     let out = call(
-        &open(),
+        &loopback(),
         json!({"url": format!("http://{addr}/html"), "extract": "text"}),
     )
     .await
@@ -211,7 +253,7 @@ async fn extract_text_strips_the_page() {
 #[tokio::test]
 async fn bodies_are_sent_for_writes_only() {
     let addr = serve().await;
-    let http = open();
+    let http = loopback();
     let url = format!("http://{addr}/echo");
     let out = call(
         &http,
@@ -238,7 +280,7 @@ async fn bodies_are_sent_for_writes_only() {
 #[tokio::test]
 async fn large_bodies_are_cut_with_a_warning() {
     let addr = serve().await;
-    let out = call(&open(), json!({"url": format!("http://{addr}/big")}))
+    let out = call(&loopback(), json!({"url": format!("http://{addr}/big")}))
         .await
         .unwrap();
     let body = out["body"].as_str().unwrap();
@@ -253,7 +295,7 @@ async fn timeouts_are_transient() {
     let addr = serve().await;
     let started = Instant::now();
     let err = call(
-        &open(),
+        &loopback(),
         json!({"url": format!("http://{addr}/slow?key=secret"), "timeout": 200}),
     )
     .await
@@ -273,18 +315,19 @@ async fn connection_failures_are_transient() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let err = call(&open(), json!({"url": format!("http://127.0.0.1:{port}/")}))
-        .await
-        .unwrap_err();
+    let err = call(
+        &loopback(),
+        json!({"url": format!("http://127.0.0.1:{port}/")}),
+    )
+    .await
+    .unwrap_err();
     assert!(err.is_transient(), "{err:?}");
 }
 
 #[tokio::test]
 async fn redirects_follow_within_limits() {
     let addr = serve().await;
-    let http = Http::new(HttpPolicy {
-        allowed_hosts: Some(vec!["127.0.0.1".into()]),
-    });
+    let http = loopback();
     let out = call(&http, json!({"url": format!("http://{addr}/redirect")}))
         .await
         .unwrap();
@@ -321,7 +364,7 @@ async fn redirects_follow_within_limits() {
 #[tokio::test]
 async fn repeated_headers_are_joined() {
     let addr = serve().await;
-    let out = call(&open(), json!({"url": format!("http://{addr}/multi")}))
+    let out = call(&loopback(), json!({"url": format!("http://{addr}/multi")}))
         .await
         .unwrap();
     assert_eq!(out["headers"]["x-multi"], "a, b");
@@ -331,9 +374,7 @@ async fn repeated_headers_are_joined() {
 #[tokio::test]
 async fn the_allow_list_refuses_other_hosts_before_connecting() {
     let addr = serve().await;
-    let http = Http::new(HttpPolicy {
-        allowed_hosts: Some(vec!["api.example.com".into(), "*.voyageai.com".into()]),
-    });
+    let http = Http::new(allowed(&["api.example.com", "*.voyageai.com"]));
     let err = call(&http, json!({"url": format!("http://{addr}/json")}))
         .await
         .unwrap_err();
@@ -347,7 +388,7 @@ async fn the_allow_list_refuses_other_hosts_before_connecting() {
 
 #[tokio::test]
 async fn urls_and_inputs_are_validated() {
-    let http = open();
+    let http = public_only();
     for (inputs, needle) in [
         (json!({}), "\"url\" is required"),
         (json!({"url": "not a url"}), "is not a valid URL"),
@@ -381,9 +422,7 @@ async fn urls_and_inputs_are_validated() {
 #[test]
 fn host_patterns() {
     let url = |u: &str| Url::parse(u).unwrap();
-    let policy = |hosts: &[&str]| HttpPolicy {
-        allowed_hosts: Some(hosts.iter().map(|h| h.to_string()).collect()),
-    };
+    let policy = allowed;
     let p = policy(&[
         "API.example.com",
         "*.docs.io",

@@ -6,7 +6,7 @@
 mod graph;
 mod outline;
 mod plan;
-mod refs;
+pub(crate) mod refs;
 mod step;
 mod structure;
 
@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 /// How strictly to validate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ValidationMode"))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Everything must be in place to run.

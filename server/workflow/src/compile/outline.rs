@@ -83,6 +83,8 @@ mod tests {
         let r = |path: &str| Reference {
             root: "inputs".into(),
             path: path.into(),
+            span: 0..0,
+            names: Vec::new(),
         };
         assert_eq!(InputRef::new(0, &r("inputs.query"), "f").input, "query");
         assert_eq!(InputRef::new(0, &r("inputs.q.len"), "f").input, "q");

@@ -96,7 +96,7 @@ pub(super) fn syntax_diag(e: &TemplateError, field: &str) -> Diagnostic {
 }
 
 /// `inputs` + `/arrays/1/x` → `inputs.arrays[1].x`.
-pub(super) fn join_pointer(field: &str, pointer: &str) -> String {
+pub(crate) fn join_pointer(field: &str, pointer: &str) -> String {
     let mut out = field.to_string();
     for seg in pointer.split('/').skip(1) {
         let seg = seg.replace("~1", "/").replace("~0", "~");

@@ -4,7 +4,8 @@
 use super::{Diags, nearest};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{
-    Formatters, InputDecl, InputType, RESERVED_IDS, RetryPolicy, Step, Workflow, is_valid_id,
+    Formatters, InputDecl, InputType, KnownKeys, RESERVED_IDS, RetryPolicy, Step, Workflow,
+    WorkflowUi, is_valid_id,
 };
 use crate::tool::Registry;
 use indexmap::IndexMap;
@@ -28,21 +29,7 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
         ));
         return None;
     };
-    let mut extra = obj.clone();
-    for known in [
-        "$schema",
-        "name",
-        "description",
-        "version",
-        "inputs",
-        "defaults",
-        "steps",
-        "output",
-        "formatters",
-        "branding",
-    ] {
-        extra.remove(known);
-    }
+    let mut extra = unknown_keys::<Workflow>(obj);
 
     let name = match obj.get("name") {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
@@ -85,9 +72,29 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
         }
     };
     let formatters = read_formatters(obj.get("formatters"), d);
+    let ui = read_ui(obj.get("ui"), d);
+    if ui.is_none()
+        && let Some(raw) = obj.get("ui")
+    {
+        // Malformed layout is only a warning: keep it as written.
+        extra.insert("ui".into(), raw.clone());
+    }
 
+    let no_steps = Vec::new();
     let steps = match obj.get("steps") {
         Some(Value::Array(a)) if !a.is_empty() => a,
+        // A workflow being built starts with none.
+        None | Some(Value::Array(_)) if d.is_draft() => {
+            d.soft(
+                Diagnostic::error(
+                    "MISSING_STEPS",
+                    "the workflow needs a non-empty \"steps\" array",
+                )
+                .field("steps"),
+                Severity::Info,
+            );
+            &no_steps
+        }
         _ => {
             d.push(
                 Diagnostic::error(
@@ -130,8 +137,39 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
         output: obj.get("output").cloned(),
         formatters,
         branding: obj.get("branding").cloned(),
+        ui,
         extra,
     })
+}
+
+/// The members of `obj` that `T` has no field for.
+fn unknown_keys<T: KnownKeys>(obj: &Map<String, Value>) -> Map<String, Value> {
+    let known = T::known_keys();
+    obj.iter()
+        .filter(|(k, _)| !known.contains(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// The builder's layout. The engine never reads it, so a malformed one is a warning (and is
+/// kept as written rather than typed).
+fn read_ui(value: Option<&Value>, d: &mut Diags) -> Option<WorkflowUi> {
+    match value? {
+        Value::Null => None,
+        value => match serde_json::from_value::<WorkflowUi>(value.clone()) {
+            Ok(ui) => Some(ui),
+            Err(e) => {
+                d.push(
+                    Diagnostic::warning(
+                        "INVALID_UI",
+                        format!("\"ui\" is not a valid layout ({e}); the builder will lay the workflow out itself"),
+                    )
+                    .field("ui"),
+                );
+                None
+            }
+        },
+    }
 }
 
 fn is_semver(v: &str) -> bool {
@@ -247,10 +285,7 @@ fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDe
             Some(Value::String(s)) => Some(s.clone()),
             _ => None,
         };
-        let mut extra = decl.clone();
-        for k in ["type", "description", "required", "default"] {
-            extra.remove(k);
-        }
+        let extra = unknown_keys::<InputDecl>(decl);
         out.insert(
             key.clone(),
             InputDecl {
@@ -327,10 +362,7 @@ fn read_formatters(value: Option<&Value>, d: &mut Diags) -> Option<Formatters> {
             None
         }
     };
-    let mut extra = obj.clone();
-    for k in ["default", "title", "columns", "arrayField"] {
-        extra.remove(k);
-    }
+    let extra = unknown_keys::<Formatters>(obj);
     Some(Formatters {
         default,
         title,
@@ -515,23 +547,7 @@ fn read_step(
         }
     };
     let retry = read_retry(obj.get("retry"), &id, d);
-    let mut extra = obj.clone();
-    for k in [
-        "id",
-        "name",
-        "description",
-        "tool",
-        "inputs",
-        "condition",
-        "forEach",
-        "forEachConcurrency",
-        "continueOnError",
-        "dependsOn",
-        "retry",
-        "timeoutMs",
-    ] {
-        extra.remove(k);
-    }
+    let extra = unknown_keys::<Step>(obj);
     Some(Step {
         id,
         name,

@@ -70,6 +70,19 @@ fn missing_or_empty_steps() {
         codes(&check(json!({"name": "x", "steps": []}))),
         vec!["MISSING_STEPS"]
     );
+    // A workflow being built starts empty: an info in draft mode, and it still has a shape.
+    for v in [json!({"name": "x"}), json!({"name": "x", "steps": []})] {
+        let draft = compile(&v, &registry(), Mode::Draft);
+        assert!(draft.is_valid(), "{:#?}", draft.diagnostics);
+        assert_eq!(only(&draft, "MISSING_STEPS").severity, Severity::Info);
+        assert!(draft.workflow.unwrap().steps.is_empty());
+        assert!(draft.outline.is_some());
+    }
+    let not_an_array = compile(&json!({"name": "x", "steps": 3}), &registry(), Mode::Draft);
+    assert_eq!(
+        only(&not_an_array, "MISSING_STEPS").severity,
+        Severity::Error
+    );
 }
 
 #[test]
@@ -426,4 +439,36 @@ fn version_must_be_semver() {
     );
     assert!(c.is_valid());
     assert_eq!(only(&c, "INVALID_VERSION").severity, Severity::Warning);
+}
+
+#[test]
+fn the_builder_layout_is_typed_kept_and_never_an_error() {
+    let v = json!({
+        "name": "t",
+        "steps": [{"id": "a", "tool": "echo", "inputs": {}}],
+        "ui": {
+            "positions": {"a": {"x": 10.5, "y": -3}},
+            "notes": [{"id": "n1", "x": 0, "y": 0, "text": "**why**", "color": "#ff0"}],
+            "zoom": 2
+        }
+    });
+    let c = check(v.clone());
+    assert!(c.diagnostics.is_empty(), "{:#?}", c.diagnostics);
+    let workflow = c.workflow.unwrap();
+    let ui = workflow.ui.as_ref().unwrap();
+    assert_eq!(ui.positions["a"].x.as_f64(), Some(10.5));
+    assert_eq!(ui.notes[0].text, "**why**");
+    assert_eq!(ui.extra["zoom"], 2);
+    assert!(workflow.extra.is_empty(), "{:?}", workflow.extra);
+    assert_eq!(serde_json::to_value(&workflow).unwrap(), v);
+
+    // Malformed: a warning naming the field, the file still runs, and the value is kept.
+    let bad = json!({"name": "t", "steps": [{"id": "a", "tool": "echo", "inputs": {}}],
+                     "ui": {"positions": {"a": {"x": "left"}}}});
+    let c = check(bad.clone());
+    assert!(c.is_valid() && c.plan.is_some());
+    let d = only(&c, "INVALID_UI");
+    assert_eq!(d.severity, Severity::Warning);
+    assert_eq!(d.field.as_deref(), Some("ui"));
+    assert_eq!(serde_json::to_value(c.workflow.unwrap()).unwrap(), bad);
 }

@@ -25,7 +25,7 @@ pub(crate) fn eval<'a>(node: &'a Node, scope: &'a dyn Scope) -> Val<'a> {
     match node {
         Node::Literal(v) => Some(Cow::Borrowed(v)),
         Node::Undefined => None,
-        Node::Ident(name) => scope.get(name).map(Cow::Borrowed),
+        Node::Ident(name, _) => scope.get(name).map(Cow::Borrowed),
         Node::Member(object, segments) => eval_member(object, segments, scope),
         Node::Not(operand) => eval_not(operand, scope),
         Node::Neg(operand) => eval_neg(operand, scope),
@@ -41,7 +41,7 @@ fn eval_member<'a>(object: &'a Node, segments: &'a [Segment], scope: &'a dyn Sco
     for segment in segments {
         let object = current?;
         current = match segment {
-            Segment::Name(name) => member(object, name),
+            Segment::Name(name, _) => member(object, name),
             Segment::Index(key) => index(object, eval(key, scope)),
         };
     }

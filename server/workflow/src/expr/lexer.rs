@@ -112,6 +112,8 @@ pub(crate) struct Token {
     pub tok: Tok,
     /// Character offset of the token's first character.
     pub pos: usize,
+    /// Character offset just past its last character.
+    pub end: usize,
 }
 
 pub(crate) struct Lexer {
@@ -161,7 +163,11 @@ impl Lexer {
         let tok = self.lex_token()?;
         self.after_dot = tok == Tok::Dot;
         self.after_operand = tok.ends_operand();
-        Ok(Token { tok, pos })
+        Ok(Token {
+            tok,
+            pos,
+            end: self.pos,
+        })
     }
 
     fn lex_token(&mut self) -> Result<Tok, SyntaxError> {
@@ -474,7 +480,8 @@ mod tests {
             lexer.next_token().unwrap(),
             Token {
                 tok: Tok::CloseTemplate,
-                pos: 5
+                pos: 5,
+                end: 7
             }
         );
     }

@@ -74,7 +74,7 @@
 //! it — is bounded by the nesting depth; evaluation visits each node at most once.
 
 mod eval;
-mod lexer;
+pub(crate) mod lexer;
 mod ops;
 mod parser;
 mod refs;
@@ -83,6 +83,7 @@ pub(crate) mod scan;
 use crate::scope::Scope;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Longest expression source accepted, in characters.
@@ -104,6 +105,12 @@ pub struct Reference {
     pub root: String,
     /// The path as text, normalised (`a.b[0].c`).
     pub path: String,
+    /// Character offsets in the parsed source of the path as written, from the root to the end
+    /// of its last name (`a.b` in `(a.b)` ends at the `b`).
+    pub span: Range<usize>,
+    /// The root and each name after it, with character offsets of where each is written: `.b`
+    /// gives the `b`, `['b c']` and `[0]` the whole bracket.
+    pub names: Vec<(String, Range<usize>)>,
 }
 
 /// A parsed expression. The tree is shared, so cloning is cheap (and never recursive).
@@ -148,6 +155,27 @@ impl Expr {
     }
 }
 
+/// Character ranges of the `{{ … }}` blocks of a condition (where they are parenthesised
+/// sub-expressions), braces included; inner blocks come before the blocks holding them.
+pub(crate) fn condition_blocks(src: &str) -> Vec<Range<usize>> {
+    let mut lexer = lexer::Lexer::new(src, true);
+    let mut open = Vec::new();
+    let mut blocks = Vec::new();
+    while let Ok(token) = lexer.next_token() {
+        match token.tok {
+            lexer::Tok::End => break,
+            lexer::Tok::OpenTemplate => open.push(token.pos),
+            lexer::Tok::CloseTemplate => {
+                if let Some(start) = open.pop() {
+                    blocks.push(start..token.end);
+                }
+            }
+            _ => {}
+        }
+    }
+    blocks
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,9 +211,45 @@ mod tests {
             r,
             [Reference {
                 root: "step".into(),
-                path: "step.output".into()
+                path: "step.output".into(),
+                span: 0..11,
+                names: vec![("step".into(), 0..4), ("output".into(), 5..11)],
             }]
         );
+    }
+
+    #[test]
+    fn references_know_where_each_name_is_written() {
+        let src = "'é' + ab.a['b c'][0][k.z].w";
+        let r = Expr::parse(src).unwrap().references();
+        let text = |range: &Range<usize>| -> String {
+            src.chars()
+                .skip(range.start)
+                .take(range.end - range.start)
+                .collect()
+        };
+        assert_eq!(r[0].path, "ab.a[\"b c\"][0]");
+        assert_eq!(text(&r[0].span), "ab.a['b c'][0]");
+        assert_eq!(
+            r[0].names
+                .iter()
+                .map(|(_, at)| text(at))
+                .collect::<Vec<_>>(),
+            ["ab", "a", "['b c']", "[0]"]
+        );
+        assert_eq!(
+            r[0].names
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>(),
+            ["ab", "a", "b c", "0"]
+        );
+        assert_eq!(r[1].path, "k.z");
+        assert_eq!(text(&r[1].span), "k.z");
+        // In a condition, offsets count from the start of the whole condition.
+        let c = "item.n > {{ inputs.min }}";
+        let r = crate::template::Condition::parse(c).unwrap().references();
+        assert_eq!(r[1].span, 12..22);
     }
 
     #[test]

@@ -12,12 +12,19 @@ use super::lexer::{Lexer, Tok, Token, error};
 use super::{MAX_DEPTH, MAX_EXPR_LEN, SyntaxError};
 use serde_json::Value;
 
+/// Where a name was written: character offsets `[start, end)` in the parsed source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Node {
     /// `null`, `true`, `false`, a number or a string.
     Literal(Value),
     Undefined,
-    Ident(String),
+    Ident(String, Span),
     /// `object.a[0][expr]`: never empty; never nested directly in another `Member`.
     Member(Box<Node>, Vec<Segment>),
     Not(Box<Node>),
@@ -34,8 +41,9 @@ pub(crate) enum Node {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Segment {
-    /// `.name`, `.0`, or a bracket holding a string or number literal (`['a b']`, `[0]`).
-    Name(String),
+    /// `.name`, `.0`, or a bracket holding a string or number literal (`['a b']`, `[0]`); the
+    /// span covers the name after the dot, or the whole bracket.
+    Name(String, Span),
     /// `[expr]` with a computed key.
     Index(Node),
 }
@@ -188,18 +196,23 @@ impl Parser {
                     let Tok::Name(name) = &self.tok.tok else {
                         return Err(error(self.tok.pos, "expected a property name after '.'"));
                     };
-                    segments.push(Segment::Name(name.clone()));
+                    let span = Span {
+                        start: self.tok.pos,
+                        end: self.tok.end,
+                    };
+                    segments.push(Segment::Name(name.clone(), span));
                     self.advance()?;
                 }
                 Tok::LBracket => {
                     let pos = self.tok.pos;
                     self.advance()?;
-                    let key = self.nested(pos, |p| {
-                        let key = p.ternary()?;
-                        p.expect(Tok::RBracket, "expected ']'")?;
-                        Ok(key)
-                    })?;
-                    segments.push(literal_key(key));
+                    let key = self.nested(pos, |p| p.ternary())?;
+                    let span = Span {
+                        start: pos,
+                        end: self.tok.end,
+                    };
+                    self.expect(Tok::RBracket, "expected ']'")?;
+                    segments.push(literal_key(key, span));
                 }
                 Tok::LParen => return Err(error(self.tok.pos, "function calls are not supported")),
                 _ => break,
@@ -226,7 +239,13 @@ impl Parser {
             Tok::False => Node::Literal(Value::Bool(false)),
             Tok::Null => Node::Literal(Value::Null),
             Tok::Undefined => Node::Undefined,
-            Tok::Ident(name) => Node::Ident(name.clone()),
+            Tok::Ident(name) => Node::Ident(
+                name.clone(),
+                Span {
+                    start: pos,
+                    end: self.tok.end,
+                },
+            ),
             Tok::LParen => {
                 self.advance()?;
                 return self.nested(pos, |p| {
@@ -255,10 +274,10 @@ impl Parser {
 
 /// A bracket holding a string or number literal is the same as `.name`: `a['b']` ≡ `a.b`,
 /// `a[0]` ≡ `a.0`.
-fn literal_key(key: Node) -> Segment {
+fn literal_key(key: Node, span: Span) -> Segment {
     match key {
-        Node::Literal(Value::String(s)) => Segment::Name(s),
-        Node::Literal(Value::Number(n)) => Segment::Name(crate::value::number_text(&n)),
+        Node::Literal(Value::String(s)) => Segment::Name(s, span),
+        Node::Literal(Value::Number(n)) => Segment::Name(crate::value::number_text(&n), span),
         key => Segment::Index(key),
     }
 }
@@ -355,11 +374,74 @@ mod tests {
     use serde_json::json;
 
     fn ident(n: &str) -> Node {
-        Node::Ident(n.into())
+        Node::Ident(n.into(), Span::default())
     }
 
     fn err(src: &str) -> SyntaxError {
         parse(src, false).unwrap_err()
+    }
+
+    /// Parse, then forget where names were written: these tests are about structure.
+    fn parse(src: &str, templates: bool) -> Result<Node, SyntaxError> {
+        super::parse(src, templates).map(unspanned)
+    }
+
+    fn unspanned(node: Node) -> Node {
+        let all = |nodes: Vec<Node>| nodes.into_iter().map(unspanned).collect();
+        match node {
+            Node::Ident(name, _) => Node::Ident(name, Span::default()),
+            Node::Member(object, segments) => Node::Member(
+                Box::new(unspanned(*object)),
+                segments
+                    .into_iter()
+                    .map(|s| match s {
+                        Segment::Name(n, _) => Segment::Name(n, Span::default()),
+                        Segment::Index(k) => Segment::Index(unspanned(k)),
+                    })
+                    .collect(),
+            ),
+            Node::Not(n) => Node::Not(Box::new(unspanned(*n))),
+            Node::Neg(n) => Node::Neg(Box::new(unspanned(*n))),
+            Node::Or(ns) => Node::Or(all(ns)),
+            Node::And(ns) => Node::And(all(ns)),
+            Node::Chain(first, rest) => Node::Chain(
+                Box::new(unspanned(*first)),
+                rest.into_iter().map(|(op, n)| (op, unspanned(n))).collect(),
+            ),
+            Node::Conditional(parts) => {
+                let [a, b, c] = *parts;
+                Node::Conditional(Box::new([unspanned(a), unspanned(b), unspanned(c)]))
+            }
+            other => other,
+        }
+    }
+
+    #[test]
+    fn names_carry_where_they_were_written() {
+        let node = super::parse("x + a.b['c d'][0][i]", false).unwrap();
+        let Node::Chain(first, rest) = node else {
+            panic!("{node:?}")
+        };
+        assert_eq!(*first, Node::Ident("x".into(), Span { start: 0, end: 1 }));
+        let Node::Member(object, segments) = &rest[0].1 else {
+            panic!("{rest:?}")
+        };
+        assert_eq!(**object, Node::Ident("a".into(), Span { start: 4, end: 5 }));
+        assert_eq!(
+            segments[0],
+            Segment::Name("b".into(), Span { start: 6, end: 7 })
+        );
+        assert_eq!(
+            segments[1],
+            Segment::Name("c d".into(), Span { start: 7, end: 14 })
+        );
+        assert_eq!(
+            segments[2],
+            Segment::Name("0".into(), Span { start: 14, end: 17 })
+        );
+        assert!(
+            matches!(&segments[3], Segment::Index(Node::Ident(i, Span { start: 18, end: 19 })) if i == "i")
+        );
     }
 
     #[test]
@@ -405,7 +487,7 @@ mod tests {
 
     #[test]
     fn member_chains_merge_and_literal_brackets_become_names() {
-        let name = |s: &str| Segment::Name(s.into());
+        let name = |s: &str| Segment::Name(s.into(), Span::default());
         assert_eq!(
             parse("(a.b)['c'][0].0[i]", false).unwrap(),
             Node::Member(

@@ -2,7 +2,7 @@
 //!
 //! Each identifier-rooted path is reported once where it is written, in source order, as
 //! normalised text: `.name` for identifier keys, `[0]` for canonical indexes (`.0` and `[0]`
-//! alike), `["any key"]` otherwise. A computed `[expr]` ends the path (what follows depends on
+//! alike), `["any key"]` otherwise, with where it was written (for editing it in place). A computed `[expr]` ends the path (what follows depends on
 //! run-time values) and the references inside it are reported after it. Literals, strings
 //! included, reference nothing.
 
@@ -12,20 +12,28 @@ use super::parser::{Node, Segment};
 pub(crate) fn collect(node: &Node, out: &mut Vec<Reference>) {
     match node {
         Node::Literal(_) | Node::Undefined => {}
-        Node::Ident(name) => out.push(Reference {
+        Node::Ident(name, span) => out.push(Reference {
             root: name.clone(),
             path: name.clone(),
+            span: span.start..span.end,
+            names: vec![(name.clone(), span.start..span.end)],
         }),
         Node::Member(object, segments) => {
-            if let Node::Ident(root) = &**object {
+            if let Node::Ident(root, span) = &**object {
                 let mut path = root.clone();
+                let mut names = vec![(root.clone(), span.start..span.end)];
                 for segment in segments {
-                    let Segment::Name(name) = segment else { break };
+                    let Segment::Name(name, at) = segment else {
+                        break;
+                    };
                     push_segment(&mut path, name);
+                    names.push((name.clone(), at.start..at.end));
                 }
                 out.push(Reference {
                     root: root.clone(),
                     path,
+                    span: span.start..names.last().map_or(span.end, |(_, at)| at.end),
+                    names,
                 });
             } else {
                 collect(object, out);

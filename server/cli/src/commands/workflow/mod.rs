@@ -1,5 +1,6 @@
-//! `vai workflow …`: run, validate, list, init, test and tools.
+//! `vai workflow …`: run, validate, list, init, test, tools and fmt.
 
+mod fmt;
 mod init;
 mod list;
 mod run;
@@ -19,6 +20,7 @@ pub enum WorkflowCommand {
     Init(init::InitArgs),
     Test(test::TestArgs),
     Tools(tools::ToolsArgs),
+    Fmt(fmt::FmtArgs),
 }
 
 pub async fn dispatch(cmd: WorkflowCommand) -> anyhow::Result<u8> {
@@ -29,6 +31,7 @@ pub async fn dispatch(cmd: WorkflowCommand) -> anyhow::Result<u8> {
         WorkflowCommand::Init(a) => init::run(a),
         WorkflowCommand::Test(a) => test::run(a).await,
         WorkflowCommand::Tools(a) => tools::run(a),
+        WorkflowCommand::Fmt(a) => fmt::run(a),
     }
 }
 

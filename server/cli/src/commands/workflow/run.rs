@@ -41,11 +41,16 @@ pub struct RunArgs {
     /// Show the plan (inputs, layers, parallel steps, estimated API calls) without running.
     #[arg(long)]
     pub dry_run: bool,
+    /// Let `http` steps reach HOST (`name`, `name:port` or an IP address) even at a loopback,
+    /// private or link-local address; repeatable. Adds to allowedHosts in .vai.json.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
 }
 
 pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
-    let cfg = Config::load(&cwd, &[])?;
+    let mut cfg = Config::load(&cwd, &[])?;
+    cfg.allow_hosts = args.allow_hosts.clone();
     let offline = app::offline_registry(&cfg);
     let (located, compiled) = match load(&args.workflow, &offline, Mode::Strict) {
         Ok(x) => x,
@@ -95,6 +100,10 @@ pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
+    if let (true, Some(local)) = (args.verbose, &app.local) {
+        // Step errors name the store without its path; the path is shown here.
+        eprintln!("local store: {}", local.store.path().display());
+    }
     if app::needs_store(&plan) {
         match app.prepare_sample().await {
             Some(Ok(line)) if !args.quiet => eprintln!("{line}"),

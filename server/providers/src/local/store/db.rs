@@ -58,7 +58,7 @@ pub(super) fn open(path: &Path) -> Result<Connection, ProviderError> {
         return Err(unusable(path, "it is a directory"));
     }
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|e| {
+        create_private_dir_all(parent).map_err(|e| {
             ProviderError::other(
                 PROVIDER,
                 format!(
@@ -69,6 +69,14 @@ pub(super) fn open(path: &Path) -> Result<Connection, ProviderError> {
         })?;
     }
     let existing = fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    if !existing {
+        create_private_file(path).map_err(|e| {
+            ProviderError::other(
+                PROVIDER,
+                format!("cannot create the store file {}: {e}", path.display()),
+            )
+        })?;
+    }
     let conn = Connection::open(path).map_err(|e| {
         ProviderError::other(
             PROVIDER,
@@ -80,6 +88,8 @@ pub(super) fn open(path: &Path) -> Result<Connection, ProviderError> {
     if existing {
         check(&conn, path)?;
     }
+    // Stores written by earlier versions were readable by everyone.
+    make_private(path);
     // Only now, with the file known to be ours (or new), does anything get written.
     conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
         .map_err(|e| sql_error("configure", e))?;
@@ -95,6 +105,59 @@ pub(super) fn open(path: &Path) -> Result<Connection, ProviderError> {
         .and_then(|()| tx.commit())
         .map_err(|e| sql_error("create the schema", e))?;
     Ok(conn)
+}
+
+/// Create `dir` and its missing parents owner-only (0700); existing directories keep their mode.
+fn create_private_dir_all(dir: &Path) -> std::io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Create the store file owner-only (0600) before SQLite opens it: SQLite gives its WAL and
+/// shared-memory files the database file's mode, so they are private too. A file that appeared
+/// meanwhile (another vai process) is left to the checks.
+fn create_private_file(path: &Path) -> std::io::Result<()> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Take group and other permissions off an existing store and its WAL and shared-memory files
+/// (they hold ingested documents). Best effort: a file vai may not chmod still opens.
+fn make_private(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for suffix in ["", "-wal", "-shm"] {
+            let mut file = path.as_os_str().to_owned();
+            file.push(suffix);
+            let file = Path::new(&file);
+            if let Ok(meta) = fs::symlink_metadata(file)
+                && meta.is_file()
+                && meta.permissions().mode() & 0o077 != 0
+            {
+                let mode = meta.permissions().mode() & 0o700;
+                let _ = fs::set_permissions(file, fs::Permissions::from_mode(mode));
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
 
 /// Read-only checks of an existing file: SQLite's `quick_check`, then that it is a vai store of
@@ -188,14 +251,16 @@ impl FileIdentity {
     }
 }
 
-/// The error for a store file that was moved or deleted while open.
-pub(super) fn vanished(path: &Path) -> ProviderError {
+/// The error for a store file that was moved or deleted while open. It names the database, not
+/// the file: a step's error reaches the playground's browser, which must not see home paths
+/// (`vai ping` and `vai workflow run --verbose` show where the file is).
+pub(super) fn vanished(db: &str) -> ProviderError {
     ProviderError::other(
         PROVIDER,
         format!(
-            "the store file {} was moved or deleted while vai was using it; nothing more was \
-             written. Move it back, or restart vai to create a new, empty store there.",
-            path.display()
+            "the local store holding database \"{db}\" was moved or deleted while vai was using \
+             it; nothing more was written. Move the file back, or restart vai to create a new, \
+             empty store (`vai ping` shows where the file is)."
         ),
     )
 }

@@ -28,7 +28,7 @@ impl Inner {
             return Err(invalid("the query vector has a non-finite component"));
         }
         let (cache, vector_path) = {
-            let conn = self.connection()?;
+            let conn = self.connection(&ns.db)?;
             let Some(vector_path) = vector_path(&conn, ns)? else {
                 return Ok(Vec::new());
             };
@@ -91,7 +91,7 @@ impl Inner {
                 .collect());
         }
         // The cache holds unit vectors; the stored ones come from the file.
-        let conn = self.connection()?;
+        let conn = self.connection(&ns.db)?;
         let mut stmt = conn
             .prepare_cached("SELECT doc, embedding FROM documents WHERE seq = ?1")
             .map_err(|e| sql_error("read documents", e))?;

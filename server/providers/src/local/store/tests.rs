@@ -385,6 +385,11 @@ async fn missing_directories_are_created_and_a_vanished_file_is_noticed() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("was moved or deleted"), "{err}");
+    assert!(err.contains("database \"kb\""), "{err}");
+    assert!(
+        !err.contains(&dir.0.display().to_string()),
+        "no path in an error a step may show: {err}"
+    );
     drop(s);
     // What was written before the move is all in the moved file.
     for suffix in ["-wal", "-shm"] {
@@ -394,6 +399,43 @@ async fn missing_directories_are_created_and_a_vanished_file_is_noticed() {
         }
     }
     let s = LocalStore::open(&moved).unwrap();
+    assert_eq!(s.list_collections("kb").await.unwrap()[0].document_count, 1);
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// Ingested documents are the user's: the store, its WAL and shared-memory files are owner-only,
+/// and so are the directories vai creates for them — not the ones that were there.
+#[cfg(unix)]
+#[tokio::test]
+async fn the_store_and_its_journal_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new();
+    fs::set_permissions(&dir.0, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = dir.0.join("data/vai/store.sqlite3");
+    let s = LocalStore::open(&path).unwrap();
+    s.ensure_vector_index(&ns(), &index(2)).await.unwrap();
+    s.insert(&ns(), vec![numbered(0, &[1.0, 0.0])])
+        .await
+        .unwrap();
+    let side = |suffix: &str| PathBuf::from(format!("{}{suffix}", path.display()));
+    assert!(side("-wal").exists() && side("-shm").exists());
+    for file in [path.clone(), side("-wal"), side("-shm")] {
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+    }
+    assert_eq!(mode(&dir.0.join("data/vai")), 0o700);
+    assert_eq!(mode(&dir.0.join("data")), 0o700);
+    assert_eq!(mode(&dir.0), 0o755, "an existing directory keeps its mode");
+    drop(s);
+
+    // A store an earlier version left readable by everyone is made private when opened.
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+    let s = LocalStore::open(&path).unwrap();
+    assert_eq!(mode(&path), 0o600);
     assert_eq!(s.list_collections("kb").await.unwrap()[0].document_count, 1);
 }
 

@@ -1,8 +1,10 @@
-//! `vai playground`: serve the web app and its API on this machine.
+//! `vai playground`: serve the web app and its API on this machine, behind a per-process access
+//! token and within the server's limits.
+
+mod limits;
 
 use super::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::{app, builtin, config::Config};
-use axum::serve::ListenerExt;
 use clap::Args;
 use std::borrow::Cow;
 use std::future::Future;
@@ -14,7 +16,10 @@ use std::sync::Arc;
 use tokio::sync::OnceCell;
 use vai_contract::WorkflowSource;
 use vai_http::library::{FILE_SUFFIX, id_of};
-use vai_http::{AppState, BeforeRun, Library, LibraryEntry, Settings};
+use vai_http::{AccessToken, AppState, BeforeRun, Library, LibraryEntry, Settings};
+
+/// The environment variable `--token` falls back to.
+const TOKEN_ENV: &str = "VAI_PLAYGROUND_TOKEN";
 
 /// Open the playground in the browser: draw, run, inspect and edit workflows, with live
 /// per-step status. Serves on 127.0.0.1 only, unless --host says otherwise.
@@ -32,11 +37,40 @@ pub struct PlaygroundArgs {
     /// Do not open a browser.
     #[arg(long)]
     pub no_open: bool,
+    /// Let `http` steps reach HOST (`name`, `name:port` or an IP address) even at a loopback,
+    /// private or link-local address; repeatable. Adds to allowedHosts in .vai.json.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
+    /// The access token every API request must carry (16–256 letters, digits, `-_.~`), for
+    /// scripts; also read from VAI_PLAYGROUND_TOKEN. By default a random one is made at each
+    /// start and put in the printed URL.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    #[command(flatten)]
+    pub limits: limits::LimitArgs,
 }
 
 pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
+    let given = args
+        .token
+        .clone()
+        .or_else(|| std::env::var(TOKEN_ENV).ok().filter(|t| !t.is_empty()));
+    let token = match given
+        .as_deref()
+        .map_or_else(AccessToken::generate, AccessToken::parse)
+    {
+        Ok(token) => token,
+        Err(e) => {
+            eprintln!("error: --token (or {TOKEN_ENV}): {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    if let Some(warning) = limits::raise_fd_limit() {
+        eprintln!("warning: {warning}");
+    }
     let cwd = std::env::current_dir()?;
-    let cfg = Config::load(&cwd, &[])?;
+    let mut cfg = Config::load(&cwd, &[])?;
+    cfg.allow_hosts = args.allow_hosts.clone();
     let library = library(&cwd);
     let open_id = match &args.workflow {
         None => None,
@@ -110,6 +144,8 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         port,
         extra_hosts,
         before_run: Some(before_run),
+        token: token.clone(),
+        limits: args.limits.limits(),
     });
 
     let shown_host = if args.host.is_unspecified() {
@@ -117,9 +153,10 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     } else {
         url_host(args.host)
     };
-    let mut url = format!("http://{shown_host}:{port}/");
+    // The page trades the token for a cookie and drops it from the address bar.
+    let mut url = format!("http://{shown_host}:{port}/?token={}", token.as_str());
     if let Some(id) = &open_id {
-        url.push_str("?workflow=");
+        url.push_str("&workflow=");
         url.push_str(&encode_query(id));
     }
     let stop = stop_signal();
@@ -154,14 +191,7 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         let code = stop_rx.await.unwrap_or(EXIT_OK);
         let _ = code_tx.send(code);
     };
-    // Run events are small frames written one after another; without TCP_NODELAY the second
-    // waits for the browser's delayed ACK of the first (up to 40 ms on Linux).
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, vai_http::app(state))
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    vai_http::serve(listener, state, shutdown).await?;
     Ok(code_rx.await.unwrap_or(EXIT_OK))
 }
 

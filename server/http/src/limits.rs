@@ -1,0 +1,48 @@
+//! How much the playground server takes on at once: connections, runs, sockets and the finished
+//! runs it keeps. One struct, so the CLI flags, the docs (docs/security.md, "Limits") and the
+//! tests all name the same defaults.
+
+use std::time::Duration;
+
+/// Largest client message on the run socket. The protocol's messages (`subscribe`,
+/// `unsubscribe`) are under 200 bytes; a larger one is closed with 1009 before it is parsed.
+pub const MAX_SOCKET_MESSAGE: usize = 64 * 1024;
+
+/// The server's limits; `Limits::default()` is what `vai playground` uses without flags.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// HTTP connections served at once. Beyond it the server stops accepting until one closes:
+    /// new connections wait in the kernel's listen queue (see `serve`).
+    pub max_connections: usize,
+    /// Time a connection has to send a request's headers: from when it opens, or from the end
+    /// of the previous response on a kept-alive connection. It also closes idle kept-alive
+    /// connections.
+    pub header_timeout: Duration,
+    /// Time a request may go without a byte read or written (a trickled body, a client that
+    /// stopped reading the response).
+    pub idle_timeout: Duration,
+    /// Runs going at once; `POST /api/runs` beyond it is 429 `TOO_MANY_RUNS`.
+    pub max_runs: usize,
+    /// Finished runs kept, at most (the newest).
+    pub keep_runs: usize,
+    /// Bytes the kept finished runs may hold together (their outputs, inputs and events as
+    /// JSON); the oldest are dropped first. The newest finished run is kept even when it alone
+    /// is larger.
+    pub keep_bytes: usize,
+    /// Run-event WebSockets open at once; an upgrade beyond it is 503 `TOO_MANY_SOCKETS`.
+    pub max_sockets: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_runs: 8,
+            keep_runs: 20,
+            keep_bytes: 256 * 1024 * 1024,
+            max_sockets: 256,
+        }
+    }
+}
