@@ -6,11 +6,14 @@ import type {
   CompleteRequest,
   CompleteResponse,
   ConfigStatus,
+  FormatResponse,
   JsonValue,
   ReferencesResponse,
+  RewriteRequest,
   RewriteResponse,
   SaveRequest,
   SaveResponse,
+  TestCaseRequest,
   TestCaseSaved,
   Diagnostic,
   PlanResponse,
@@ -18,14 +21,14 @@ import type {
   RunSnapshot,
   CancelAccepted,
   RunCreated,
-  RunSummary,
   StartRun,
   StepDetail,
   ToolCatalog,
   ValidateResponse,
   WorkflowBody,
   WorkflowDocument,
-  WorkflowSummary,
+  WorkflowList,
+  RunList,
 } from './types'
 
 export class ApiError extends Error {
@@ -92,14 +95,14 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 const enc = encodeURIComponent
 
 export const api = {
-  listWorkflows: () => request<{ workflows: WorkflowSummary[] }>('GET', '/api/workflows'),
+  listWorkflows: () => request<WorkflowList>('GET', '/api/workflows'),
   getWorkflow: (id: string) => request<WorkflowDocument>('GET', `/api/workflows/${enc(id)}`),
   validate: (body: WorkflowBody) => request<ValidateResponse>('POST', '/api/workflows/validate', body),
   plan: (body: WorkflowBody) => request<PlanResponse>('POST', '/api/workflows/plan', body),
   tools: () => request<ToolCatalog>('GET', '/api/tools'),
   configStatus: () => request<ConfigStatus>('GET', '/api/config/status'),
   startRun: (body: StartRun) => request<RunCreated>('POST', '/api/runs', body),
-  listRuns: () => request<{ runs: RunSummary[] }>('GET', '/api/runs'),
+  listRuns: () => request<RunList>('GET', '/api/runs'),
   getRun: (runId: string) => request<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),
   cancelRun: (runId: string) =>
     request<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
@@ -108,13 +111,11 @@ export const api = {
     request<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
   // The builder's routes (builder-api.md §3).
   references: (definition: JsonValue) => request<ReferencesResponse>('POST', '/api/workflows/references', { definition }),
-  rewrite: (body: { definition: JsonValue; steps?: Record<string, string>; inputs?: Record<string, string> }) =>
-    request<RewriteResponse>('POST', '/api/workflows/rewrite', body),
+  rewrite: (body: RewriteRequest) => request<RewriteResponse>('POST', '/api/workflows/rewrite', body),
   complete: (body: CompleteRequest) => request<CompleteResponse>('POST', '/api/workflows/complete', body),
-  format: (definition: JsonValue) => request<{ text: string }>('POST', '/api/workflows/format', { definition }),
+  format: (definition: JsonValue) => request<FormatResponse>('POST', '/api/workflows/format', { definition }),
   save: (body: SaveRequest) => request<SaveResponse>('POST', '/api/workflows/save', body),
-  saveTestCase: (runId: string, name: string, overwrite?: boolean) =>
-    request<TestCaseSaved>('POST', `/api/runs/${enc(runId)}/test-case`, overwrite ? { name, overwrite } : { name }),
+  saveTestCase: (runId: string, body: TestCaseRequest) => request<TestCaseSaved>('POST', `/api/runs/${enc(runId)}/test-case`, body),
 }
 
 /** `{code, message}` for any thrown value. */

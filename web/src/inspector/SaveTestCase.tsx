@@ -37,7 +37,7 @@ export default function SaveTestCase({ runId }: { runId: string }) {
     }
     setBusy(true)
     try {
-      const result = await api.saveTestCase(runId, name, overwrite)
+      const result = await api.saveTestCase(runId, overwrite ? { name, overwrite } : { name })
       setSaved(result.path)
       setError(undefined)
       setConflict(false)

@@ -1,16 +1,14 @@
 //! Reading the editor's document: the steps that are well-formed, their ids, the tool schema
 //! of an input. The document is the person's JSON, so nothing here assumes more than the
 //! shape the engine requires; malformed parts are kept and left to validation.
-import type { InputSchema, JsonValue, PropertySchema, Step, ToolView, Workflow } from '../../api/types'
+import type { InputSchema, JsonValue, PropertySchema, Step, ToolView, UiPosition, Workflow } from '../../api/types'
 import { isObject } from './json'
 
 export const INPUTS_NODE = '__inputs'
 export const OUTPUT_NODE = '__output'
 
-export interface XY {
-  x: number
-  y: number
-}
+/** A canvas position, as `ui.positions` stores it. */
+export type XY = UiPosition
 
 /** Whether a steps-array element is a step the editor can show (an object with a string id). */
 export function isStep(value: unknown): value is Step {

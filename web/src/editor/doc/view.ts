@@ -5,11 +5,8 @@
 import type { GraphEdge, GraphNode, InputField, JsonValue, Step, ToolView, Workflow } from '../../api/types'
 import type { Connection } from './connect'
 import { isObject } from './json'
+import type { InputsGraphNode, OutputGraphNode, StepGraphNode } from '../../canvas/flowTypes'
 import { inputsOf, INPUTS_NODE, isStep, OUTPUT_NODE } from './model'
-
-export type StepGraphNode = Extract<GraphNode, { kind: 'step' }>
-type InputsGraphNode = Extract<GraphNode, { kind: 'inputs' }>
-type OutputGraphNode = Extract<GraphNode, { kind: 'output' }>
 
 /** Longest node summary, in characters (as the server's graph view). */
 const SUMMARY_CHARS = 80

@@ -3,44 +3,16 @@
 //! edits committed with their field for keystroke coalescing, renames and completion through the
 //! server. The inspector spreads these into the forms.
 import { useCallback, useMemo } from 'react'
-import type { CompleteResponse, Diagnostic, Step, ToolView, Workflow } from '../../api/types'
+import type { Diagnostic, Step, Workflow } from '../../api/types'
 import { focusNode } from '../../canvas/useCanvasStore'
 import { useCatalogStore } from '../../state/catalogStore'
 import { findStep, inputNames, stepIds } from '../doc/model'
+import type { CompleteRequest, ProblemsListProps, Renamer, StepFormProps, WorkflowSettingsProps } from '../forms/types'
 import { useEditor, useEditorStore } from '../useEditor'
-
-type Ask = { stepId?: string; field: string; text: string; cursor: number }
-type Rename = (from: string, to: string) => Promise<string | undefined>
-
-export interface StepFormBinding {
-  step: Step
-  tool?: ToolView
-  stepIds: string[]
-  inputNames: string[]
-  diagnostics: Diagnostic[]
-  onChange(next: Step, field?: string): void
-  onRename: Rename
-  complete(req: Ask): Promise<CompleteResponse>
-  focusField?: string
-}
-
-export interface WorkflowSettingsBinding {
-  workflow: Workflow
-  diagnostics: Diagnostic[]
-  onChange(next: Workflow, field?: string): void
-  onRenameInput: Rename
-  complete(req: Ask): Promise<CompleteResponse>
-  focusField?: string
-}
-
-export interface ProblemsListBinding {
-  diagnostics: Diagnostic[]
-  onSelect(d: Diagnostic): void
-}
 
 const NONE: Diagnostic[] = []
 
-export function useStepFormProps(id: string): StepFormBinding | undefined {
+export function useStepFormProps(id: string): StepFormProps | undefined {
   const store = useEditorStore()
   const doc = useEditor((s) => s.doc)
   const step = useEditor((s) => findStep(s.doc, id))
@@ -54,26 +26,26 @@ export function useStepFormProps(id: string): StepFormBinding | undefined {
   const names = useMemo(() => (namesKey ? namesKey.split('\u0000') : []), [namesKey])
   const mine = useMemo(() => diagnostics.filter((d) => d.stepId === id), [diagnostics, id])
   const onChange = useCallback((next: Step, field?: string) => store.getState().replaceStep(id, next, field), [store, id])
-  const onRename = useCallback<Rename>((from, to) => store.getState().renameStep(from, to), [store])
-  const complete = useCallback((req: Ask) => store.getState().complete(req), [store])
+  const onRename = useCallback<Renamer>((from, to) => store.getState().renameStep(from, to), [store])
+  const complete = useCallback((req: CompleteRequest) => store.getState().complete(req), [store])
   if (!step) return undefined
   return { step, tool, stepIds: ids, inputNames: names, diagnostics: mine.length > 0 ? mine : NONE, onChange, onRename, complete, focusField: focus }
 }
 
-export function useWorkflowSettingsProps(): WorkflowSettingsBinding {
+export function useWorkflowSettingsProps(): WorkflowSettingsProps {
   const store = useEditorStore()
   const workflow = useEditor((s) => s.doc)
   const diagnostics = useEditor((s) => s.analysis.diagnostics)
   const focus = useEditor((s) => (s.focus && s.focus.stepId === undefined ? s.focus.field : undefined))
   const general = useMemo(() => diagnostics.filter((d) => d.stepId === undefined), [diagnostics])
   const onChange = useCallback((next: Workflow, field?: string) => store.getState().replaceWorkflow(next, field), [store])
-  const onRenameInput = useCallback<Rename>((from, to) => store.getState().renameInput(from, to), [store])
-  const complete = useCallback((req: Ask) => store.getState().complete(req), [store])
+  const onRenameInput = useCallback<Renamer>((from, to) => store.getState().renameInput(from, to), [store])
+  const complete = useCallback((req: CompleteRequest) => store.getState().complete(req), [store])
   return { workflow, diagnostics: general, onChange, onRenameInput, complete, focusField: focus }
 }
 
 /** The problems list: a problem selects and centres its step (or the workflow) and focuses its field. */
-export function useProblemsListProps(): ProblemsListBinding {
+export function useProblemsListProps(): ProblemsListProps {
   const store = useEditorStore()
   const diagnostics = useEditor((s) => s.analysis.diagnostics)
   const onSelect = useCallback(

@@ -3,9 +3,9 @@ import { api, ApiError } from '../../api/client'
 import type {
   CompleteRequest,
   CompleteResponse,
-  JsonValue,
   PlanResponse,
   ReferenceSite,
+  RewriteRequest,
   RewriteResponse,
   SaveRequest,
   SaveResponse,
@@ -19,14 +19,13 @@ export interface EditorApi {
   /** Plans raw text (an import), so JSON syntax errors come back with line and column. */
   planText(text: string): Promise<PlanResponse>
   references(doc: Workflow): Promise<ReferenceSite[]>
-  rewrite(body: { definition: JsonValue; steps?: Record<string, string>; inputs?: Record<string, string> }): Promise<RewriteResponse>
+  rewrite(body: RewriteRequest): Promise<RewriteResponse>
   complete(body: CompleteRequest): Promise<CompleteResponse>
   format(doc: Workflow): Promise<string>
   save(body: SaveRequest): Promise<SaveResponse>
   getWorkflow(id: string): Promise<WorkflowDocument>
 }
 
-const asJson = (doc: Workflow) => doc as unknown as JsonValue
 
 /** A 4xx that carries diagnostics is an answer (an invalid document), not a failure. */
 async function answered(call: Promise<PlanResponse>): Promise<PlanResponse> {
@@ -39,12 +38,12 @@ async function answered(call: Promise<PlanResponse>): Promise<PlanResponse> {
 }
 
 export const httpEditorApi: EditorApi = {
-  plan: (doc) => answered(api.plan({ definition: asJson(doc), mode: 'draft' })),
+  plan: (doc) => answered(api.plan({ definition: doc, mode: 'draft' })),
   planText: (text) => answered(api.plan({ text, mode: 'draft' })),
-  references: async (doc) => (await api.references(asJson(doc))).references,
+  references: async (doc) => (await api.references(doc)).references,
   rewrite: (body) => api.rewrite(body),
   complete: (body) => api.complete(body),
-  format: async (doc) => (await api.format(asJson(doc))).text,
+  format: async (doc) => (await api.format(doc)).text,
   save: (body) => api.save(body),
   getWorkflow: (id) => api.getWorkflow(id),
 }
