@@ -324,6 +324,27 @@ fn init_scaffolds_a_workflow_that_validates_and_tests() {
 }
 
 #[test]
+fn init_search_and_ingest_templates_validate_and_pass_their_tests() {
+    let dir = scratch("init-templates");
+    for template in ["search", "ingest"] {
+        let name = format!("{template} flow");
+        let out = vai(
+            &["workflow", "init", "--name", &name, "--template", template],
+            &dir,
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let file = format!("{template}-flow.vai-workflow.json");
+        let check = vai(&["workflow", "validate", &file], &dir);
+        assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
+        // Written in the stable form: fmt has nothing to change.
+        let fmt = vai(&["workflow", "fmt", "--check", &file], &dir);
+        assert_eq!(fmt.status.code(), Some(0), "{}", text(&fmt.stdout));
+        let t = vai(&["workflow", "test", &file], &dir);
+        assert_eq!(t.status.code(), Some(0), "{}", text(&t.stdout));
+    }
+}
+
+#[test]
 fn list_shows_built_ins_examples_and_local_files() {
     let dir = scratch("list");
     std::fs::write(

@@ -23,9 +23,9 @@ pub use runs::{
 pub use socket::{ClientMessage, ServerMessage};
 pub use vai_workflow::edit::{Completion, CompletionKind, ReferenceKind, ReferenceSite};
 pub use workflows::{
-    EdgeKind, GraphEdge, GraphNode, GraphView, InputField, PlanResponse, StepNode,
+    EdgeKind, GraphEdge, GraphNode, GraphView, InputField, PlanResponse, StarterList, StepNode,
     ValidateResponse, WorkflowBody, WorkflowDocument, WorkflowList, WorkflowSource,
-    WorkflowSummary,
+    WorkflowStarter, WorkflowSummary,
 };
 
 /// Largest output (as JSON) sent inline on the socket and in snapshots; larger ones are fetched
@@ -94,6 +94,8 @@ pub fn typescript() -> String {
         WorkflowSource,
         WorkflowSummary,
         WorkflowList,
+        WorkflowStarter,
+        StarterList,
         WorkflowDocument,
         WorkflowBody,
         ValidateResponse,
@@ -158,7 +160,10 @@ pub fn typescript() -> String {
     // union with required object members, which disagrees with `JsonValue` above: an optional
     // `JsonValue` field such as `Workflow.output` then fails its own type's index signature, and
     // `{ ...workflow, steps }` does not type-check. Name `JsonValue` there instead.
-    out.replace(&format!(" {} ", <serde_json::Value as TS>::inline(&cfg)), " JsonValue ")
+    out.replace(
+        &format!(" {} ", <serde_json::Value as TS>::inline(&cfg)),
+        " JsonValue ",
+    )
 }
 
 #[cfg(test)]
@@ -172,7 +177,9 @@ mod tests {
     #[test]
     fn unknown_keys_are_json_values() {
         let ts = typescript();
-        assert!(!ts.contains(&<serde_json::Value as ts_rs::TS>::inline(&ts_rs::Config::new())));
+        assert!(!ts.contains(&<serde_json::Value as ts_rs::TS>::inline(
+            &ts_rs::Config::new()
+        )));
         assert!(ts.contains("& ({ [key in string]: JsonValue })"));
     }
 

@@ -46,6 +46,23 @@ pub struct WorkflowList {
     pub workflows: Vec<WorkflowSummary>,
 }
 
+/// One starting point of the "New workflow" menu (`vai workflow init --template <id>`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct WorkflowStarter {
+    /// `search`, `rag` or `ingest`.
+    pub id: String,
+    pub label: String,
+    pub description: String,
+    /// The new workflow, as `vai workflow init` writes it.
+    pub definition: Value,
+}
+
+/// `GET /api/workflows/starters`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct StarterList {
+    pub starters: Vec<WorkflowStarter>,
+}
+
 /// `GET /api/workflows/{id}`: the file verbatim and, when it is JSON, parsed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct WorkflowDocument {

@@ -28,6 +28,7 @@ pub mod fsutil;
 pub mod inputs;
 pub mod load;
 pub mod model;
+pub mod starters;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod testing;

@@ -281,6 +281,24 @@ error?: string, };
 export type WorkflowList = { workflows: Array<WorkflowSummary>, };
 
 /**
+ * One starting point of the "New workflow" menu (`vai workflow init --template <id>`).
+ */
+export type WorkflowStarter = { 
+/**
+ * `search`, `rag` or `ingest`.
+ */
+id: string, label: string, description: string, 
+/**
+ * The new workflow, as `vai workflow init` writes it.
+ */
+definition: JsonValue, };
+
+/**
+ * `GET /api/workflows/starters`.
+ */
+export type StarterList = { starters: Array<WorkflowStarter>, };
+
+/**
  * `GET /api/workflows/{id}`: the file verbatim and, when it is JSON, parsed.
  */
 export type WorkflowDocument = { summary: WorkflowSummary, text: string, definition?: JsonValue, 

@@ -27,6 +27,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/workflows/complete", post(edit::complete))
         .route("/workflows/format", post(edit::format))
         .route("/workflows/save", post(save::save))
+        .route("/workflows/starters", get(workflows::starters))
         .route("/workflows/{id}", get(workflows::get))
         .route("/tools", get(tools::catalog))
         .route("/config/status", get(config::status))

@@ -7,12 +7,31 @@ use crate::library::LibraryError;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use serde_json::Value;
-use vai_contract::{PlanResponse, ValidateResponse, WorkflowBody, WorkflowDocument, WorkflowList};
+use vai_contract::{
+    PlanResponse, StarterList, ValidateResponse, WorkflowBody, WorkflowDocument, WorkflowList,
+    WorkflowStarter,
+};
+use vai_workflow::starters::Starter;
 use vai_workflow::{Compiled, Diagnostic, Mode, compile};
 
 pub(super) async fn list(State(state): State<AppState>) -> Json<WorkflowList> {
     Json(WorkflowList {
         workflows: state.inner().library.list(),
+    })
+}
+
+/// The starting points of a new workflow, each named after its label until the person names it.
+pub(super) async fn starters() -> Json<StarterList> {
+    Json(StarterList {
+        starters: Starter::ALL
+            .into_iter()
+            .map(|s| WorkflowStarter {
+                id: s.id().to_owned(),
+                label: s.label().to_owned(),
+                description: s.description().to_owned(),
+                definition: s.workflow(s.label()),
+            })
+            .collect(),
     })
 }
 

@@ -72,3 +72,25 @@ async fn draft_mode_tolerates_what_a_half_built_workflow_lacks() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 }
+
+#[tokio::test]
+async fn starters_are_the_templates_of_vai_workflow_init() {
+    use vai_workflow::starters::Starter;
+    let app = TestApp::new();
+    let (status, body) = app.get("/api/workflows/starters").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let starters = body["starters"].as_array().unwrap();
+    let ids: Vec<_> = starters.iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["search", "rag", "ingest"]);
+    for served in starters {
+        let starter = Starter::from_id(served["id"].as_str().unwrap()).unwrap();
+        assert_eq!(served["label"], starter.label());
+        assert_eq!(served["description"], starter.description());
+        assert_eq!(served["definition"], starter.workflow(starter.label()));
+    }
+    // The rag starter reads the search step's output: a real two-step workflow.
+    assert_eq!(
+        starters[1]["definition"]["steps"][1]["inputs"]["context"],
+        "{{ search.output.results }}"
+    );
+}

@@ -2,9 +2,10 @@
 
 use crate::commands::{EXIT_INVALID, EXIT_OK};
 use clap::{Args, ValueEnum};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use vai_workflow::starters;
 
 /// Create a new workflow file. Asks for what is missing when run in a terminal.
 #[derive(Debug, Args)]
@@ -23,7 +24,7 @@ pub struct InitArgs {
     pub force: bool,
 }
 
-/// Starting points for a new workflow.
+/// Starting points for a new workflow (`vai_workflow::starters` holds what each one is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Starter {
     /// Vector search with reranking.
@@ -32,6 +33,16 @@ pub enum Starter {
     Rag,
     /// Chunk and ingest a text.
     Ingest,
+}
+
+impl From<Starter> for starters::Starter {
+    fn from(starter: Starter) -> Self {
+        match starter {
+            Starter::Search => starters::Starter::Search,
+            Starter::Rag => starters::Starter::Rag,
+            Starter::Ingest => starters::Starter::Ingest,
+        }
+    }
 }
 
 pub fn run(args: InitArgs) -> anyhow::Result<u8> {
@@ -72,7 +83,8 @@ pub fn run(args: InitArgs) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_INVALID);
     }
-    let (workflow, case) = scaffold(&name, starter);
+    let starter = starters::Starter::from(starter);
+    let (workflow, case) = (starter.workflow(&name), starter.test_case());
     write_json(&output, &workflow)?;
     println!("Created {}", output.display());
     let stem = vai_workflow::load::stem(&output);
@@ -124,93 +136,6 @@ pub fn slugify(name: &str) -> String {
         "workflow".to_string()
     } else {
         slug
-    }
-}
-
-fn scaffold(name: &str, starter: Starter) -> (Value, Value) {
-    let search = json!({
-        "id": "search",
-        "name": "Search the knowledge base",
-        "tool": "query",
-        "inputs": {"query": "{{ inputs.query }}", "limit": "{{ inputs.limit }}"}
-    });
-    let query_inputs = json!({
-        "query": {"type": "string", "description": "What to search for", "required": true},
-        "limit": {"type": "number", "description": "How many results", "default": 5}
-    });
-    let results = json!({"results": [{"text": "Example passage", "source": "example.md", "score": 0.9}], "resultCount": 1});
-    match starter {
-        Starter::Search => (
-            json!({
-                "$schema": "https://vai.dev/schemas/workflow-v1.json",
-                "name": name,
-                "description": "Search a collection and rerank the results",
-                "version": "1.0.0",
-                "inputs": query_inputs,
-                "defaults": {},
-                "steps": [search],
-                "output": {"results": "{{ search.output.results }}", "count": "{{ search.output.resultCount }}"}
-            }),
-            json!({
-                "name": "finds results",
-                "inputs": {"query": "example"},
-                "mocks": {"query": results},
-                "expect": {"steps": {"search": {"status": "completed"}}, "output": {"count": {"equals": 1}}, "noErrors": true}
-            }),
-        ),
-        Starter::Rag => (
-            json!({
-                "$schema": "https://vai.dev/schemas/workflow-v1.json",
-                "name": name,
-                "description": "Search a collection, then answer the question from the results",
-                "version": "1.0.0",
-                "inputs": query_inputs,
-                "defaults": {},
-                "steps": [
-                    search,
-                    {
-                        "id": "answer",
-                        "name": "Answer from the results",
-                        "tool": "generate",
-                        "condition": "{{ search.output.resultCount > 0 }}",
-                        "inputs": {"prompt": "{{ inputs.query }}", "context": "{{ search.output.results }}"}
-                    }
-                ],
-                "output": {"answer": "{{ answer.output.text || 'No relevant documents found.' }}", "sources": "{{ search.output.results }}"}
-            }),
-            json!({
-                "name": "answers from results",
-                "inputs": {"query": "example"},
-                "mocks": {"query": results, "generate": {"text": "An answer.", "model": "mock", "provider": "mock"}},
-                "expect": {"steps": {"search": {"status": "completed"}, "answer": {"status": "completed"}}, "output": {"answer": {"equals": "An answer."}}, "noErrors": true}
-            }),
-        ),
-        Starter::Ingest => (
-            json!({
-                "$schema": "https://vai.dev/schemas/workflow-v1.json",
-                "name": name,
-                "description": "Chunk a text and store it with embeddings",
-                "version": "1.0.0",
-                "inputs": {
-                    "text": {"type": "string", "description": "The text to ingest", "required": true},
-                    "source": {"type": "string", "description": "Where it came from", "default": "manual"}
-                },
-                "defaults": {},
-                "steps": [{
-                    "id": "store",
-                    "name": "Chunk, embed and store",
-                    "tool": "ingest",
-                    "inputs": {"text": "{{ inputs.text }}", "source": "{{ inputs.source }}"}
-                }],
-                "output": {"chunks": "{{ store.output.chunks }}", "inserted": "{{ store.output.insertedCount }}"}
-            }),
-            json!({
-                "name": "stores chunks",
-                "inputs": {"text": "Some text to store."},
-                "mocks": {"ingest": {"insertedCount": 1, "chunks": 1, "source": "manual", "model": "mock", "indexCreated": false}},
-                "expect": {"steps": {"store": {"status": "completed"}}, "output": {"inserted": {"equals": 1}}, "noErrors": true}
-            }),
-        ),
     }
 }
 
