@@ -13,6 +13,7 @@ import type {
   RewriteResponse,
   SaveRequest,
   SaveResponse,
+  StarterList,
   TestCaseRequest,
   TestCaseSaved,
   Diagnostic,
@@ -96,6 +97,7 @@ const enc = encodeURIComponent
 
 export const api = {
   listWorkflows: () => request<WorkflowList>('GET', '/api/workflows'),
+  starters: () => request<StarterList>('GET', '/api/workflows/starters'),
   getWorkflow: (id: string) => request<WorkflowDocument>('GET', `/api/workflows/${enc(id)}`),
   validate: (body: WorkflowBody) => request<ValidateResponse>('POST', '/api/workflows/validate', body),
   plan: (body: WorkflowBody) => request<PlanResponse>('POST', '/api/workflows/plan', body),

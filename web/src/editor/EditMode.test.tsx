@@ -118,6 +118,18 @@ describe('edit mode', { timeout: 20_000 }, () => {
     expect(server.calls.some((c) => c.path === '/api/workflows/save')).toBe(false)
   })
 
+  it('starts a new workflow from a starter, unsaved and editable', async () => {
+    render(<App />)
+    fireEvent.click(await screen.findByRole('button', { name: 'New workflow' }))
+    const menu = await screen.findByRole('menu', { name: 'New workflow' })
+    fireEvent.click(await within(menu).findByRole('menuitem', { name: /^Search and answer \(RAG\)/ }))
+    await screen.findByRole('toolbar', { name: 'Editing' })
+    await screen.findByTestId('node-answer')
+    expect(screen.getByTestId('node-search')).toBeTruthy()
+    expect(screen.getByTestId('workflow-title').textContent).toMatch(/Search and answer \(RAG\).*●/)
+    expect(useEditSession.getState().dirty).toBe(true)
+  })
+
   it('Done leaves edit mode for the workflow as stored; with unsaved changes it asks first', async () => {
     await openAndEdit()
     addByKeyboard('query')

@@ -1,6 +1,6 @@
 //! The fake playground of src/test/fakeServer.ts plus the builder's routes, for tests that drive
 //! the whole app in edit mode.
-import type { PlanResponse, SaveResponse, Workflow } from '../../api/types'
+import type { PlanResponse, SaveResponse, StarterList, Workflow } from '../../api/types'
 import { installFakeServer, summaries } from '../../test/fakeServer'
 import { tools } from './fixtures'
 
@@ -8,6 +8,29 @@ export const categories = [
   { id: 'retrieval', label: 'Retrieval', color: '#40E0FF' },
   { id: 'control_flow', label: 'Control flow', color: '#90A4AE' },
   { id: 'utility', label: 'Utility', color: '#90A4AE' },
+]
+
+/** Two of the starters `GET /api/workflows/starters` lists. */
+export const starters: StarterList['starters'] = [
+  {
+    id: 'search',
+    label: 'Search',
+    description: 'Search a collection',
+    definition: { name: 'Search', steps: [{ id: 'search', tool: 'query', inputs: { query: '{{ inputs.query }}' } }] },
+  },
+  {
+    id: 'rag',
+    label: 'Search and answer (RAG)',
+    description: 'Search, then answer',
+    definition: {
+      name: 'Search and answer (RAG)',
+      inputs: { query: { type: 'string', required: true } },
+      steps: [
+        { id: 'search', tool: 'query', inputs: { query: '{{ inputs.query }}' } },
+        { id: 'answer', tool: 'generate', inputs: { prompt: '{{ inputs.query }}', context: '{{ search.output.results }}' } },
+      ],
+    },
+  },
 ]
 
 export interface EditorServerCall {
@@ -28,6 +51,7 @@ export function installEditorServer() {
     calls.push({ method, path, body })
     if (path === '/api/tools') return json({ tools: Object.values(tools), categories })
     if (path === '/api/workflows/references') return json({ references: [] })
+    if (path === '/api/workflows/starters') return json({ starters } satisfies StarterList)
     if (path === '/api/workflows/plan' && body?.definition) {
       const doc = body.definition as Workflow
       return json({ valid: true, diagnostics: [], graph: { name: doc.name, nodes: [], edges: [], layers: [], estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, runnable: true } } satisfies PlanResponse)
