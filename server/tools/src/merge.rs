@@ -28,8 +28,9 @@ pub fn spec() -> ToolSpec {
         input_schema: InputSchema::new()
             .required_input(
                 "arrays",
+                // Items declared as arrays: the builder appends a connection into this list.
                 PropertySchema::of(JsonType::Array)
-                    .items(PropertySchema::any())
+                    .items(PropertySchema::of(JsonType::Array))
                     .describe("The arrays to concatenate, e.g. [\"{{ a.output.results }}\", \"{{ b.output.results }}\"]; non-array members are ignored"),
             )
             .input(
@@ -205,6 +206,17 @@ mod tests {
         let call =
             ToolCall::standalone("m", inputs.as_object().unwrap().clone(), &defaults, &scope);
         Merge.run(call).await.map(|o| o.output)
+    }
+
+    /// The builder tells a list of references (connecting appends) from a list of values
+    /// (connecting replaces) by the declared item type.
+    #[test]
+    fn arrays_declares_a_list_of_arrays() {
+        let schema = spec().input_schema.to_json();
+        assert_eq!(
+            schema["properties"]["arrays"]["items"],
+            json!({"type": "array"})
+        );
     }
 
     #[tokio::test]
