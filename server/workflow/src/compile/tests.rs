@@ -447,7 +447,7 @@ fn the_builder_layout_is_typed_kept_and_never_an_error() {
         "name": "t",
         "steps": [{"id": "a", "tool": "echo", "inputs": {}}],
         "ui": {
-            "positions": {"a": {"x": 10.5, "y": -3}},
+            "positions": {"a": {"x": 10.5, "y": -3}, "__inputs": {"x": -200, "y": 0}, "__output": {"x": 400, "y": 0}},
             "notes": [{"id": "n1", "x": 0, "y": 0, "text": "**why**", "color": "#ff0"}],
             "zoom": 2
         }
@@ -457,6 +457,8 @@ fn the_builder_layout_is_typed_kept_and_never_an_error() {
     let workflow = c.workflow.unwrap();
     let ui = workflow.ui.as_ref().unwrap();
     assert_eq!(ui.positions["a"].x.as_f64(), Some(10.5));
+    // The inputs and output nodes are placed by hand too, under their node ids.
+    assert_eq!(ui.positions["__output"].x.as_f64(), Some(400.0));
     assert_eq!(ui.notes[0].text, "**why**");
     assert_eq!(ui.extra["zoom"], 2);
     assert!(workflow.extra.is_empty(), "{:?}", workflow.extra);
