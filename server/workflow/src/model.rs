@@ -64,7 +64,7 @@ pub struct Workflow {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WorkflowUi {
-    /// Canvas position of each step, by step id.
+    /// Canvas position of each step, by step id (`__inputs` and `__output` for those nodes).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     #[cfg_attr(
         feature = "ts",

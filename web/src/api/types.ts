@@ -148,7 +148,7 @@ arrayField?: string, } & ({ [key in string]: JsonValue });
  */
 export type WorkflowUi = { 
 /**
- * Canvas position of each step, by step id.
+ * Canvas position of each step, by step id (`__inputs` and `__output` for those nodes).
  */
 positions?: { [key in string]: UiPosition }, 
 /**
