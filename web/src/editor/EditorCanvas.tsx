@@ -4,6 +4,7 @@ import Box from '@mui/material/Box'
 import { memo, useCallback, useState } from 'react'
 import ConnectMenu from './canvas/ConnectMenu'
 import EditorFlow, { type PaletteRequest } from './canvas/EditorFlow'
+import { revealNode } from './canvas/reveal'
 import Palette from './palette/Palette'
 import PalettePopover from './palette/PalettePopover'
 import EditToolbar from './toolbar/EditToolbar'
@@ -28,7 +29,7 @@ export default function EditorCanvas() {
   const store = useEditorStore()
   const [paletteAt, setPaletteAt] = useState<PaletteRequest>()
   const requestConnect = store.getState().requestConnect
-  const add = useCallback((tool: string) => void store.getState().addStep(tool), [store])
+  const add = useCallback((tool: string) => revealNode(store.getState().addStep(tool)), [store])
 
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }}>

@@ -14,7 +14,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import StepIcon from '../../canvas/StepIcon'
 import { useCatalogStore } from '../../state/catalogStore'
 import { monoFont } from '../../theme'
-import { groupTools } from './filterTools'
+import { bestMatch, groupTools } from './filterTools'
 
 /** The drag type of a tool dragged from the palette onto the canvas. */
 export const TOOL_DRAG_TYPE = 'application/x-vai-tool'
@@ -42,15 +42,15 @@ export default function Palette({ onPick, autoFocus, draggable }: Props) {
   const [query, setQuery] = useState('')
   const list = useRef<HTMLUListElement>(null)
   const groups = useMemo(() => groupTools(Object.values(tools), categories, query), [tools, categories, query])
-  const first = groups[0]?.tools[0]
+  const best = useMemo(() => bestMatch(groups, query), [groups, query])
 
   const onSearchKey = (e: KeyboardEvent) => {
     if (e.key === 'ArrowDown') {
       e.preventDefault()
       focusItem(list.current, 1)
-    } else if (e.key === 'Enter' && first) {
+    } else if (e.key === 'Enter' && best) {
       e.preventDefault()
-      onPick(first.name)
+      onPick(best.name)
     }
   }
   const onListKey = (e: KeyboardEvent) => {

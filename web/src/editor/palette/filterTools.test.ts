@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CategoryView } from '../../api/types'
 import { tools } from '../test/fixtures'
-import { groupTools } from './filterTools'
+import { bestMatch, groupTools } from './filterTools'
 
 const categories: CategoryView[] = [
   { id: 'retrieval', label: 'Retrieval', color: '#40E0FF' },
@@ -26,5 +26,22 @@ describe('groupTools', () => {
     const groups = groupTools([{ ...tools.query, category: 'integration' }], categories, '')
     expect(groups).toHaveLength(1)
     expect(groups[0].category.label).toBe('Other')
+  })
+})
+
+describe('bestMatch', () => {
+  const best = (query: string) => bestMatch(groupTools(Object.values(tools), categories, query), query)?.name
+
+  it('prefers a tool named by the query over one whose description mentions it', () => {
+    const described = { ...tools.merge, name: 'combine', label: 'Combine', description: 'like merge, but more' }
+    const groups = groupTools([described, ...Object.values(tools)], categories, 'merge')
+    expect(groups.flatMap((g) => g.tools.map((t) => t.name))[0]).toBe('combine')
+    expect(bestMatch(groups, 'merge')?.name).toBe('merge')
+  })
+
+  it('takes a name prefix, then the first in palette order', () => {
+    expect(best('cond')).toBe('conditional')
+    expect(best('')).toBe(groupTools(Object.values(tools), categories, '')[0].tools[0].name)
+    expect(best('nothing like it')).toBeUndefined()
   })
 })

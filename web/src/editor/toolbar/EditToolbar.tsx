@@ -1,9 +1,10 @@
-//! The builder's toolbar above the canvas: undo/redo, delete, duplicate, note, layout, the
-//! validation status, save and export, and Done.
+//! The builder's toolbar above the canvas: undo/redo, delete, duplicate, note, layout, fit view,
+//! the validation status, save and export, and Done.
 import AccountTree from '@mui/icons-material/AccountTree'
 import Check from '@mui/icons-material/Check'
 import ContentCopy from '@mui/icons-material/FileCopyOutlined'
 import Delete from '@mui/icons-material/DeleteOutlined'
+import FitScreen from '@mui/icons-material/FitScreen'
 import StickyNote from '@mui/icons-material/StickyNote2Outlined'
 import Redo from '@mui/icons-material/Redo'
 import Undo from '@mui/icons-material/Undo'
@@ -19,6 +20,8 @@ import { leaveAndReopen } from '../session/start'
 import { useEditor, useEditorStore } from '../useEditor'
 import SaveControls from './SaveControls'
 import ValidationStatus from './ValidationStatus'
+
+const FIT = { padding: 0.15, maxZoom: 1.25, duration: 250 }
 
 function Tool({ label, shortcut, disabled, onClick, children }: { label: string; shortcut?: string; disabled?: boolean; onClick(): void; children: ReactNode }) {
   return (
@@ -38,8 +41,9 @@ export default function EditToolbar() {
   const canRedo = useEditor((s) => s.history.future.length > 0)
   const selected = useEditor((s) => s.selection.length + s.edgeSelection.length)
   const hasSteps = useEditor((s) => s.selection.some((id) => !id.startsWith('__') && !id.startsWith('note:')))
-  const { screenToFlowPosition } = useReactFlow()
+  const { screenToFlowPosition, fitView } = useReactFlow()
   const s = () => store.getState()
+  const fit = () => void fitView(FIT)
 
   const addNote = () => {
     const canvas = flowRect()
@@ -73,8 +77,18 @@ export default function EditToolbar() {
       <Tool label="Add note" onClick={addNote}>
         <StickyNote fontSize="small" />
       </Tool>
-      <Tool label="Re-layout" onClick={() => s().relayout()}>
+      <Tool
+        label="Re-layout"
+        onClick={() => {
+          s().relayout()
+          // Once the nodes are drawn where the layout put them.
+          requestAnimationFrame(fit)
+        }}
+      >
         <AccountTree fontSize="small" />
+      </Tool>
+      <Tool label="Fit view" onClick={fit}>
+        <FitScreen fontSize="small" />
       </Tool>
       <Divider orientation="vertical" flexItem />
       <ValidationStatus />

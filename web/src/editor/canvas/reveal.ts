@@ -1,0 +1,24 @@
+//! Bringing a node just added from the side palette into view: the viewport pans to it only when
+//! it landed outside what is shown (a click or Enter adds beside the selection or below
+//! everything), so adding a step never leaves it hidden and never moves a view that shows it.
+import { useCanvasStore } from '../../canvas/useCanvasStore'
+import { flowRect } from './useEditorKeys'
+
+const FRAMES = 10
+
+function nodeElement(id: string): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`main[aria-label="Canvas"] .react-flow__node[data-id="${CSS.escape(id)}"]`)
+}
+
+/** Pans to node `id` once it is drawn, if any of it is outside the flow pane. */
+export function revealNode(id: string, frames = FRAMES): void {
+  const el = nodeElement(id)
+  const pane = flowRect()
+  if (!el || !pane) {
+    if (frames > 0) requestAnimationFrame(() => revealNode(id, frames - 1))
+    return
+  }
+  const r = el.getBoundingClientRect()
+  const inside = r.left >= pane.left && r.right <= pane.right && r.top >= pane.top && r.bottom <= pane.bottom
+  if (!inside) useCanvasStore.getState().centre?.(id)
+}
