@@ -128,6 +128,9 @@ describe('edit mode', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('node-search')).toBeTruthy()
     expect(screen.getByTestId('workflow-title').textContent).toMatch(/Search and answer \(RAG\).*●/)
     expect(useEditSession.getState().dirty).toBe(true)
+    // Laid out along its edges from the start: the answer step sits to the right of the search.
+    const { positions } = useEditSession.getState().handle!.store.getState()
+    expect(positions.answer.x).toBeGreaterThan(positions.search.x)
   })
 
   it('Done leaves edit mode for the workflow as stored; with unsaved changes it asks first', async () => {

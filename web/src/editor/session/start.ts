@@ -8,10 +8,26 @@ import { useWorkflowStore } from '../../state/workflowStore'
 import { removeDraft } from '../drafts'
 import { startEditing, useEditSession, type EditorHandle, type StartRequest } from '../editSession'
 import { createEditorStore } from '../store/createEditorStore'
+import type { EditorInit } from '../store/state'
 import { httpEditorApi } from '../store/editorApi'
 import { bind } from './bind'
 import { checkImport } from './importCheck'
 import { isNewKey, opening } from './open'
+
+/**
+ * A document opened without the server's plan of it (a kept draft, a starter) is planned first,
+ * so the canvas lays it out along its edges from the start instead of in one column.
+ */
+async function withGraph(init: EditorInit): Promise<EditorInit> {
+  if (init.graph || init.doc.steps.length === 0) return init
+  try {
+    const plan = await httpEditorApi.plan(init.doc)
+    return plan.graph ? { ...init, graph: plan.graph, diagnostics: plan.diagnostics } : init
+  } catch {
+    // The server is gone: the editor opens anyway and says so on its first analysis.
+    return init
+  }
+}
 
 export async function start(request: StartRequest): Promise<void> {
   const opened = opening(request)
@@ -21,7 +37,8 @@ export async function start(request: StartRequest): Promise<void> {
   }
   useEditSession.getState().handle?.end(false)
   await useCatalogStore.getState().load()
-  const { init, restoredAt } = opened
+  const { restoredAt } = opened
+  const init = await withGraph(opened.init)
   const store = createEditorStore(init, { api: httpEditorApi, tools: () => useCatalogStore.getState().tools })
   const key = init.source.key
   if (isNewKey(key) || useWorkflowStore.getState().current?.key !== key) {

@@ -1,6 +1,6 @@
 //! The fake playground of src/test/fakeServer.ts plus the builder's routes, for tests that drive
 //! the whole app in edit mode.
-import type { PlanResponse, SaveResponse, StarterList, Workflow } from '../../api/types'
+import type { GraphEdge, PlanResponse, SaveResponse, StarterList, Workflow } from '../../api/types'
 import { installFakeServer, summaries } from '../../test/fakeServer'
 import { tools } from './fixtures'
 
@@ -33,6 +33,17 @@ export const starters: StarterList['starters'] = [
   },
 ]
 
+/** Step-to-step edges of `doc`, read off `{{ <id>.output… }}` in step inputs (enough for a fake plan). */
+function edgesOf(doc: Workflow): GraphEdge[] {
+  const ids = new Set(doc.steps.map((s) => s.id))
+  return doc.steps.flatMap((step) =>
+    [...JSON.stringify(step.inputs).matchAll(/\{\{\s*(\w+)\.output/g)]
+      .map((m) => m[1])
+      .filter((source) => ids.has(source) && source !== step.id)
+      .map((source) => ({ id: `${source}->${step.id}`, source, target: step.id, kind: 'reference' as const, label: `${source}.output`, field: 'inputs' })),
+  )
+}
+
 export interface EditorServerCall {
   method: string
   path: string
@@ -54,7 +65,7 @@ export function installEditorServer() {
     if (path === '/api/workflows/starters') return json({ starters } satisfies StarterList)
     if (path === '/api/workflows/plan' && body?.definition) {
       const doc = body.definition as Workflow
-      return json({ valid: true, diagnostics: [], graph: { name: doc.name, nodes: [], edges: [], layers: [], estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, runnable: true } } satisfies PlanResponse)
+      return json({ valid: true, diagnostics: [], graph: { name: doc.name, nodes: [], edges: edgesOf(doc), layers: [], estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, runnable: true } } satisfies PlanResponse)
     }
     if (path === '/api/workflows/format') return json({ text: `${JSON.stringify(body.definition, null, 2)}\n` })
     if (path === '/api/workflows/save') {

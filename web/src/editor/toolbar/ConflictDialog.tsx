@@ -9,19 +9,18 @@ import DialogTitle from '@mui/material/DialogTitle'
 
 interface Props {
   fileName: string
-  message: string
   onReload(): void
   onOverwrite(): void
   onClose(): void
 }
 
-export default function ConflictDialog({ fileName, message, onReload, onOverwrite, onClose }: Props) {
+export default function ConflictDialog({ fileName, onReload, onOverwrite, onClose }: Props) {
   return (
     <Dialog open onClose={onClose} maxWidth="sm" aria-describedby="conflict-text">
       <DialogTitle>{fileName} changed on disk</DialogTitle>
       <DialogContent>
         <DialogContentText id="conflict-text">
-          The file was changed outside the playground since you opened it ({message}). Saving now would overwrite those changes.
+          The file was changed outside the playground since you opened it. Saving now would overwrite those changes.
           Reload it to see them (Undo brings your version back), or save yours anyway.
         </DialogContentText>
       </DialogContent>

@@ -93,7 +93,6 @@ export default function SaveControls() {
       {conflict !== undefined && (
         <ConflictDialog
           fileName={fileName ?? 'The file'}
-          message={conflict}
           onClose={() => setConflict(undefined)}
           onReload={() => {
             setConflict(undefined)
