@@ -1,19 +1,23 @@
 // Starts what every spec needs and hands it over through the environment (Playwright passes
 // process.env set here on to the test workers): the `vai playground` release binary on a free
-// loopback port, started in e2e/fixtures so the fixture files are listed as `file:` workflows,
-// and the slow loopback server the cancel spec points its http step at. Then it gets in as a
+// loopback port, started in a temporary copy of e2e/fixtures so the fixture files are listed as
+// `file:` workflows and what the builder specs save never lands in the repository, and the slow
+// loopback server the cancel spec points its http step at. Then it gets in as a
 // person does — Chromium opens the URL the playground printed, which trades its access token
 // for a cookie — and saves that browser state for every spec's pages (`storageState`).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type FullConfig } from '@playwright/test';
-import { authHeaders, chromiumArgs, chromiumPath, signIn as visit, startPlayground } from './playground.mjs';
+import { authHeaders, chromiumArgs, chromiumPath, fixturesDir, signIn as visit, startPlayground } from './playground.mjs';
 import { startSlowServer } from './slow-server.mjs';
 
 export default async function globalSetup(config: FullConfig) {
   const slow = await startSlowServer({ delayMs: 20_000 });
-  const playground = await startPlayground();
+  const dir = mkdtempSync(path.join(tmpdir(), 'vai-e2e-dir-'));
+  cpSync(fixturesDir, dir, { recursive: true });
+  const playground = await startPlayground({ cwd: dir });
   await warmUp(playground.url, authHeaders(playground.token));
   const statePath = process.env.VAI_E2E_STATE;
   if (!statePath) throw new Error('VAI_E2E_STATE is not set: run the specs through playwright.config.ts');
@@ -22,11 +26,16 @@ export default async function globalSetup(config: FullConfig) {
   process.env.VAI_PLAYGROUND_TOKEN = playground.token;
   process.env.VAI_PLAYGROUND_PRINTED_URL = playground.printedUrl;
   process.env.VAI_E2E_SLOW_URL = slow.url;
+  // Where saved workflows land, and the home whose local store the server seeded: a spec
+  // that runs `vai workflow …` on a saved file uses both, as a person in that directory would.
+  process.env.VAI_PLAYGROUND_DIR = dir;
+  process.env.VAI_PLAYGROUND_HOME = playground.home;
   console.log(`vai playground under test: ${playground.url} (slow server ${slow.url})`);
 
   return async () => {
     await playground.stop();
     await slow.close();
+    rmSync(dir, { recursive: true, force: true });
     rmSync(statePath, { force: true });
     // The server's own log, for a failed run's post-mortem.
     const outputDir = config.projects[0]?.outputDir ??

@@ -14,7 +14,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { GraphView } from '../api/types'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasToolbar from './CanvasToolbar'
-import { IO_COLOR, type CanvasEdge, type CanvasNode } from './flowTypes'
+import { IO_COLOR, MINIMAP_ABOVE, type CanvasEdge, type CanvasNode } from './flowTypes'
 import { layoutNodes } from './layout'
 import { edgeTypes, nodeTypes } from './nodeTypes'
 import { graphToFlow } from './toFlow'
@@ -100,7 +100,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
     >
       <Background gap={20} />
       <Controls showFitView={false} showInteractive={false} />
-      <MiniMap<CanvasNode> nodeColor={miniMapColor} pannable zoomable />
+      {laid.nodes.length > MINIMAP_ABOVE && <MiniMap<CanvasNode> nodeColor={miniMapColor} pannable zoomable />}
       <CanvasToolbar onRelayout={relayout} onFit={fit} />
     </ReactFlow>
   )

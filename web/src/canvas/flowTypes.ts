@@ -26,5 +26,8 @@ export type CanvasEdge = Edge<FlowEdgeData, 'flow'>
 
 /** Grey used for the inputs and output nodes (DESIGN §2.5 "input / output"). */
 export const IO_COLOR = '#E0E0E0'
+
+/** A graph this small fits on screen; a minimap would only cover some of its nodes. */
+export const MINIMAP_ABOVE = 12
 /** The inputs/output nodes' colour bar: a palette grey that reads on light and dark themes. */
 export const IO_BAR = 'grey.500'

@@ -15,7 +15,7 @@ import {
   type OnNodeDrag,
 } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { IO_COLOR } from '../../canvas/flowTypes'
+import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
 import { useCanvasStore } from '../../canvas/useCanvasStore'
 import type { XY } from '../doc/model'
@@ -182,7 +182,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
     >
       <Background gap={20} />
       <Controls showFitView={false} showInteractive={false} />
-      <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />
+      {nodes.length > MINIMAP_ABOVE && <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />}
     </ReactFlow>
   )
 }
