@@ -6,8 +6,10 @@ import { flowRect } from './useEditorKeys'
 
 const FRAMES = 10
 
+/** The drawn node of step `id`; compared as data, so an id needs no escaping into a selector. */
 function nodeElement(id: string): HTMLElement | null {
-  return document.querySelector<HTMLElement>(`main[aria-label="Canvas"] .react-flow__node[data-id="${CSS.escape(id)}"]`)
+  const nodes = document.querySelectorAll<HTMLElement>('main[aria-label="Canvas"] .react-flow__node')
+  return Array.from(nodes).find((el) => el.dataset.id === id) ?? null
 }
 
 /** Pans to node `id` once it is drawn, if any of it is outside the flow pane. */
