@@ -20,6 +20,8 @@ type Measured = { width?: number; height?: number }
 export class FlowNodeCache {
   private nodes = new Map<string, EditorNode>()
   private edges = new Map<string, { from: GraphEdge; edge: CanvasEdge }>()
+  private lastNodes: EditorNode[] = []
+  private lastEdges: CanvasEdge[] = []
   /** Sizes React Flow measured, carried onto new node objects so handles stay measured. */
   readonly measured = new Map<string, Measured>()
 
@@ -80,11 +82,11 @@ export class FlowNodeCache {
         ),
       )
     }
-    return out
+    return (this.lastNodes = sameItems(out, this.lastNodes) ? this.lastNodes : out)
   }
 
   buildEdges(graph: GraphEdge[], selection: ReadonlySet<string>): CanvasEdge[] {
-    return graph.map((g) => {
+    const out = graph.map((g) => {
       const prev = this.edges.get(g.id)
       const selected = selection.has(g.id)
       // Plans return new edge objects each time; an edge that reads the same is kept.
@@ -95,5 +97,15 @@ export class FlowNodeCache {
       this.edges.set(g.id, { from: g, edge })
       return edge
     })
+    return (this.lastEdges = sameItems(out, this.lastEdges) ? this.lastEdges : out)
   }
+}
+
+/**
+ * Whether two lists hold the same objects in the same order. The previous list is then handed
+ * to React Flow again: a new list, even of the same objects, makes it re-index every edge (its
+ * connection lookup) or node, which on 200 steps costs more than the edit itself.
+ */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i])
 }

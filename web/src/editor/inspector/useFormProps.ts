@@ -14,14 +14,14 @@ const NONE: Diagnostic[] = []
 
 export function useStepFormProps(id: string): StepFormProps | undefined {
   const store = useEditorStore()
-  const doc = useEditor((s) => s.doc)
   const step = useEditor((s) => findStep(s.doc, id))
   const diagnostics = useEditor((s) => s.analysis.diagnostics)
   const focus = useEditor((s) => (s.focus?.stepId === id ? s.focus.field : undefined))
   const tool = useCatalogStore((s) => (step ? s.tools[step.tool] : undefined))
-  // Ids and input names change far less often than the document: keyed by their joined text.
-  const idsKey = stepIds(doc).join('\u0000')
-  const namesKey = inputNames(doc).join('\u0000')
+  // Ids and input names change far less often than the document: selected as their joined
+  // text, so an edit elsewhere (a move, another step's value) does not redraw the form.
+  const idsKey = useEditor((s) => stepIds(s.doc).join('\u0000'))
+  const namesKey = useEditor((s) => inputNames(s.doc).join('\u0000'))
   const ids = useMemo(() => (idsKey ? idsKey.split('\u0000') : []), [idsKey])
   const names = useMemo(() => (namesKey ? namesKey.split('\u0000') : []), [namesKey])
   const mine = useMemo(() => diagnostics.filter((d) => d.stepId === id), [diagnostics, id])
