@@ -1,29 +1,39 @@
 // Builder (edit mode) benchmark: how long an edit takes to show on the canvas of a 200-step
 // workflow in headless, software-rendered Chromium, and the size of the editor's lazy chunks.
-// Not a test: it prints figures; nothing fails on a slow number. Build the web app first:
+// Not a test: it prints figures; nothing fails on a slow number. Build first:
 //
-//   npm run build -w web && node e2e/bench/bench-editor.mjs [--runs 15]
+//   npm run build -w web && cargo build --release -p vai
+//   node e2e/bench/bench-editor.mjs [--runs 15] [--fake]
 //
-// It measures the front end alone: web/dist is served by a small static server and the API is
-// answered inside the page (editor-api.mjs), so server time is not in the figures — the canvas
-// shows an edit before the server's answer arrives anyway (the answer only reconciles edges).
+// By default it drives the real `vai playground` release binary (the e2e specs' isolated,
+// offline environment), started in a temporary directory holding the workflow, so the figures
+// include the server wherever the canvas waits for it (a rename is the server's rewrite).
+// `--fake` serves web/dist from a small static server and answers the API inside the page
+// (editor-api.mjs): the front end alone.
 // The workflow: 20 layers of 10 template steps, each reading two of the layer before (as the
 // playground benchmark's render case). Each figure is the time from the action until the canvas
 // DOM changed and the next frame was painted (requestAnimationFrame, then a task):
+//   value     one character typed into the selected step's text: its node's summary changes;
+//   connect   the connect menu's input is chosen: the new edge is drawn;
+//   rename    a new id entered in the selected step's Id field: the node carries the new id
+//             (after the server rewrote every reference);
 //   add       a palette click adds a step (it is selected, so the inspector changes too);
 //   move      Arrow Right on the selected step: a one-node edit with the selection unchanged;
-//   connect   the connect menu's input is chosen: the new edge is drawn;
 //   undo      Ctrl+Z of an added step; and of a 50-step paste (after pasting it).
+// The machine's load average is printed before and after: state it with the figures.
 import http from 'node:http';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { chromiumArgs, chromiumPath, repoRoot } from '../support/playground.mjs';
+import { chromiumArgs, chromiumPath, repoRoot, signIn, startPlayground } from '../support/playground.mjs';
 import { bigWorkflow, installMock } from './editor-api.mjs';
 
 const args = process.argv.slice(2);
-const RUNS = Number(args[args.indexOf('--runs') + 1] || 15);
+const RUNS = Number(args.includes('--runs') ? args[args.indexOf('--runs') + 1] : 15);
+const FAKE = args.includes('--fake');
+const FILE = 'big.vai-workflow.json';
 const dist = path.join(repoRoot, 'web', 'dist');
 if (!existsSync(path.join(dist, 'index.html'))) throw new Error('web/dist is missing: run `npm run build -w web` first');
 
@@ -85,13 +95,43 @@ function timed(page, act, changed, arg) {
 const MINIMAP_COUNT = `const n = document.querySelectorAll('.react-flow__minimap-node').length; return before === undefined ? n : n === before + arg.delta`;
 const EDGE_COUNT = `const n = document.querySelectorAll('.react-flow__edge').length; return before === undefined ? n : n > before`;
 
-const server = await serve();
-const base = `http://127.0.0.1:${server.address().port}`;
+/** The page's origin and a signed-in browser context: the real server, or web/dist with the API faked. */
+async function setUp(browser) {
+  const viewport = { width: 1600, height: 1000 };
+  if (FAKE) {
+    const server = await serve();
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await installMock(page, { [FILE]: bigWorkflow() });
+    return { page, base: `http://127.0.0.1:${server.address().port}`, close: async () => server.close() };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vai-bench-editor-'));
+  writeFileSync(path.join(dir, FILE), `${JSON.stringify(bigWorkflow(), null, 2)}\n`);
+  const playground = await startPlayground({ cwd: dir });
+  const context = await browser.newContext({ viewport });
+  await signIn(context, playground.printedUrl);
+  const page = await context.newPage();
+  return {
+    page,
+    base: playground.url,
+    close: async () => {
+      await playground.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** In the page: sets a React-controlled input's value as typing would, then presses Enter. */
+const ENTER_ID = `const input = document.querySelector('[data-field="id"]');
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, arg.id);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));`;
+
+const loadBefore = os.loadavg();
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+const { page, base, close } = await setUp(browser);
 try {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  await installMock(page, { 'big.vai-workflow.json': bigWorkflow() });
-  await page.goto(`${base}/?workflow=file:big.vai-workflow.json`);
+  await page.goto(`${base}/?workflow=file:${FILE}`);
   await page.getByTestId('node-s19_9').waitFor();
   await page.getByRole('button', { name: 'Edit' }).click();
   await page.getByRole('toolbar', { name: 'Editing' }).waitFor();
@@ -107,6 +147,37 @@ try {
     await menu.getByRole('button', { name: /^text/ }).waitFor();
     await page.waitForTimeout(300);
     connect.push(await timed(page, `[...document.querySelectorAll('[role="dialog"] [role="button"]')].find((b) => b.textContent.startsWith('text')).click()`, EDGE_COUNT, {}));
+    await page.waitForTimeout(300);
+  }
+
+  // One character at the end of s4_4's text: its node's summary line shows it.
+  const value = [];
+  await page.getByTestId('node-s4_4').click();
+  const text = page.locator('[data-field="inputs.text"]');
+  await text.click();
+  await page.keyboard.press('End');
+  for (let i = 0; i < RUNS; i++) {
+    value.push(
+      await timed(
+        page,
+        `document.execCommand('insertText', false, 'x')`,
+        `const t = document.querySelector('[data-testid="node-s4_4"]').textContent; return before === undefined ? t : t !== before`,
+        {},
+      ),
+    );
+    await page.waitForTimeout(200);
+  }
+
+  // Renames of s6_6 (read by two steps of the next layer): the node shows its new id.
+  const rename = [];
+  let id = 's6_6';
+  await page.getByTestId(`node-${id}`).click();
+  for (let i = 0; i < RUNS; i++) {
+    const next = `r${i}`;
+    rename.push(
+      await timed(page, ENTER_ID, `return before === undefined ? false : document.querySelector('[data-testid="node-' + arg.id + '"]') !== null`, { id: next }),
+    );
+    id = next;
     await page.waitForTimeout(300);
   }
 
@@ -140,12 +211,23 @@ try {
     await page.waitForTimeout(400);
   }
 
+  const round2 = (v) => v.map((x) => Math.round(x * 100) / 100);
   const result = {
+    server: FAKE ? 'fake (in-page API)' : 'vai playground (release)',
+    machine: { cpus: os.cpus().length, loadBefore: round2(loadBefore), loadAfter: round2(os.loadavg()) },
     chunksGzipBytes: chunkSizes(),
-    ms: { add: summary(add), move: summary(move), connect: summary(connect), undoAdd: summary(undoAdd), undoPaste50: summary(undoPaste) },
+    ms: {
+      value: summary(value),
+      connect: summary(connect),
+      rename: summary(rename),
+      add: summary(add),
+      move: summary(move),
+      undoAdd: summary(undoAdd),
+      undoPaste50: summary(undoPaste),
+    },
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await browser.close();
-  server.close();
+  await close();
 }
