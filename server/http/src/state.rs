@@ -7,7 +7,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use vai_contract::ConfigStatus;
-use vai_workflow::{Plan, Registry};
+use vai_workflow::{Limits, Plan, Registry};
 
 /// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
 /// the plan touches the store). Called before every run; it must be cheap once done.
@@ -24,6 +24,8 @@ pub struct Settings {
     /// it is not loopback).
     pub extra_hosts: Vec<String>,
     pub before_run: Option<BeforeRun>,
+    /// Bounds on the values runs make (`.vai.json` `limits`).
+    pub limits: Limits,
 }
 
 /// Shared by every handler.
@@ -42,7 +44,11 @@ pub(crate) struct Inner {
 
 impl AppState {
     pub fn new(settings: Settings) -> Self {
-        let runs = RunManager::new(settings.registry.clone(), settings.before_run);
+        let runs = RunManager::new(
+            settings.registry.clone(),
+            settings.before_run,
+            settings.limits,
+        );
         let port = settings.port;
         let hosts = ["127.0.0.1", "localhost", "[::1]"]
             .into_iter()

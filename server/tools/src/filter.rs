@@ -67,13 +67,15 @@ impl Tool for Filter {
                 let locals = [("item", item), ("index", &index)];
                 let keep = match &fallback {
                     None => call
-                        .eval_condition("condition", &locals)
+                        .eval_condition("condition", &locals)?
                         .ok_or_else(|| ToolError::required(NAME, "condition"))?,
                     Some(Fallback::Const(b)) => *b,
-                    Some(Fallback::Expr(t)) => truthy_opt(call.resolve_with(t, &locals).as_ref()),
+                    Some(Fallback::Expr(t)) => {
+                        truthy_opt(call.resolve_with("inputs.condition", t, &locals)?.as_ref())
+                    }
                 };
                 if keep {
-                    kept.push(item.clone());
+                    kept.push(call.copy("output.results", item)?);
                 }
             }
             Ok(args::results_output(kept))

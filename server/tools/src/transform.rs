@@ -10,6 +10,8 @@ use vai_workflow::{
 };
 
 const NAME: &str = "transform";
+/// The output field limits name.
+const RESULTS: &str = "output.results";
 
 static DEFERRED: [DeferredInput; 1] = [DeferredInput {
     name: "mapping",
@@ -62,7 +64,7 @@ impl Tool for Transform {
         Box::pin(async move {
             let array = args::required_array(NAME, &call, "array")?;
             if let Some(fields) = fields(&call)? {
-                return Ok(args::results_output(pick(array, &fields)));
+                return Ok(args::results_output(pick(&call, array, &fields)?));
             }
             let parsed;
             let template = match call.deferred_template("mapping") {
@@ -79,7 +81,8 @@ impl Tool for Transform {
                 },
             };
             let Some(template) = template else {
-                return Ok(args::results_output(array.clone()));
+                let copies = array.iter().map(|item| call.copy(RESULTS, item));
+                return Ok(args::results_output(copies.collect::<Result<_, _>>()?));
             };
             let mapping = Mapping::compile(&call, template)?;
             let mut out = Vec::with_capacity(array.len());
@@ -126,8 +129,9 @@ fn fields(call: &ToolCall<'_>) -> Result<Option<Vec<String>>, ToolError> {
     Ok((!list.is_empty()).then_some(list))
 }
 
-/// Keep only `fields` of each object, in the order listed; other items pass through.
-fn pick(array: &[Value], fields: &[String]) -> Vec<Value> {
+/// Keep only `fields` of each object, in the order listed; other items pass through. Every
+/// copy is charged to the call's budget (a field listed many times is copied as often).
+fn pick(call: &ToolCall<'_>, array: &[Value], fields: &[String]) -> Result<Vec<Value>, ToolError> {
     array
         .iter()
         .map(|item| match item {
@@ -135,12 +139,13 @@ fn pick(array: &[Value], fields: &[String]) -> Vec<Value> {
                 let mut picked = Map::with_capacity(fields.len());
                 for f in fields {
                     if let Some(v) = obj.get(f) {
-                        picked.insert(f.clone(), v.clone());
+                        call.charge(RESULTS, f.len() as u64 + 4)?;
+                        picked.insert(f.clone(), call.copy(RESULTS, v)?);
                     }
                 }
-                Value::Object(picked)
+                Ok(Value::Object(picked))
             }
-            other => other.clone(),
+            other => call.copy(RESULTS, other),
         })
         .collect()
 }
@@ -193,18 +198,26 @@ impl<'t> Mapping<'t> {
                 .iter()
                 .map(|(k, v)| (k.clone(), literal_entry(v.clone())))
                 .collect(),
-            Template::Object(entries) => entries
-                .iter()
-                .filter_map(|(k, t)| match t {
-                    Template::Literal(v) => Some((k.clone(), literal_entry(v.clone()))),
-                    t if uses_locals(t) => Some((k.clone(), Entry::PerItem(t))),
-                    t => call
-                        .resolve_with(t, &[])
-                        .map(|v| (k.clone(), literal_entry(v))),
-                })
-                .collect(),
+            Template::Object(entries) => {
+                let mut resolved = Vec::with_capacity(entries.len());
+                for (k, t) in entries {
+                    match t {
+                        Template::Literal(v) => {
+                            resolved.push((k.clone(), literal_entry(v.clone())))
+                        }
+                        t if uses_locals(t) => resolved.push((k.clone(), Entry::PerItem(t))),
+                        t => {
+                            let field = format!("inputs.mapping.{k}");
+                            if let Some(v) = call.resolve_with(&field, t, &[])? {
+                                resolved.push((k.clone(), literal_entry(v)));
+                            }
+                        }
+                    }
+                }
+                resolved
+            }
             t if uses_locals(t) => return Ok(Mapping::Whole(t)),
-            t => match call.resolve_with(t, &[]) {
+            t => match call.resolve_with("inputs.mapping", t, &[])? {
                 Some(Value::Object(map)) => map
                     .into_iter()
                     .map(|(k, v)| (k, literal_entry(v)))
@@ -220,7 +233,11 @@ impl<'t> Mapping<'t> {
     fn apply(&self, call: &ToolCall<'_>, item: &Value, i: usize) -> Result<Value, ToolError> {
         let index = Value::from(i);
         match self {
-            Mapping::Whole(t) => match call.resolve_with(t, &[("item", item), ("index", &index)]) {
+            Mapping::Whole(t) => match call.resolve_with(
+                "inputs.mapping",
+                t,
+                &[("item", item), ("index", &index)],
+            )? {
                 Some(Value::Object(map)) => Ok(Value::Object(map)),
                 other => Err(ToolError::invalid(
                     NAME,
@@ -235,23 +252,31 @@ impl<'t> Mapping<'t> {
                 let fields = match item {
                     Value::Object(obj) => Some(obj),
                     _ if *per_item => None,
-                    _ => return Ok(item.clone()),
+                    _ => return call.copy(RESULTS, item),
                 };
                 let mut out = Map::with_capacity(entries.len());
                 for (key, entry) in entries {
+                    // Every value is charged: a constant or a field copied into each of many
+                    // items multiplies.
                     let value = match entry {
-                        Entry::Field(name) => fields
-                            .and_then(|f| f.get(name))
-                            .cloned()
-                            .unwrap_or_else(|| Value::String(name.clone())),
-                        Entry::Const(v) => v.clone(),
+                        Entry::Field(name) => match fields.and_then(|f| f.get(name)) {
+                            Some(v) => call.copy(RESULTS, v)?,
+                            None => {
+                                call.charge(RESULTS, name.len() as u64 + 2)?;
+                                Value::String(name.clone())
+                            }
+                        },
+                        Entry::Const(v) => call.copy(RESULTS, v)?,
                         Entry::PerItem(t) => {
-                            match call.resolve_with(t, &[("item", item), ("index", &index)]) {
+                            let field = format!("inputs.mapping.{key}");
+                            let locals = [("item", item), ("index", &index)];
+                            match call.resolve_with(&field, t, &locals)? {
                                 Some(v) => v,
                                 None => continue,
                             }
                         }
                     };
+                    call.charge(RESULTS, key.len() as u64 + 4)?;
                     out.insert(key.clone(), value);
                 }
                 Ok(Value::Object(out))

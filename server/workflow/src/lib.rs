@@ -4,12 +4,14 @@
 
 pub mod control;
 pub mod expr;
+pub mod limits;
 pub mod scope;
 pub mod template;
 pub mod tool;
 pub mod value;
 
 pub use inputs::Inputs;
+pub use limits::{Budget, Limit, LimitError, Limits};
 pub use scope::{Context, Locals, Scope};
 pub use template::{Condition, Template, TemplateError};
 pub use tool::{

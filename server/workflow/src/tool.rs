@@ -1,6 +1,7 @@
 //! The `Tool` trait every step tool implements, its declaration (`ToolSpec`), and the registry.
 
 use crate::inputs::Inputs;
+use crate::limits::{Budget, Limit, LimitError, Limits};
 use crate::scope::{Locals, Scope};
 use crate::template::{Condition, Template};
 use serde::Serialize;
@@ -217,6 +218,9 @@ pub enum ToolError {
         message: String,
         retry_after: Option<Duration>,
     },
+    /// A value the tool was building ran into a limit (`LIMIT_EXCEEDED`); never retried.
+    #[error("{0}")]
+    Limit(#[from] LimitError),
     /// Any other failure.
     #[error("{0}")]
     Failed(String),
@@ -239,6 +243,11 @@ impl ToolError {
         Self::invalid(tool, field, "is required")
     }
 
+    /// A limit hit while making the value of `field`.
+    pub fn limit(field: impl Into<String>, limit: Limit) -> Self {
+        ToolError::Limit(LimitError::new(field, limit))
+    }
+
     pub fn is_transient(&self) -> bool {
         matches!(self, ToolError::Transient { .. })
     }
@@ -253,6 +262,9 @@ pub struct ToolCall<'a> {
     pub defaults: &'a Value,
     pub(crate) deferred: &'a HashMap<String, DeferredValue>,
     pub(crate) scope: &'a dyn Scope,
+    pub(crate) limits: Limits,
+    /// What the tool may build for its output (fresh for every call).
+    pub(crate) budget: Budget,
 }
 
 /// A parsed deferred input.
@@ -278,7 +290,16 @@ impl<'a> ToolCall<'a> {
             defaults,
             deferred: EMPTY.get_or_init(HashMap::new),
             scope,
+            limits: Limits::DEFAULT,
+            budget: Limits::DEFAULT.step_budget(),
         }
+    }
+
+    /// The same call within other limits (tests of the limits).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self.budget = limits.step_budget();
+        self
     }
 
     /// Build a call with deferred inputs parsed from raw JSON (used by tests of deferred tools).
@@ -295,6 +316,8 @@ impl<'a> ToolCall<'a> {
             defaults,
             deferred,
             scope,
+            limits: Limits::DEFAULT,
+            budget: Limits::DEFAULT.step_budget(),
         }
     }
 
@@ -310,23 +333,65 @@ impl<'a> ToolCall<'a> {
         self.deferred.contains_key(name)
     }
 
+    /// The run's limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The budget of what this call builds for its output. Tools that copy or create more than
+    /// they were given charge it as they go, so an oversized output is refused before it is made.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// Account for `bytes` of the output field `field` about to be built.
+    pub fn charge(&self, field: &str, bytes: u64) -> Result<(), ToolError> {
+        self.budget
+            .charge(bytes)
+            .map_err(|l| ToolError::limit(field, l))
+    }
+
+    /// A copy of `value` for the output field `field`, charged to the call's budget.
+    pub fn copy(&self, field: &str, value: &Value) -> Result<Value, ToolError> {
+        self.budget
+            .copy(value, 0)
+            .map_err(|l| ToolError::limit(field, l))
+    }
+
     /// Evaluate a deferred condition input with `locals` bound; `None` when the input is absent.
-    pub fn eval_condition(&self, name: &str, locals: &[(&str, &Value)]) -> Option<bool> {
+    pub fn eval_condition(
+        &self,
+        name: &str,
+        locals: &[(&str, &Value)],
+    ) -> Result<Option<bool>, ToolError> {
         let scope = Locals::new(self.scope, locals);
-        match self.deferred.get(name)? {
-            DeferredValue::Condition(c) => Some(c.eval(&scope)),
-            DeferredValue::Template(t) => {
-                Some(crate::value::truthy_opt(t.resolve(&scope).as_ref()))
-            }
-        }
+        let budget = self.limits.value_budget();
+        let held = match self.deferred.get(name) {
+            None => return Ok(None),
+            Some(DeferredValue::Condition(c)) => c.eval(&scope, &budget),
+            Some(DeferredValue::Template(t)) => t
+                .resolve(&scope, &budget)
+                .map(|v| crate::value::truthy_opt(v.as_ref())),
+        };
+        held.map(Some)
+            .map_err(|l| ToolError::limit(format!("inputs.{name}"), l))
     }
 
     /// Resolve a deferred template input with `locals` bound; `None` when absent or undefined.
-    pub fn resolve_deferred(&self, name: &str, locals: &[(&str, &Value)]) -> Option<Value> {
-        let scope = Locals::new(self.scope, locals);
-        match self.deferred.get(name)? {
-            DeferredValue::Template(t) => t.resolve(&scope),
-            DeferredValue::Condition(c) => Some(Value::Bool(c.eval(&scope))),
+    /// The value is charged to the call's budget: it becomes part of the output.
+    pub fn resolve_deferred(
+        &self,
+        name: &str,
+        locals: &[(&str, &Value)],
+    ) -> Result<Option<Value>, ToolError> {
+        match self.deferred.get(name) {
+            None => Ok(None),
+            Some(DeferredValue::Template(t)) => {
+                self.resolve_with(&format!("inputs.{name}"), t, locals)
+            }
+            Some(DeferredValue::Condition(_)) => self
+                .eval_condition(name, locals)
+                .map(|b| b.map(Value::Bool)),
         }
     }
 
@@ -338,9 +403,20 @@ impl<'a> ToolCall<'a> {
         }
     }
 
-    /// Resolve any template with `locals` bound over the run context.
-    pub fn resolve_with(&self, template: &Template, locals: &[(&str, &Value)]) -> Option<Value> {
-        template.resolve(&Locals::new(self.scope, locals))
+    /// Resolve any template (the value of input `field`) with `locals` bound over the run
+    /// context: within the value limit, and charged to the call's budget.
+    pub fn resolve_with(
+        &self,
+        field: &str,
+        template: &Template,
+        locals: &[(&str, &Value)],
+    ) -> Result<Option<Value>, ToolError> {
+        let budget = self.limits.value_budget();
+        let value = template
+            .resolve(&Locals::new(self.scope, locals), &budget)
+            .and_then(|v| self.budget.charge(budget.used()).map(|()| v))
+            .map_err(|l| ToolError::limit(field, l))?;
+        Ok(value)
     }
 }
 

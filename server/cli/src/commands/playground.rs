@@ -110,6 +110,7 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         port,
         extra_hosts,
         before_run: Some(before_run),
+        limits: cfg.project.limits(),
     });
 
     let shown_host = if args.host.is_unspecified() {

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
 use vai_workflow::exec::{InputError, prepare_inputs};
-use vai_workflow::{OnlyStep, Plan, Registry, RunOptions};
+use vai_workflow::{Limits, OnlyStep, Plan, Registry, RunOptions};
 
 /// Finished runs kept for late subscribers and the step route.
 pub const KEEP_FINISHED: usize = 20;
@@ -40,6 +40,7 @@ pub struct RunManager(Arc<Inner>);
 struct Inner {
     registry: Arc<Registry>,
     before_run: Option<BeforeRun>,
+    limits: Limits,
     runs: Mutex<Runs>,
     created: broadcast::Sender<RunSummary>,
     tasks: TaskTracker,
@@ -56,11 +57,12 @@ struct Runs {
 }
 
 impl RunManager {
-    pub fn new(registry: Arc<Registry>, before_run: Option<BeforeRun>) -> Self {
+    pub fn new(registry: Arc<Registry>, before_run: Option<BeforeRun>, limits: Limits) -> Self {
         let (created, _) = broadcast::channel(64);
         Self(Arc::new(Inner {
             registry,
             before_run,
+            limits,
             runs: Mutex::new(Runs::default()),
             created,
             tasks: TaskTracker::new(),
@@ -111,6 +113,7 @@ impl RunManager {
             inputs: request.inputs,
             cancel: run.cancel.clone(),
             capture_inputs: true,
+            limits: self.0.limits,
             only: request.only,
             ..RunOptions::default()
         };

@@ -37,7 +37,8 @@ pub struct Run {
 struct Log {
     events: Vec<Outgoing>,
     snapshot: RunSnapshot,
-    /// Resolved inputs and full outputs by step id, for the step route.
+    /// The inputs each finished step ran with (as the engine recorded them) and full outputs,
+    /// by step id, for the step route.
     inputs: HashMap<String, Arc<Value>>,
     outputs: HashMap<String, Arc<Value>>,
     /// The full run output, whatever its size.
@@ -178,13 +179,8 @@ impl Log {
         let mut inline = (None, None);
         match event {
             RunEvent::RunStarted { layers, .. } => snap.layers = layers.clone(),
-            RunEvent::StepStarted {
-                step_id, inputs, ..
-            } => {
+            RunEvent::StepStarted { step_id, .. } => {
                 set(snap, step_id, StepStatus::Running);
-                if let Some(inputs) = inputs {
-                    self.inputs.insert(step_id.clone(), inputs.clone());
-                }
             }
             RunEvent::StepRetrying {
                 step_id,
@@ -202,8 +198,12 @@ impl Log {
                 summary,
                 backend,
                 entry,
+                inputs,
                 ..
             } => {
+                if let Some(inputs) = inputs {
+                    self.inputs.insert(step_id.clone(), inputs.clone());
+                }
                 let output = entry.get("output").cloned().unwrap_or(Value::Null);
                 let (value, bytes) = inline_output(&output);
                 inline = (value, (bytes > INLINE_OUTPUT_LIMIT).then_some(bytes));
@@ -222,8 +222,12 @@ impl Log {
                 step_id,
                 error,
                 duration_ms,
+                inputs,
                 ..
             } => {
+                if let Some(inputs) = inputs {
+                    self.inputs.insert(step_id.clone(), inputs.clone());
+                }
                 let s = set(snap, step_id, StepStatus::Failed);
                 s.error = Some(error.clone());
                 s.duration_ms = Some(*duration_ms);

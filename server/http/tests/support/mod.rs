@@ -189,6 +189,7 @@ fn settings(port: u16) -> Settings {
         port,
         extra_hosts: Vec::new(),
         before_run: None,
+        limits: vai_workflow::Limits::DEFAULT,
     }
 }
 
