@@ -1,6 +1,8 @@
 //! The playground API end to end: every route through `app(state)`, the same-origin guard, and
 //! the WebSocket over a real loopback listener. Tools are small fakes: no model, network or keys.
 
+#[path = "api/limits.rs"]
+mod limits;
 mod support;
 
 use axum::http::StatusCode;
