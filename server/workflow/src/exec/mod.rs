@@ -4,6 +4,7 @@
 //! as a `RunEvent`.
 
 mod inputs;
+mod iterate;
 mod resolve;
 mod step;
 
