@@ -256,6 +256,7 @@ impl Tool for Http {
                     ..Usage::default()
                 }),
                 backend: None,
+                size: None,
             })
         })
     }

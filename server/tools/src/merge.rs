@@ -78,9 +78,9 @@ impl Tool for Merge {
             // array many times is refused before the copies pile up.
             let merged = merge(&arrays, dedup, field.as_deref())
                 .into_iter()
-                .map(|item| call.copy("output.results", item))
+                .map(|item| call.copy("output.results", item, 2))
                 .collect::<Result<_, _>>()?;
-            Ok(args::results_output(merged))
+            args::built_results(&call, merged)
         })
     }
 }

@@ -268,6 +268,7 @@ impl Served {
             output,
             usage: Some(self.usage),
             backend: (!self.backends.is_empty()).then(|| self.backends.join("+")),
+            size: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 use crate::args::{self, NO_API_CALLS};
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
+use vai_workflow::limits::measure;
 use vai_workflow::{
     Category, DeferredInput, DeferredKind, Template, Tool, ToolCall, ToolError, ToolFuture,
     ToolSpec,
@@ -64,7 +65,8 @@ impl Tool for Transform {
         Box::pin(async move {
             let array = args::required_array(NAME, &call, "array")?;
             if let Some(fields) = fields(&call)? {
-                return Ok(args::results_output(pick(&call, array, &fields)?));
+                let picked = pick(&call, array, &fields)?;
+                return args::built_results(&call, picked);
             }
             let parsed;
             let template = match call.deferred_template("mapping") {
@@ -81,8 +83,8 @@ impl Tool for Transform {
                 },
             };
             let Some(template) = template else {
-                let copies = array.iter().map(|item| call.copy(RESULTS, item));
-                return Ok(args::results_output(copies.collect::<Result<_, _>>()?));
+                let copies = array.iter().map(|item| call.copy(RESULTS, item, 2));
+                return args::built_results(&call, copies.collect::<Result<_, _>>()?);
             };
             let mapping = Mapping::compile(&call, template)?;
             let mut out = Vec::with_capacity(array.len());
@@ -136,16 +138,24 @@ fn pick(call: &ToolCall<'_>, array: &[Value], fields: &[String]) -> Result<Vec<V
         .iter()
         .map(|item| match item {
             Value::Object(obj) => {
-                let mut picked = Map::with_capacity(fields.len());
-                for f in fields {
-                    if let Some(v) = obj.get(f) {
-                        call.charge(RESULTS, f.len() as u64 + 4)?;
-                        picked.insert(f.clone(), call.copy(RESULTS, v)?);
-                    }
+                // Measured, charged once per item, then copied.
+                let kept: Vec<(&String, &Value)> =
+                    fields.iter().filter_map(|f| obj.get_key_value(f)).collect();
+                let mut bytes = 2;
+                for (k, v) in &kept {
+                    // `results[i].field`: three levels down.
+                    let size = measure(v, 3, call.budget().limit())
+                        .map_err(|l| ToolError::limit(RESULTS, l))?;
+                    bytes += k.len() as u64 + 4 + size;
+                }
+                call.charge(RESULTS, bytes)?;
+                let mut picked = Map::with_capacity(kept.len());
+                for (k, v) in kept {
+                    picked.insert(k.clone(), v.clone());
                 }
                 Ok(Value::Object(picked))
             }
-            other => call.copy(RESULTS, other),
+            other => call.copy(RESULTS, other, 2),
         })
         .collect()
 }
@@ -252,7 +262,7 @@ impl<'t> Mapping<'t> {
                 let fields = match item {
                     Value::Object(obj) => Some(obj),
                     _ if *per_item => None,
-                    _ => return call.copy(RESULTS, item),
+                    _ => return call.copy(RESULTS, item, 2),
                 };
                 let mut out = Map::with_capacity(entries.len());
                 for (key, entry) in entries {
@@ -260,13 +270,13 @@ impl<'t> Mapping<'t> {
                     // items multiplies.
                     let value = match entry {
                         Entry::Field(name) => match fields.and_then(|f| f.get(name)) {
-                            Some(v) => call.copy(RESULTS, v)?,
+                            Some(v) => call.copy(RESULTS, v, 3)?,
                             None => {
                                 call.charge(RESULTS, name.len() as u64 + 2)?;
                                 Value::String(name.clone())
                             }
                         },
-                        Entry::Const(v) => call.copy(RESULTS, v)?,
+                        Entry::Const(v) => call.copy(RESULTS, v, 3)?,
                         Entry::PerItem(t) => {
                             let field = format!("inputs.mapping.{key}");
                             let locals = [("item", item), ("index", &index)];

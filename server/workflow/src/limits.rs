@@ -12,7 +12,7 @@
 //! Every walk here recurses at most [`MAX_DEPTH`] levels, whatever the value holds: a deeper
 //! value is refused at the level that exceeds the bound, not after walking it.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 use std::fmt;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -182,10 +182,10 @@ impl Budget {
     /// to this budget. Refused, before the part that does not fit is copied, when it is too
     /// large or would nest deeper than [`MAX_DEPTH`].
     pub fn copy(&self, value: &Value, depth: usize) -> Result<Value, Limit> {
-        let mut meter = Meter::new(self.limit, self.remaining());
-        let copy = meter.copy(value, depth)?;
-        self.charge(meter.used)?;
-        Ok(copy)
+        // Measured first, then cloned: `Value::clone` copies maps without hashing their keys
+        // again, and the walk has already checked that the clone's recursion is bounded.
+        self.measure(value, depth)?;
+        Ok(value.clone())
     }
 
     /// The size of `value`, sitting `depth` levels deep, charged to this budget; refused as soon
@@ -287,35 +287,6 @@ impl Meter {
                 Ok(())
             }
             scalar => self.add(scalar_size(scalar)),
-        }
-    }
-
-    fn copy(&mut self, value: &Value, depth: usize) -> Result<Value, Limit> {
-        match value {
-            Value::Array(items) => {
-                let inner = Self::enter(depth)?;
-                self.add(2 + items.len().saturating_sub(1) as u64)?;
-                let mut out = Vec::with_capacity(items.len());
-                for item in items {
-                    out.push(self.copy(item, inner)?);
-                }
-                Ok(Value::Array(out))
-            }
-            Value::Object(map) => {
-                let inner = Self::enter(depth)?;
-                self.add(2 + map.len().saturating_sub(1) as u64)?;
-                let mut out = Map::with_capacity(map.len());
-                for (key, item) in map {
-                    self.add(key.len() as u64 + 3)?;
-                    out.insert(key.clone(), self.copy(item, inner)?);
-                }
-                Ok(Value::Object(out))
-            }
-            scalar => {
-                // Counted before the string is allocated.
-                self.add(scalar_size(scalar))?;
-                Ok(scalar.clone())
-            }
         }
     }
 }

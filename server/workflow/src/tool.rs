@@ -146,6 +146,9 @@ pub struct ToolOutput {
     pub usage: Option<Usage>,
     /// Which backend served the call ("voyage", "mongodb", "local", "anthropic", …).
     pub backend: Option<String>,
+    /// The output's JSON size, when the tool built all of it within its call's budget
+    /// ([`ToolCall::built`]); otherwise the engine measures the output itself.
+    pub size: Option<u64>,
 }
 
 impl ToolOutput {
@@ -154,6 +157,7 @@ impl ToolOutput {
             output,
             usage: None,
             backend: None,
+            size: None,
         }
     }
 }
@@ -351,11 +355,23 @@ impl<'a> ToolCall<'a> {
             .map_err(|l| ToolError::limit(field, l))
     }
 
-    /// A copy of `value` for the output field `field`, charged to the call's budget.
-    pub fn copy(&self, field: &str, value: &Value) -> Result<Value, ToolError> {
+    /// A copy of `value` for the output field `field`, where it will sit `depth` levels deep
+    /// (`results[i]` is 2), charged to the call's budget and refused when it would nest the
+    /// output deeper than [`MAX_DEPTH`](crate::limits::MAX_DEPTH).
+    pub fn copy(&self, field: &str, value: &Value, depth: usize) -> Result<Value, ToolError> {
         self.budget
-            .copy(value, 0)
+            .copy(value, depth)
             .map_err(|l| ToolError::limit(field, l))
+    }
+
+    /// `output`, every part of which was charged to this call's budget (copies at their true
+    /// depth, the structure around them with [`ToolCall::charge`]): its size is what was
+    /// charged, and the engine takes it instead of walking the output again.
+    pub fn built(&self, output: Value) -> ToolOutput {
+        ToolOutput {
+            size: Some(self.budget.used()),
+            ..ToolOutput::new(output)
+        }
     }
 
     /// Evaluate a deferred condition input with `locals` bound; `None` when the input is absent.

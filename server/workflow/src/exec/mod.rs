@@ -14,7 +14,7 @@ use crate::compile::{Plan, StepKind};
 use crate::events::{EventSink, RunEvent, RunStatus};
 use crate::limits::{Budget, LimitError, Limits};
 use crate::scope::Context;
-use crate::tool::{Registry, Usage};
+use crate::tool::{Registry, ToolOutput, Usage};
 use crate::value::summarise;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -443,7 +443,7 @@ impl Scheduler {
                 }
             }
             let finished = Finished {
-                result: step::Success::checked(output, None, None, &self.limits),
+                result: step::Success::checked(ToolOutput::new(output), &self.limits),
                 duration: started.elapsed(),
                 inputs: None,
             };
@@ -511,7 +511,13 @@ impl Scheduler {
         });
         self.state[i] = State::Running;
         let finished = Finished {
-            result: step::Success::checked(output, None, Some("replay".into()), &self.limits),
+            result: step::Success::checked(
+                ToolOutput {
+                    backend: Some("replay".into()),
+                    ..ToolOutput::new(output)
+                },
+                &self.limits,
+            ),
             duration: Duration::ZERO,
             inputs: None,
         };

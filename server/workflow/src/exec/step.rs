@@ -30,20 +30,20 @@ pub(crate) struct Success {
 }
 
 impl Success {
-    /// A step output, once it is known to fit the step output limit and the nesting bound.
-    pub(crate) fn checked(
-        output: Value,
-        usage: Option<Usage>,
-        backend: Option<String>,
-        limits: &Limits,
-    ) -> Result<Success, String> {
+    /// A step output, once it is known to fit the step output limit and the nesting bound:
+    /// measured, unless the tool built it within its call's budget and says how large it is.
+    pub(crate) fn checked(out: ToolOutput, limits: &Limits) -> Result<Success, String> {
         let limit = Limit::StepOutputBytes(limits.step_output_bytes);
-        let bytes = limits::measure(&output, 0, limit)
-            .map_err(|l| LimitError::new("output", l).to_string())?;
+        let bytes = match out.size {
+            Some(size) if size <= limits.step_output_bytes => Ok(size),
+            Some(_) => Err(limit),
+            None => limits::measure(&out.output, 0, limit),
+        }
+        .map_err(|l| LimitError::new("output", l).to_string())?;
         Ok(Success {
-            output,
-            usage,
-            backend,
+            output: out.output,
+            usage: out.usage,
+            backend: out.backend,
             bytes,
         })
     }
@@ -79,8 +79,11 @@ impl StepTask {
             return match resolve_inputs(&step.inputs, &self.scope, &self.limits, &guard) {
                 Ok(inputs) => {
                     let recorded = self.record(&inputs);
-                    let result =
-                        Success::checked(mock.clone(), None, Some("mock".into()), &self.limits);
+                    let out = ToolOutput {
+                        backend: Some("mock".into()),
+                        ..ToolOutput::new(mock.clone())
+                    };
+                    let result = Success::checked(out, &self.limits);
                     (result, recorded)
                 }
                 Err(e) => (Err(e), None),
@@ -104,7 +107,7 @@ impl StepTask {
                 let result = self
                     .call_guarded(tool, inputs, &self.scope, &guard)
                     .await
-                    .and_then(|o| Success::checked(o.output, o.usage, o.backend, &self.limits));
+                    .and_then(|o| Success::checked(o, &self.limits));
                 (result, recorded)
             }
             Some(for_each) => self.run_for_each(tool, for_each).await,
