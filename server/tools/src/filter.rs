@@ -75,9 +75,10 @@ impl Tool for Filter {
                     }
                 };
                 if keep {
-                    kept.push(call.copy("output.results", item, 2)?);
+                    kept.push(item);
                 }
             }
+            let kept = call.copy_all("output.results", &kept, 2)?;
             args::built_results(&call, kept)
         })
     }

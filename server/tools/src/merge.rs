@@ -76,10 +76,8 @@ impl Tool for Merge {
             };
             // Only the kept items are copied, each charged as it is: a list naming one large
             // array many times is refused before the copies pile up.
-            let merged = merge(&arrays, dedup, field.as_deref())
-                .into_iter()
-                .map(|item| call.copy("output.results", item, 2))
-                .collect::<Result<_, _>>()?;
+            let merged = merge(&arrays, dedup, field.as_deref());
+            let merged = call.copy_all("output.results", &merged, 2)?;
             args::built_results(&call, merged)
         })
     }

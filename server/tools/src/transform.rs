@@ -83,8 +83,8 @@ impl Tool for Transform {
                 },
             };
             let Some(template) = template else {
-                let copies = array.iter().map(|item| call.copy(RESULTS, item, 2));
-                return args::built_results(&call, copies.collect::<Result<_, _>>()?);
+                let items: Vec<&Value> = array.iter().collect();
+                return args::built_results(&call, call.copy_all(RESULTS, &items, 2)?);
             };
             let mapping = Mapping::compile(&call, template)?;
             let mut out = Vec::with_capacity(array.len());
@@ -132,32 +132,45 @@ fn fields(call: &ToolCall<'_>) -> Result<Option<Vec<String>>, ToolError> {
 }
 
 /// Keep only `fields` of each object, in the order listed; other items pass through. Every
-/// copy is charged to the call's budget (a field listed many times is copied as often).
+/// copy is counted before it is made (a field listed many times is copied as often), and the
+/// total charged to the call's budget once.
 fn pick(call: &ToolCall<'_>, array: &[Value], fields: &[String]) -> Result<Vec<Value>, ToolError> {
-    array
-        .iter()
-        .map(|item| match item {
+    let limit = call.budget().limit();
+    let remaining = call.budget().remaining();
+    let over = |l| ToolError::limit(RESULTS, l);
+    let mut bytes = 0u64;
+    let mut kept: Vec<(&String, &Value)> = Vec::with_capacity(fields.len());
+    let mut out = Vec::with_capacity(array.len());
+    for item in array {
+        match item {
             Value::Object(obj) => {
-                // Measured, charged once per item, then copied.
-                let kept: Vec<(&String, &Value)> =
-                    fields.iter().filter_map(|f| obj.get_key_value(f)).collect();
-                let mut bytes = 2;
+                kept.clear();
+                kept.extend(fields.iter().filter_map(|f| obj.get_key_value(f.as_str())));
+                bytes += 1 + kept.len().max(1) as u64;
                 for (k, v) in &kept {
                     // `results[i].field`: three levels down.
-                    let size = measure(v, 3, call.budget().limit())
-                        .map_err(|l| ToolError::limit(RESULTS, l))?;
-                    bytes += k.len() as u64 + 4 + size;
+                    bytes += k.len() as u64 + 3 + measure(v, 3, limit).map_err(over)?;
                 }
-                call.charge(RESULTS, bytes)?;
+                if bytes > remaining {
+                    return Err(over(limit));
+                }
                 let mut picked = Map::with_capacity(kept.len());
-                for (k, v) in kept {
+                for (k, v) in kept.drain(..) {
                     picked.insert(k.clone(), v.clone());
                 }
-                Ok(Value::Object(picked))
+                out.push(Value::Object(picked));
             }
-            other => call.copy(RESULTS, other, 2),
-        })
-        .collect()
+            other => {
+                bytes += measure(other, 2, limit).map_err(over)?;
+                if bytes > remaining {
+                    return Err(over(limit));
+                }
+                out.push(other.clone());
+            }
+        }
+    }
+    call.charge(RESULTS, bytes)?;
+    Ok(out)
 }
 
 /// How one mapping entry produces its value.

@@ -188,6 +188,17 @@ impl Budget {
         Ok(value.clone())
     }
 
+    /// Copies of `values`, each sitting `depth` levels deep, measured together and charged once
+    /// before any is copied.
+    pub fn copy_all(&self, values: &[&Value], depth: usize) -> Result<Vec<Value>, Limit> {
+        let mut meter = Meter::new(self.limit, self.remaining());
+        for value in values {
+            meter.measure(value, depth)?;
+        }
+        self.charge(meter.used)?;
+        Ok(values.iter().map(|v| (*v).clone()).collect())
+    }
+
     /// The size of `value`, sitting `depth` levels deep, charged to this budget; refused as soon
     /// as the walk finds it too large or too deep.
     pub fn measure(&self, value: &Value, depth: usize) -> Result<u64, Limit> {
@@ -267,31 +278,48 @@ impl Meter {
         Ok(depth + 1)
     }
 
+    /// Add `value`'s size. Scalars inside a container are summed in the container's loop and
+    /// the ceiling is checked once per container: this walk runs over every value a tool copies,
+    /// so it is kept to a few instructions per member.
     fn measure(&mut self, value: &Value, depth: usize) -> Result<(), Limit> {
-        match value {
+        let bytes = match value {
             Value::Array(items) => {
                 let inner = Self::enter(depth)?;
-                self.add(2 + items.len().saturating_sub(1) as u64)?;
+                let mut bytes = 1 + items.len().max(1) as u64;
                 for item in items {
-                    self.measure(item, inner)?;
+                    bytes += match item {
+                        Value::Array(_) | Value::Object(_) => {
+                            self.measure(item, inner)?;
+                            0
+                        }
+                        scalar => scalar_size(scalar),
+                    };
                 }
-                Ok(())
+                bytes
             }
             Value::Object(map) => {
                 let inner = Self::enter(depth)?;
-                self.add(2 + map.len().saturating_sub(1) as u64)?;
+                let mut bytes = 1 + map.len().max(1) as u64;
                 for (key, item) in map {
-                    self.add(key.len() as u64 + 3)?;
-                    self.measure(item, inner)?;
+                    bytes += key.len() as u64 + 3;
+                    bytes += match item {
+                        Value::Array(_) | Value::Object(_) => {
+                            self.measure(item, inner)?;
+                            0
+                        }
+                        scalar => scalar_size(scalar),
+                    };
                 }
-                Ok(())
+                bytes
             }
-            scalar => self.add(scalar_size(scalar)),
-        }
+            scalar => scalar_size(scalar),
+        };
+        self.add(bytes)
     }
 }
 
 /// JSON size of a scalar (arrays and objects count as their brackets only).
+#[inline]
 fn scalar_size(value: &Value) -> u64 {
     match value {
         Value::Null | Value::Bool(true) => 4,
@@ -302,8 +330,8 @@ fn scalar_size(value: &Value) -> u64 {
     }
 }
 
+#[inline]
 fn number_size(n: &Number) -> u64 {
-    let digits = |u: u64| u64::from(u.checked_ilog10().unwrap_or(0)) + 1;
     if let Some(u) = n.as_u64() {
         digits(u)
     } else if let Some(i) = n.as_i64() {
@@ -313,6 +341,17 @@ fn number_size(n: &Number) -> u64 {
         // Writing to a counter cannot fail.
         let _ = serde_json::to_writer(&mut counter, n);
         counter.0
+    }
+}
+
+/// Decimal digits of `u`; small numbers, the common case, without a logarithm.
+#[inline]
+fn digits(u: u64) -> u64 {
+    match u {
+        0..10 => 1,
+        10..100 => 2,
+        100..1000 => 3,
+        _ => u64::from(u.ilog10()) + 1,
     }
 }
 

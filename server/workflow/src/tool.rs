@@ -364,6 +364,19 @@ impl<'a> ToolCall<'a> {
             .map_err(|l| ToolError::limit(field, l))
     }
 
+    /// Copies of `values` for the output field `field`, each sitting `depth` levels deep:
+    /// measured together and charged once, then copied (nothing is, when they do not fit).
+    pub fn copy_all(
+        &self,
+        field: &str,
+        values: &[&Value],
+        depth: usize,
+    ) -> Result<Vec<Value>, ToolError> {
+        self.budget
+            .copy_all(values, depth)
+            .map_err(|l| ToolError::limit(field, l))
+    }
+
     /// `output`, every part of which was charged to this call's budget (copies at their true
     /// depth, the structure around them with [`ToolCall::charge`]): its size is what was
     /// charged, and the engine takes it instead of walking the output again.
