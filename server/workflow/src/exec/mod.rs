@@ -472,8 +472,8 @@ impl Scheduler {
         Ok(())
     }
 
-    /// Fail step `i` before it ran (its condition could not be evaluated).
-    fn fail_at_start(&mut self, i: usize, error: LimitError) -> Result<(), String> {
+    /// Tell the sink step `i` started, and count it as running.
+    fn mark_started(&mut self, i: usize) {
         let step = &self.plan.steps[i];
         self.sink.emit(RunEvent::StepStarted {
             step_id: step.id.clone(),
@@ -481,6 +481,11 @@ impl Scheduler {
             tool: step.tool.clone(),
         });
         self.state[i] = State::Running;
+    }
+
+    /// Fail step `i` before it ran (its condition could not be evaluated).
+    fn fail_at_start(&mut self, i: usize, error: LimitError) -> Result<(), String> {
+        self.mark_started(i);
         self.finish(i, Finished::failed(error.to_string(), Duration::ZERO))
     }
 
@@ -503,13 +508,7 @@ impl Scheduler {
 
     /// Complete step `i` at once with an output recorded earlier (single-step runs).
     fn replay(&mut self, i: usize, output: Value) -> Result<(), String> {
-        let step = &self.plan.steps[i];
-        self.sink.emit(RunEvent::StepStarted {
-            step_id: step.id.clone(),
-            name: step.name.clone(),
-            tool: step.tool.clone(),
-        });
-        self.state[i] = State::Running;
+        self.mark_started(i);
         let finished = Finished {
             result: step::Success::checked(
                 ToolOutput {
