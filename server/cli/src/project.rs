@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use vai_workflow::Limits;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -26,12 +27,58 @@ pub struct ProjectConfig {
     /// Chat settings (`provider`, `model`, …), kept as written.
     #[serde(default)]
     pub chat: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Byte budgets of a run; each one absent keeps its default.
+    #[serde(default)]
+    pub limits: Option<LimitsConfig>,
     /// Where the file was found.
     #[serde(skip)]
     pub path: Option<PathBuf>,
 }
 
+/// `limits` in `.vai.json`: byte budgets, each a whole number of bytes of at least 1 KiB.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LimitsConfig {
+    pub value_bytes: Option<u64>,
+    pub step_output_bytes: Option<u64>,
+    pub run_bytes: Option<u64>,
+}
+
+/// The smallest budget accepted: below it no real workflow runs, so it is surely a mistake.
+const MIN_LIMIT: u64 = 1024;
+
+impl LimitsConfig {
+    /// The run limits: these values over the defaults.
+    pub fn apply(&self, mut limits: Limits) -> Limits {
+        limits.value_bytes = self.value_bytes.unwrap_or(limits.value_bytes);
+        limits.step_output_bytes = self.step_output_bytes.unwrap_or(limits.step_output_bytes);
+        limits.run_bytes = self.run_bytes.unwrap_or(limits.run_bytes);
+        limits
+    }
+
+    fn check(&self) -> Result<(), String> {
+        for (key, value) in [
+            ("valueBytes", self.value_bytes),
+            ("stepOutputBytes", self.step_output_bytes),
+            ("runBytes", self.run_bytes),
+        ] {
+            if let Some(n) = value.filter(|n| *n < MIN_LIMIT) {
+                return Err(format!(
+                    "limits.{key} is {n}; a budget must be at least {MIN_LIMIT} bytes"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl ProjectConfig {
+    /// The limits runs get: `limits` over the defaults.
+    pub fn limits(&self) -> Limits {
+        self.limits
+            .map_or(Limits::DEFAULT, |l| l.apply(Limits::DEFAULT))
+    }
+
     /// A setting by its dotted key (`db`, `chat.provider`).
     pub fn lookup(&self, key: &str) -> Option<String> {
         match key {
@@ -56,10 +103,66 @@ pub fn load(start: &Path) -> anyhow::Result<ProjectConfig> {
             let mut config: ProjectConfig = serde_json::from_str(&text).map_err(|e| {
                 anyhow::anyhow!("{}: not a valid project file: {e}", candidate.display())
             })?;
+            if let Some(limits) = &config.limits {
+                limits.check().map_err(|e| {
+                    anyhow::anyhow!("{}: not a valid project file: {e}", candidate.display())
+                })?;
+            }
             config.path = Some(candidate);
             return Ok(config);
         }
         dir = d.parent();
     }
     Ok(ProjectConfig::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(text: &str) -> anyhow::Result<ProjectConfig> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("vai-project-test-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(".vai.json"), text)?;
+        let loaded = load(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        loaded
+    }
+
+    #[test]
+    fn limits_override_the_defaults_one_by_one() {
+        let config =
+            project(r#"{"limits": {"valueBytes": 2048, "runBytes": 1073741824}}"#).unwrap();
+        assert_eq!(
+            config.limits(),
+            Limits {
+                value_bytes: 2048,
+                run_bytes: 1 << 30,
+                ..Limits::DEFAULT
+            }
+        );
+        assert_eq!(project("{}").unwrap().limits(), Limits::DEFAULT);
+    }
+
+    #[test]
+    fn bad_limits_name_the_file_and_the_key() {
+        for (text, expected) in [
+            (
+                r#"{"limits": {"valueBytes": 10}}"#,
+                "limits.valueBytes is 10",
+            ),
+            (
+                r#"{"limits": {"stepBytes": 4096}}"#,
+                "unknown field `stepBytes`",
+            ),
+            (r#"{"limits": {"runBytes": -1}}"#, "invalid value"),
+            (r#"{"limits": {"runBytes": "1 GB"}}"#, "invalid type"),
+        ] {
+            let e = project(text).unwrap_err().to_string();
+            assert!(e.contains(".vai.json: not a valid project file"), "{e}");
+            assert!(e.contains(expected), "{text}: {e}");
+        }
+    }
 }

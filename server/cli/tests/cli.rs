@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "cli/limits.rs"]
+mod limits;
+
 fn vai(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vai"))
         .args(args)

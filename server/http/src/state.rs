@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 use vai_contract::ConfigStatus;
-use vai_workflow::{Plan, Registry};
+use vai_workflow::{Limits as RunLimits, Plan, Registry};
 
 /// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
 /// the plan touches the store). Called before every run; it must be cheap once done.
@@ -29,7 +29,10 @@ pub struct Settings {
     pub before_run: Option<BeforeRun>,
     /// What every `/api` request must present (docs/api.md, "Access token").
     pub token: AccessToken,
+    /// The server's own limits: connections, runs, kept results, sockets.
     pub limits: Limits,
+    /// Bounds on the values runs make (`.vai.json` `limits`).
+    pub run_limits: RunLimits,
 }
 
 /// Shared by every handler.
@@ -56,6 +59,7 @@ impl AppState {
             settings.registry.clone(),
             settings.before_run,
             &settings.limits,
+            settings.run_limits,
         );
         let port = settings.port;
         let hosts = ["127.0.0.1", "localhost", "[::1]"]

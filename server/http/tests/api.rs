@@ -3,6 +3,7 @@
 
 mod builder;
 mod limits;
+mod run_limits;
 mod security;
 mod support;
 

@@ -291,6 +291,14 @@ pub fn take_array(
     }
 }
 
+/// The `{results, resultCount}` output of `results` copied within the call's budget at depth 2
+/// (`call.copy(…, 2)`): charged for its structure and handed over with its size.
+pub fn built_results(call: &ToolCall<'_>, results: Vec<Value>) -> Result<ToolOutput, ToolError> {
+    // `{"results":[…],"resultCount":N}` and a comma between items.
+    call.charge("output", 40 + results.len() as u64)?;
+    Ok(call.built(results_output(results).output))
+}
+
 /// The `{results, resultCount}` output shared by merge, filter and transform.
 pub fn results_output(results: Vec<Value>) -> ToolOutput {
     let count = results.len();

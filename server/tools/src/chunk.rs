@@ -109,6 +109,10 @@ pub enum ChunkError {
     Overlap { overlap: usize, size: usize },
     #[error("the text would produce more than {max} chunks; use a larger size")]
     TooManyChunks { max: usize },
+    #[error(
+        "the chunks would together hold more than {max} bytes of text; use a smaller overlap or a larger size"
+    )]
+    TooLarge { max: u64 },
 }
 
 /// One piece of text.
@@ -127,22 +131,28 @@ pub struct Chunk {
 }
 
 /// Split `text` into chunks of at most `opts.size` characters; consecutive chunks share up to
-/// `opts.overlap` characters. Empty or blank text gives no chunks.
-pub fn chunk_text(text: &str, opts: &ChunkOptions) -> Result<Vec<Chunk>, ChunkError> {
-    split::split(text, opts)
+/// `opts.overlap` characters. Empty or blank text gives no chunks. The chunks' text may take at
+/// most `max_bytes` together — overlap repeats text, so a small input can ask for gigabytes —
+/// and is refused before a chunk past it is allocated.
+pub fn chunk_text(
+    text: &str,
+    opts: &ChunkOptions,
+    max_bytes: u64,
+) -> Result<Vec<Chunk>, ChunkError> {
+    split::split(text, opts, max_bytes)
 }
 
 impl Chunk {
-    /// The chunk as the `chunk` tool outputs it.
-    pub fn to_json(&self, strategy: Strategy, source: Option<&str>) -> Value {
+    /// The chunk as the `chunk` tool outputs it (its text moved, not copied).
+    pub fn into_json(self, strategy: Strategy, source: Option<&str>) -> Value {
         let mut metadata = Map::new();
         metadata.insert("strategy".into(), strategy.as_str().into());
-        if let Some(h) = &self.heading {
-            metadata.insert("heading".into(), h.clone().into());
+        if let Some(h) = self.heading {
+            metadata.insert("heading".into(), h.into());
         }
         let mut out = Map::new();
         out.insert("index".into(), self.index.into());
-        out.insert("content".into(), self.content.clone().into());
+        out.insert("content".into(), self.content.into());
         out.insert("charCount".into(), self.char_count.into());
         if let Some(s) = source {
             out.insert("source".into(), s.into());
@@ -254,21 +264,30 @@ impl Tool for ChunkTool {
                 ToolError::invalid(NAME, field, e.to_string())
             })?;
             let source = args::opt_string(&call, "source");
-            let chunks = chunk_text(text, &opts)
-                .map_err(|e| ToolError::invalid(NAME, "size", e.to_string()))?;
+            let chunks =
+                chunk_text(text, &opts, call.budget().remaining()).map_err(|e| match e {
+                    ChunkError::TooLarge { .. } => {
+                        ToolError::limit("output.chunks", call.budget().limit())
+                    }
+                    e => ToolError::invalid(NAME, "size", e.to_string()),
+                })?;
             let total_chars: usize = chunks.iter().map(|c| c.char_count).sum();
             let avg = if chunks.is_empty() {
                 0
             } else {
                 (total_chars as f64 / chunks.len() as f64).round() as u64
             };
-            let json: Vec<Value> = chunks
-                .iter()
-                .map(|c| c.to_json(strategy, source.as_deref()))
-                .collect();
+            // The text is within the budget; each chunk's fields are charged as they are added.
+            let total = chunks.len();
+            let overhead = 80 + source.as_ref().map_or(0, |s| s.len() as u64 + 12);
+            let mut json = Vec::with_capacity(total);
+            for c in chunks {
+                call.charge("output.chunks", c.content.len() as u64 + overhead)?;
+                json.push(c.into_json(strategy, source.as_deref()));
+            }
             Ok(ToolOutput::new(json!({
                 "chunks": json,
-                "totalChunks": chunks.len(),
+                "totalChunks": total,
                 "strategy": strategy.as_str(),
                 "avgChunkSize": avg,
             })))

@@ -73,16 +73,19 @@ impl Tool for Filter {
                 let locals = [("item", item), ("index", &index)];
                 let keep = match &fallback {
                     None => call
-                        .eval_condition("condition", &locals)
+                        .eval_condition("condition", &locals)?
                         .ok_or_else(|| ToolError::required(NAME, "condition"))?,
                     Some(Fallback::Const(b)) => *b,
-                    Some(Fallback::Expr(t)) => truthy_opt(call.resolve_with(t, &locals).as_ref()),
+                    Some(Fallback::Expr(t)) => {
+                        truthy_opt(call.resolve_with("inputs.condition", t, &locals)?.as_ref())
+                    }
                 };
                 if keep {
-                    kept.push(item.clone());
+                    kept.push(item);
                 }
             }
-            Ok(args::results_output(kept))
+            let kept = call.copy_all("output.results", &kept, 2)?;
+            args::built_results(&call, kept)
         })
     }
 }
@@ -212,5 +215,38 @@ mod tests {
         let d = spec().deferred("condition").copied().unwrap();
         assert_eq!(d.kind, DeferredKind::Condition);
         assert_eq!(d.locals, ["item", "index"]);
+    }
+
+    #[tokio::test]
+    async fn kept_items_are_copied_within_the_output_budget_and_nesting_bound() {
+        let sized = Filter
+            .run(ToolCall::standalone(
+                "f",
+                json!({"array": vec![json!({"s": 1}); 50], "condition": true})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+                &json!({}),
+                &context(),
+            ))
+            .await
+            .unwrap();
+        // The size the engine takes without measuring is the output's JSON length.
+        let expected = serde_json::to_string(&sized.output).unwrap().len() as u64;
+        assert!(
+            sized
+                .size
+                .is_some_and(|s| s >= expected && s <= expected + 40),
+            "{:?} vs {expected}",
+            sized.size
+        );
+        // An item 127 levels deep would sit at 129 in `{results: [item]}`.
+        let deep = (0..127).fold(json!(1), |v, _| json!([v]));
+        let err = run(json!([deep]), "true").await.unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("output.results: the value would nest deeper than 128 levels"),
+            "{err}"
+        );
     }
 }

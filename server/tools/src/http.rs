@@ -297,6 +297,7 @@ impl Tool for Http {
                     ..Usage::default()
                 }),
                 backend: None,
+                size: None,
             })
         })
     }

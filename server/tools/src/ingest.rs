@@ -8,6 +8,7 @@ use std::sync::{Arc, LazyLock};
 use std::time::SystemTime;
 use vai_providers::{Document, EmbedRequest, InputType, Providers, VectorIndex, vector_to_json};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
+use vai_workflow::limits::measure;
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "ingest";
@@ -112,8 +113,29 @@ impl Tool for Ingest {
                 .store(NAME)
                 .map_err(|e| provider_error(NAME, e))?;
 
-            let chunks = chunk::chunk_text(text, &options)
-                .map_err(|e| ToolError::invalid(NAME, "chunkSize", e.to_string()))?;
+            // What ingest builds — the chunks, and the documents that copy `metadata` into each —
+            // is held to the step output budget, like an output.
+            let chunks = chunk::chunk_text(text, &options, call.budget().remaining()).map_err(
+                |e| match e {
+                    chunk::ChunkError::TooLarge { .. } => {
+                        ToolError::limit("chunks", call.budget().limit())
+                    }
+                    e => ToolError::invalid(NAME, "chunkSize", e.to_string()),
+                },
+            )?;
+            let text_bytes: u64 = chunks.iter().map(|c| c.content.len() as u64).sum();
+            call.charge("chunks", text_bytes)?;
+            let limit = call.budget().limit();
+            let metadata_bytes = metadata
+                .iter()
+                .try_fold(2, |n, (k, v)| {
+                    Ok(n + k.len() as u64 + 4 + measure(v, 2, limit)?)
+                })
+                .map_err(|l| ToolError::limit("inputs.metadata", l))?;
+            call.charge(
+                "documents",
+                metadata_bytes.saturating_mul(chunks.len() as u64),
+            )?;
             let summary = |inserted: u64, model: String, created: bool| {
                 object([
                     ("insertedCount", Value::from(inserted)),

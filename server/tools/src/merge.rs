@@ -81,18 +81,21 @@ impl Tool for Merge {
                     ));
                 }
             };
+            // Only the kept items are copied, each charged as it is: a list naming one large
+            // array many times is refused before the copies pile up.
             let merged = merge(&arrays, dedup, field.as_deref());
-            Ok(args::results_output(merged))
+            let merged = call.copy_all("output.results", &merged, 2)?;
+            args::built_results(&call, merged)
         })
     }
 }
 
-/// Flatten the array members of `arrays`; with `dedup`, keep the first item of each key. Only
-/// the kept items are copied.
-pub fn merge(arrays: &[&Value], dedup: bool, field: Option<&str>) -> Vec<Value> {
+/// Flatten the array members of `arrays`; with `dedup`, keep the first item of each key. Nothing
+/// is copied: the result borrows the kept items.
+pub fn merge<'v>(arrays: &[&'v Value], dedup: bool, field: Option<&str>) -> Vec<&'v Value> {
     let all = arrays.iter().filter_map(|a| a.as_array()).flatten();
     if !dedup {
-        return all.cloned().collect();
+        return all.collect();
     }
     let mut seen = HashSet::new();
     all.filter(|item| match field {
@@ -102,7 +105,6 @@ pub fn merge(arrays: &[&Value], dedup: bool, field: Option<&str>) -> Vec<Value> 
         },
         None => seen.insert(JsonKey(item)),
     })
-    .cloned()
     .collect()
 }
 

@@ -296,6 +296,7 @@ impl Served {
             output,
             usage: Some(self.usage),
             backend: (!self.backends.is_empty()).then(|| self.backends.join("+")),
+            size: None,
         }
     }
 }

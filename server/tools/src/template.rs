@@ -48,7 +48,12 @@ impl Tool for TemplateTool {
                 .inputs
                 .get("text")
                 .ok_or_else(|| ToolError::required(NAME, "text"))?;
-            let text = vai_workflow::value::to_text(Some(value));
+            // An array or object is written out as JSON: within the output budget, so a large
+            // value is refused before its text is built.
+            let mut text = String::new();
+            call.budget()
+                .push_text(&mut text, Some(value))
+                .map_err(|l| ToolError::limit("output.text", l))?;
             let count = text.chars().count();
             Ok(ToolOutput::new(json!({"text": text, "charCount": count})))
         })
@@ -97,5 +102,58 @@ mod tests {
         );
         let err = run(json!({})).await.unwrap_err();
         assert!(err.to_string().contains("\"text\" is required"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn json_text_past_the_output_budget_is_a_limit() {
+        let scope = Context::new();
+        let defaults = json!({});
+        let inputs = json!({"text": vec!["0123456789"; 200]});
+        let limits = vai_workflow::Limits {
+            step_output_bytes: 1000,
+            ..vai_workflow::Limits::DEFAULT
+        };
+        let call =
+            ToolCall::standalone("t", inputs.as_object().unwrap().clone(), &defaults, &scope)
+                .with_limits(limits);
+        let err = TemplateTool.run(call).await.unwrap_err();
+        assert!(matches!(err, ToolError::Limit(_)), "{err:?}");
+        assert!(err.to_string().starts_with("output.text: "), "{err}");
+    }
+
+    /// Run one `template` step through the engine.
+    async fn run_in_workflow(text: Value, x: &str) -> vai_workflow::RunResult {
+        let mut registry = vai_workflow::Registry::new();
+        registry.register(std::sync::Arc::new(TemplateTool));
+        let wf = json!({"name": "t", "inputs": {"x": {"type": "string"}},
+                        "steps": [{"id": "render", "tool": "template", "inputs": {"text": text}}],
+                        "output": "{{ render.output.charCount }}"});
+        let plan = vai_workflow::compile(&wf, &registry, vai_workflow::Mode::Strict)
+            .plan
+            .unwrap();
+        let options = vai_workflow::RunOptions {
+            inputs: json!({"x": x}).as_object().unwrap().clone(),
+            ..Default::default()
+        };
+        let sink = std::sync::Arc::new(vai_workflow::events::NoEvents);
+        vai_workflow::run(plan, std::sync::Arc::new(registry), options, sink)
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_text_repeating_a_large_input_fails_cleanly_instead_of_allocating_gigabytes() {
+        // 50,000 × 40 KB would be 2 GB; the engine stops resolving at the 16 MiB value limit.
+        let big = "y".repeat(40_000);
+        let result = run_in_workflow(json!("{{inputs.x}}".repeat(50_000)), &big).await;
+        assert_eq!(result.status, vai_workflow::RunStatus::Failed);
+        let error = result.steps[0].error.as_deref().unwrap();
+        assert_eq!(
+            error,
+            "inputs.text: the value would be larger than 16 MiB (limits.valueBytes in .vai.json) [LIMIT_EXCEEDED]"
+        );
+        // A reasonable repetition renders.
+        let result = run_in_workflow(json!("{{inputs.x}}".repeat(100)), &big).await;
+        assert_eq!(result.output, Some(json!(4_000_000)));
     }
 }

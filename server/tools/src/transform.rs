@@ -5,12 +5,15 @@ use crate::args::{self, NO_API_CALLS};
 use serde_json::{Map, Value};
 use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
+use vai_workflow::limits::measure;
 use vai_workflow::{
     Category, DeferredInput, DeferredKind, Template, Tool, ToolCall, ToolError, ToolFuture,
     ToolSpec,
 };
 
 const NAME: &str = "transform";
+/// The output field limits name.
+const RESULTS: &str = "output.results";
 
 static DEFERRED: [DeferredInput; 1] = [DeferredInput {
     name: "mapping",
@@ -69,7 +72,8 @@ impl Tool for Transform {
         Box::pin(async move {
             let array = args::required_array(NAME, &call, "array")?;
             if let Some(fields) = fields(&call)? {
-                return Ok(args::results_output(pick(array, &fields)));
+                let picked = pick(&call, array, &fields)?;
+                return args::built_results(&call, picked);
             }
             let parsed;
             let template = match call.deferred_template("mapping") {
@@ -86,7 +90,8 @@ impl Tool for Transform {
                 },
             };
             let Some(template) = template else {
-                return Ok(args::results_output(array.clone()));
+                let items: Vec<&Value> = array.iter().collect();
+                return args::built_results(&call, call.copy_all(RESULTS, &items, 2)?);
             };
             let mapping = Mapping::compile(&call, template)?;
             let mut out = Vec::with_capacity(array.len());
@@ -133,23 +138,46 @@ fn fields(call: &ToolCall<'_>) -> Result<Option<Vec<String>>, ToolError> {
     Ok((!list.is_empty()).then_some(list))
 }
 
-/// Keep only `fields` of each object, in the order listed; other items pass through.
-fn pick(array: &[Value], fields: &[String]) -> Vec<Value> {
-    array
-        .iter()
-        .map(|item| match item {
+/// Keep only `fields` of each object, in the order listed; other items pass through. Every
+/// copy is counted before it is made (a field listed many times is copied as often), and the
+/// total charged to the call's budget once.
+fn pick(call: &ToolCall<'_>, array: &[Value], fields: &[String]) -> Result<Vec<Value>, ToolError> {
+    let limit = call.budget().limit();
+    let remaining = call.budget().remaining();
+    let over = |l| ToolError::limit(RESULTS, l);
+    let mut bytes = 0u64;
+    let mut kept: Vec<(&String, &Value)> = Vec::with_capacity(fields.len());
+    let mut out = Vec::with_capacity(array.len());
+    for item in array {
+        match item {
             Value::Object(obj) => {
-                let mut picked = Map::with_capacity(fields.len());
-                for f in fields {
-                    if let Some(v) = obj.get(f) {
-                        picked.insert(f.clone(), v.clone());
-                    }
+                kept.clear();
+                kept.extend(fields.iter().filter_map(|f| obj.get_key_value(f.as_str())));
+                bytes += 1 + kept.len().max(1) as u64;
+                for (k, v) in &kept {
+                    // `results[i].field`: three levels down.
+                    bytes += k.len() as u64 + 3 + measure(v, 3, limit).map_err(over)?;
                 }
-                Value::Object(picked)
+                if bytes > remaining {
+                    return Err(over(limit));
+                }
+                let mut picked = Map::with_capacity(kept.len());
+                for (k, v) in kept.drain(..) {
+                    picked.insert(k.clone(), v.clone());
+                }
+                out.push(Value::Object(picked));
             }
-            other => other.clone(),
-        })
-        .collect()
+            other => {
+                bytes += measure(other, 2, limit).map_err(over)?;
+                if bytes > remaining {
+                    return Err(over(limit));
+                }
+                out.push(other.clone());
+            }
+        }
+    }
+    call.charge(RESULTS, bytes)?;
+    Ok(out)
 }
 
 /// How one mapping entry produces its value.
@@ -200,18 +228,26 @@ impl<'t> Mapping<'t> {
                 .iter()
                 .map(|(k, v)| (k.clone(), literal_entry(v.clone())))
                 .collect(),
-            Template::Object(entries) => entries
-                .iter()
-                .filter_map(|(k, t)| match t {
-                    Template::Literal(v) => Some((k.clone(), literal_entry(v.clone()))),
-                    t if uses_locals(t) => Some((k.clone(), Entry::PerItem(t))),
-                    t => call
-                        .resolve_with(t, &[])
-                        .map(|v| (k.clone(), literal_entry(v))),
-                })
-                .collect(),
+            Template::Object(entries) => {
+                let mut resolved = Vec::with_capacity(entries.len());
+                for (k, t) in entries {
+                    match t {
+                        Template::Literal(v) => {
+                            resolved.push((k.clone(), literal_entry(v.clone())))
+                        }
+                        t if uses_locals(t) => resolved.push((k.clone(), Entry::PerItem(t))),
+                        t => {
+                            let field = format!("inputs.mapping.{k}");
+                            if let Some(v) = call.resolve_with(&field, t, &[])? {
+                                resolved.push((k.clone(), literal_entry(v)));
+                            }
+                        }
+                    }
+                }
+                resolved
+            }
             t if uses_locals(t) => return Ok(Mapping::Whole(t)),
-            t => match call.resolve_with(t, &[]) {
+            t => match call.resolve_with("inputs.mapping", t, &[])? {
                 Some(Value::Object(map)) => map
                     .into_iter()
                     .map(|(k, v)| (k, literal_entry(v)))
@@ -227,7 +263,11 @@ impl<'t> Mapping<'t> {
     fn apply(&self, call: &ToolCall<'_>, item: &Value, i: usize) -> Result<Value, ToolError> {
         let index = Value::from(i);
         match self {
-            Mapping::Whole(t) => match call.resolve_with(t, &[("item", item), ("index", &index)]) {
+            Mapping::Whole(t) => match call.resolve_with(
+                "inputs.mapping",
+                t,
+                &[("item", item), ("index", &index)],
+            )? {
                 Some(Value::Object(map)) => Ok(Value::Object(map)),
                 other => Err(ToolError::invalid(
                     NAME,
@@ -242,23 +282,31 @@ impl<'t> Mapping<'t> {
                 let fields = match item {
                     Value::Object(obj) => Some(obj),
                     _ if *per_item => None,
-                    _ => return Ok(item.clone()),
+                    _ => return call.copy(RESULTS, item, 2),
                 };
                 let mut out = Map::with_capacity(entries.len());
                 for (key, entry) in entries {
+                    // Every value is charged: a constant or a field copied into each of many
+                    // items multiplies.
                     let value = match entry {
-                        Entry::Field(name) => fields
-                            .and_then(|f| f.get(name))
-                            .cloned()
-                            .unwrap_or_else(|| Value::String(name.clone())),
-                        Entry::Const(v) => v.clone(),
+                        Entry::Field(name) => match fields.and_then(|f| f.get(name)) {
+                            Some(v) => call.copy(RESULTS, v, 3)?,
+                            None => {
+                                call.charge(RESULTS, name.len() as u64 + 2)?;
+                                Value::String(name.clone())
+                            }
+                        },
+                        Entry::Const(v) => call.copy(RESULTS, v, 3)?,
                         Entry::PerItem(t) => {
-                            match call.resolve_with(t, &[("item", item), ("index", &index)]) {
+                            let field = format!("inputs.mapping.{key}");
+                            let locals = [("item", item), ("index", &index)];
+                            match call.resolve_with(&field, t, &locals)? {
                                 Some(v) => v,
                                 None => continue,
                             }
                         }
                     };
+                    call.charge(RESULTS, key.len() as u64 + 4)?;
                     out.insert(key.clone(), value);
                 }
                 Ok(Value::Object(out))

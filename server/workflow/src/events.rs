@@ -24,10 +24,6 @@ pub enum RunEvent {
         step_id: String,
         name: String,
         tool: String,
-        /// The step's resolved inputs, for in-process subscribers that asked for them
-        /// (`RunOptions::capture_inputs`); not part of the wire form.
-        #[serde(skip)]
-        inputs: Option<Arc<Value>>,
     },
     /// A transient failure that will be retried after `delay_ms`.
     StepRetrying {
@@ -54,6 +50,10 @@ pub enum RunEvent {
         /// wire form (large outputs are fetched on demand).
         #[serde(skip)]
         entry: Arc<Value>,
+        /// The inputs the step ran with, for in-process subscribers that asked for them
+        /// (`RunOptions::capture_inputs`); not part of the wire form.
+        #[serde(skip)]
+        inputs: Option<Arc<Value>>,
     },
     StepSkipped {
         step_id: String,
@@ -66,6 +66,10 @@ pub enum RunEvent {
         duration_ms: u64,
         /// True when `continueOnError` let the run go on.
         continued: bool,
+        /// The inputs the step ran with, when they resolved and `RunOptions::capture_inputs`
+        /// asked for them; not part of the wire form.
+        #[serde(skip)]
+        inputs: Option<Arc<Value>>,
     },
     /// A running step stopped because the run failed or was cancelled.
     StepCancelled {

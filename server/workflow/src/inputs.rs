@@ -1,10 +1,51 @@
 //! A tool's resolved inputs. Values a template reads straight out of the run context are
 //! borrowed, not copied: a step that reads a 2,000-item array pays for it only if it keeps it.
 
+use crate::limits::{Budget, Limit, LimitError, Limits};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
+
+/// Bounds the joining of list inputs into one array, which happens lazily, when a tool asks for
+/// the list whole: members are copied within one value budget, and a join that would exceed it
+/// yields `null` instead and is recorded here. The engine checks the guard once the tool
+/// returns and fails the step, whatever the tool made of the `null`.
+#[derive(Debug)]
+pub struct JoinGuard {
+    budget: Budget,
+    tripped: OnceLock<LimitError>,
+}
+
+impl JoinGuard {
+    pub fn new(limits: &Limits) -> Self {
+        Self {
+            budget: limits.value_budget(),
+            tripped: OnceLock::new(),
+        }
+    }
+
+    /// The limit a join ran into, naming the input.
+    pub fn tripped(&self) -> Option<&LimitError> {
+        self.tripped.get()
+    }
+
+    fn join<'v>(&self, name: &str, members: impl Iterator<Item = &'v Value>) -> Value {
+        let mut out = Vec::new();
+        for member in members {
+            match self.budget.copy(member, 1) {
+                Ok(v) => out.push(v),
+                Err(limit) => {
+                    let _ = self
+                        .tripped
+                        .set(LimitError::new(format!("inputs.{name}"), limit));
+                    return Value::Null;
+                }
+            }
+        }
+        Value::Array(out)
+    }
+}
 
 /// Input name → value, in declaration order; each value borrowed from the run context or owned.
 #[derive(Clone, Default)]
@@ -20,26 +61,34 @@ enum Slot<'a> {
     List {
         members: Vec<Cow<'a, Value>>,
         joined: OnceLock<Value>,
+        guard: &'a JoinGuard,
     },
 }
 
 impl<'a> Slot<'a> {
-    fn get(&self) -> &Value {
+    fn get(&self, name: &str) -> &Value {
         match self {
             Slot::One(v) => v.as_ref(),
-            Slot::List { members, joined } => joined
-                .get_or_init(|| Value::Array(members.iter().map(|m| m.as_ref().clone()).collect())),
+            Slot::List {
+                members,
+                joined,
+                guard,
+            } => joined.get_or_init(|| guard.join(name, members.iter().map(AsRef::as_ref))),
         }
     }
 
-    fn into_cow(self) -> Cow<'a, Value> {
+    fn into_cow(self, name: &str) -> Cow<'a, Value> {
         match self {
             Slot::One(v) => v,
-            Slot::List { members, joined } => {
-                Cow::Owned(joined.into_inner().unwrap_or_else(|| {
-                    Value::Array(members.into_iter().map(Cow::into_owned).collect())
-                }))
-            }
+            Slot::List {
+                members,
+                joined,
+                guard,
+            } => Cow::Owned(
+                joined
+                    .into_inner()
+                    .unwrap_or_else(|| guard.join(name, members.iter().map(AsRef::as_ref))),
+            ),
         }
     }
 }
@@ -54,13 +103,20 @@ impl<'a> Inputs<'a> {
         self.put(name.into(), Slot::One(value));
     }
 
-    /// Set `name` to a list of separately resolved members (undefined members as `null`).
-    pub fn insert_list(&mut self, name: impl Into<String>, members: Vec<Cow<'a, Value>>) {
+    /// Set `name` to a list of separately resolved members (undefined members as `null`),
+    /// joined within `guard` if a tool asks for the list whole.
+    pub fn insert_list(
+        &mut self,
+        name: impl Into<String>,
+        members: Vec<Cow<'a, Value>>,
+        guard: &'a JoinGuard,
+    ) {
         self.put(
             name.into(),
             Slot::List {
                 members,
                 joined: OnceLock::new(),
+                guard,
             },
         );
     }
@@ -76,7 +132,7 @@ impl<'a> Inputs<'a> {
         self.entries
             .iter()
             .find(|(k, _)| k == name)
-            .map(|(_, v)| v.get())
+            .map(|(k, v)| v.get(k))
     }
 
     /// The members of an array input without copying them: the elements of an array value, or
@@ -95,7 +151,8 @@ impl<'a> Inputs<'a> {
     /// Remove `name`, borrowed or owned as it was resolved.
     pub fn take(&mut self, name: &str) -> Option<Cow<'a, Value>> {
         let at = self.entries.iter().position(|(k, _)| k == name)?;
-        Some(self.entries.remove(at).1.into_cow())
+        let (name, slot) = self.entries.remove(at);
+        Some(slot.into_cow(&name))
     }
 
     /// Remove `name` as an owned value (copied only if it was borrowed).
@@ -104,7 +161,7 @@ impl<'a> Inputs<'a> {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.entries.iter().map(|(k, v)| (k.as_str(), v.get()))
+        self.entries.iter().map(|(k, v)| (k.as_str(), v.get(k)))
     }
 
     pub fn keys(&self) -> impl Iterator<Item = &str> {
@@ -119,11 +176,31 @@ impl<'a> Inputs<'a> {
         self.entries.is_empty()
     }
 
-    /// An owned copy as a JSON object (for events, records and the playground).
+    /// An owned copy as a JSON object (lists joined as the tool would see them).
     pub fn to_map(&self) -> Map<String, Value> {
         self.iter()
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect()
+    }
+
+    /// An owned copy as a JSON object, charged to `budget` (lists are copied member by member,
+    /// never joined): what the step was given, for the playground's inspector.
+    pub fn record(&self, budget: &Budget) -> Result<Value, Limit> {
+        let mut out = Map::with_capacity(self.entries.len());
+        for (name, slot) in &self.entries {
+            let value = match slot {
+                Slot::One(v) => budget.copy(v, 1)?,
+                Slot::List { members, .. } => Value::Array(
+                    members
+                        .iter()
+                        .map(|m| budget.copy(m, 2))
+                        .collect::<Result<_, _>>()?,
+                ),
+            };
+            budget.charge(name.len() as u64 + 3)?;
+            out.insert(name.clone(), value);
+        }
+        Ok(Value::Object(out))
     }
 }
 
@@ -165,10 +242,51 @@ mod tests {
     #[test]
     fn lists_join_only_when_asked() {
         let a = json!([1]);
+        let guard = JoinGuard::new(&Limits::DEFAULT);
         let mut inputs = Inputs::new();
-        inputs.insert_list("arrays", vec![Cow::Borrowed(&a), Cow::Owned(Value::Null)]);
+        inputs.insert_list(
+            "arrays",
+            vec![Cow::Borrowed(&a), Cow::Owned(Value::Null)],
+            &guard,
+        );
         assert_eq!(inputs.members("arrays").unwrap(), vec![&a, &Value::Null]);
         assert_eq!(inputs.get("arrays"), Some(&json!([[1], null])));
         assert_eq!(inputs.remove("arrays"), Some(json!([[1], null])));
+        assert!(guard.tripped().is_none());
+    }
+
+    #[test]
+    fn a_join_past_the_value_budget_yields_null_and_trips_the_guard() {
+        let big = json!("x".repeat(1000));
+        let limits = Limits {
+            value_bytes: 10_000,
+            ..Limits::DEFAULT
+        };
+        let guard = JoinGuard::new(&limits);
+        let mut inputs = Inputs::new();
+        // The same reference a hundred times: cheap as a list, 100 KB joined.
+        inputs.insert_list("many", vec![Cow::Borrowed(&big); 100], &guard);
+        assert_eq!(inputs.members("many").map(|m| m.len()), Some(100));
+        assert_eq!(inputs.get("many"), Some(&Value::Null));
+        let tripped = guard.tripped().unwrap();
+        assert_eq!(tripped.field, "inputs.many");
+        assert_eq!(tripped.limit, Limit::ValueBytes(10_000));
+    }
+
+    #[test]
+    fn records_copy_within_a_budget() {
+        let a = json!({"k": "v"});
+        let guard = JoinGuard::new(&Limits::DEFAULT);
+        let mut inputs = Inputs::new();
+        inputs.insert("q", Cow::Owned(json!("text")));
+        inputs.insert_list("arrays", vec![Cow::Borrowed(&a)], &guard);
+        let budget = Limits::DEFAULT.value_budget();
+        assert_eq!(
+            inputs.record(&budget),
+            Ok(json!({"q": "text", "arrays": [{"k": "v"}]}))
+        );
+        assert!(guard.tripped().is_none(), "recording never joins");
+        let tiny = Budget::new(Limit::RunBytes(5));
+        assert_eq!(inputs.record(&tiny), Err(Limit::RunBytes(5)));
     }
 }

@@ -5,6 +5,7 @@
 pub mod control;
 pub mod expr;
 pub mod input_schema;
+pub mod limits;
 pub mod scope;
 pub mod template;
 pub mod tool;
@@ -12,6 +13,7 @@ pub mod value;
 
 pub use input_schema::{InputSchema, PropertySchema};
 pub use inputs::Inputs;
+pub use limits::{Budget, Limit, LimitError, Limits};
 pub use scope::{Context, Locals, Scope};
 pub use template::{Condition, Template, TemplateError};
 pub use tool::{

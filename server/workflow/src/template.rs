@@ -6,8 +6,9 @@
 //!   value's type when resolved; other strings with templates interpolate (`value::to_text`);
 //!   strings without `{{` and non-strings are literals. Every syntax error is reported, each with
 //!   the JSON pointer of the string inside the value and the character position in that string.
-//! - `Template::resolve(scope)` → `None` for undefined. Objects drop keys that resolve to
-//!   undefined; arrays turn undefined members into `null`.
+//! - `Template::resolve(scope, budget)` → `None` for undefined. Objects drop keys that resolve to
+//!   undefined; arrays turn undefined members into `null`. Fails with the limit it ran into when
+//!   the value would outgrow `budget` or nest deeper than `limits::MAX_DEPTH`.
 //! - `Condition::parse(&str)`: an expression in which `{{ e }}` blocks act as parenthesised
 //!   sub-expressions (`item.score >= {{ inputs.min }}`); a string that is exactly `{{ e }}` is `e`.
 //!
@@ -32,9 +33,10 @@
 
 use crate::expr::scan::{Piece, scan};
 use crate::expr::{Expr, Reference, SyntaxError};
+use crate::limits::{Budget, Limit, MAX_DEPTH};
 use crate::scope::Scope;
-use crate::value;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// A syntax error inside a templated value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -90,35 +92,64 @@ impl Template {
         }
     }
 
-    pub fn resolve(&self, scope: &dyn Scope) -> Option<Value> {
+    /// The value the template makes (`None` for undefined), built within `budget`: every byte
+    /// it builds or copies is charged as it is made, and nothing deeper than
+    /// [`MAX_DEPTH`](crate::limits::MAX_DEPTH) is made.
+    pub fn resolve(&self, scope: &dyn Scope, budget: &Budget) -> Result<Option<Value>, Limit> {
+        self.resolve_at(scope, budget, 0)
+    }
+
+    /// Resolve as a value sitting `depth` levels deep in the one being built.
+    fn resolve_at(
+        &self,
+        scope: &dyn Scope,
+        budget: &Budget,
+        depth: usize,
+    ) -> Result<Option<Value>, Limit> {
         match self {
-            Template::Literal(v) => Some(v.clone()),
-            Template::Sole(expr) => expr.eval(scope),
+            Template::Literal(v) => budget.copy(v, depth).map(Some),
+            Template::Sole(expr) => match expr.eval_cow(scope, budget)? {
+                None => Ok(None),
+                Some(Cow::Borrowed(v)) => budget.copy(v, depth).map(Some),
+                // Computed: a scalar, or text `+` already charged.
+                Some(Cow::Owned(v)) => Ok(Some(v)),
+            },
             Template::Text(parts) => {
                 let mut out = String::new();
                 for part in parts {
                     match part {
-                        Part::Text(text) => out.push_str(text),
-                        Part::Expr(expr) => match expr.eval_cow(scope).as_deref() {
-                            Some(Value::String(s)) => out.push_str(s),
-                            v => out.push_str(&value::to_text(v)),
+                        Part::Text(text) => budget.push_str(&mut out, text)?,
+                        Part::Expr(expr) => match expr.eval_cow(scope, budget)? {
+                            Some(Cow::Owned(Value::String(s))) if out.is_empty() => out = s,
+                            Some(Cow::Owned(Value::String(s))) => out.push_str(&s),
+                            v => budget.push_text(&mut out, v.as_deref())?,
                         },
                     }
                 }
-                Some(Value::String(out))
+                Ok(Some(Value::String(out)))
             }
-            Template::Array(items) => Some(Value::Array(
-                items
-                    .iter()
-                    .map(|t| t.resolve(scope).unwrap_or(Value::Null))
-                    .collect(),
-            )),
-            Template::Object(entries) => Some(Value::Object(
-                entries
-                    .iter()
-                    .filter_map(|(k, t)| Some((k.clone(), t.resolve(scope)?)))
-                    .collect(),
-            )),
+            Template::Array(items) => {
+                let inner = enter(depth)?;
+                budget.charge(2 + items.len() as u64)?;
+                let mut out = Vec::with_capacity(items.len());
+                for t in items {
+                    let v = t.resolve_at(scope, budget, inner)?;
+                    out.push(v.unwrap_or(Value::Null));
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Template::Object(entries) => {
+                let inner = enter(depth)?;
+                budget.charge(2 + entries.len() as u64)?;
+                let mut out = Map::with_capacity(entries.len());
+                for (k, t) in entries {
+                    if let Some(v) = t.resolve_at(scope, budget, inner)? {
+                        budget.charge(k.len() as u64 + 2)?;
+                        out.insert(k.clone(), v);
+                    }
+                }
+                Ok(Some(Value::Object(out)))
+            }
         }
     }
 
@@ -155,6 +186,14 @@ impl Template {
             _ => None,
         }
     }
+}
+
+/// Entering an array or object built at `depth`.
+fn enter(depth: usize) -> Result<usize, Limit> {
+    if depth >= MAX_DEPTH {
+        return Err(Limit::Depth);
+    }
+    Ok(depth + 1)
 }
 
 fn parse_value(value: &Value, pointer: &mut String, errors: &mut Vec<TemplateError>) -> Template {
@@ -277,8 +316,9 @@ impl Condition {
             .map_err(|e| TemplateError::from_syntax("", 0, e))
     }
 
-    pub fn eval(&self, scope: &dyn Scope) -> bool {
-        self.expr.eval_bool(scope)
+    /// Whether the condition holds; text `+` builds is charged to `budget`.
+    pub fn eval(&self, scope: &dyn Scope, budget: &Budget) -> Result<bool, Limit> {
+        self.expr.eval_bool(scope, budget)
     }
 
     pub fn references(&self) -> Vec<Reference> {
@@ -294,7 +334,8 @@ impl Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::{MAX_DEPTH, MAX_EXPR_LEN};
+    use crate::expr::{MAX_DEPTH as MAX_EXPR_DEPTH, MAX_EXPR_LEN};
+    use crate::limits::Limits;
     use crate::scope::Context;
     use serde_json::json;
 
@@ -317,7 +358,11 @@ mod tests {
     }
 
     fn resolve(template: Value) -> Option<Value> {
-        Template::parse(&template).unwrap().resolve(&ctx())
+        let budget = Limits::DEFAULT.value_budget();
+        Template::parse(&template)
+            .unwrap()
+            .resolve(&ctx(), &budget)
+            .unwrap()
     }
 
     fn errors(template: Value) -> Vec<TemplateError> {
@@ -335,7 +380,8 @@ mod tests {
     fn condition(src: &str) -> bool {
         Condition::parse(src)
             .unwrap_or_else(|e| panic!("{src}: {e}"))
-            .eval(&ctx())
+            .eval(&ctx(), &Limits::DEFAULT.value_budget())
+            .unwrap()
     }
 
     #[test]
@@ -529,8 +575,8 @@ mod tests {
         assert_eq!(e[0].position, 4 + MAX_EXPR_LEN);
         let deep = format!(
             "{{{{ {}a{} }}}}",
-            "(".repeat(MAX_DEPTH + 1),
-            ")".repeat(MAX_DEPTH + 1)
+            "(".repeat(MAX_EXPR_DEPTH + 1),
+            ")".repeat(MAX_EXPR_DEPTH + 1)
         );
         assert!(errors(json!(deep))[0].message.contains("nested too deeply"));
         // A long text with many short templates is fine.
@@ -543,7 +589,8 @@ mod tests {
         assert!(Condition::parse("item.score >= {{ inputs.min_score }}").is_ok());
         let mut ctx = ctx();
         ctx.insert("item", json!({"score": 0.7, "kind": "doc"}));
-        let eval = |src: &str| Condition::parse(src).unwrap().eval(&ctx);
+        let budget = Limits::DEFAULT.value_budget();
+        let eval = |src: &str| Condition::parse(src).unwrap().eval(&ctx, &budget).unwrap();
         assert!(eval("item.score >= {{ inputs.min_score }}"));
         assert!(!eval("item.score >= {{ inputs.min_score }} * 2"));
         // Types are kept: a string input compares as a string, not as a path.
@@ -599,5 +646,67 @@ mod tests {
         let paths: Vec<String> = c.references().into_iter().map(|r| r.path).collect();
         assert_eq!(paths, ["item.score", "inputs.min_score"]);
         assert_eq!(c.expr().references().len(), 2);
+    }
+
+    /// `depth` arrays around `inner`, as template JSON.
+    fn nested(depth: usize, inner: Value) -> Value {
+        (0..depth).fold(inner, |v, _| Value::Array(vec![v]))
+    }
+
+    #[test]
+    fn values_made_at_run_time_nest_at_most_max_depth() {
+        let mut ctx = ctx();
+        // A value as deep as parsing allows, wrapped once more by a template: refused.
+        ctx.insert("prev", json!({"output": nested(120, json!(1))}));
+        let wrap =
+            |depth: usize| Template::parse(&nested(depth, json!("{{ prev.output }}"))).unwrap();
+        let budget = Limits::DEFAULT.value_budget();
+        assert_eq!(
+            wrap(8).resolve(&ctx, &budget).unwrap(),
+            Some(nested(128, json!(1)))
+        );
+        assert_eq!(wrap(9).resolve(&ctx, &budget), Err(Limit::Depth));
+        // Literal structure alone counts too.
+        let literal = Template::parse(&json!({"a": nested(127, json!("{{ inputs.q }}"))})).unwrap();
+        assert_eq!(
+            literal.resolve(&ctx, &budget),
+            Ok(Some(json!({"a": nested(127, json!("rust"))})))
+        );
+        let literal = Template::parse(&json!({"a": nested(128, json!("{{ inputs.q }}"))})).unwrap();
+        assert_eq!(literal.resolve(&ctx, &budget), Err(Limit::Depth));
+    }
+
+    #[test]
+    fn interpolated_text_is_charged_as_it_is_built() {
+        let mut ctx = ctx();
+        ctx.insert("big", json!({"x": "y".repeat(40_000)}));
+        // 50,000 copies of a 40 KB string would be 2 GB: refused once past the budget.
+        let bomb = Template::parse(&json!("{{ big.x }}".repeat(50_000))).unwrap();
+        let budget = Budget::new(Limit::ValueBytes(1 << 20));
+        assert_eq!(bomb.resolve(&ctx, &budget), Err(Limit::ValueBytes(1 << 20)));
+        assert!(budget.used() <= (1 << 20) + 40_000, "{}", budget.used());
+        // Within the budget the same template resolves.
+        let fine = Template::parse(&json!("{{ big.x }}".repeat(20))).unwrap();
+        let budget = Budget::new(Limit::ValueBytes(1 << 20));
+        let text = fine.resolve(&ctx, &budget).unwrap().unwrap();
+        assert_eq!(text.as_str().map(str::len), Some(800_000));
+        // Concatenation inside one expression, and copies into arrays, are charged too.
+        let plus = Template::parse(&json!(format!(
+            "{{{{ {} }}}}",
+            vec!["big.x"; 30].join(" + ")
+        )))
+        .unwrap();
+        let budget = Budget::new(Limit::ValueBytes(1 << 20));
+        assert_eq!(plus.resolve(&ctx, &budget), Err(Limit::ValueBytes(1 << 20)));
+        let copies = Template::parse(&Value::Array(vec![json!("{{ big }}"); 30])).unwrap();
+        let budget = Budget::new(Limit::ValueBytes(1 << 20));
+        assert_eq!(
+            copies.resolve(&ctx, &budget),
+            Err(Limit::ValueBytes(1 << 20))
+        );
+        // Conditions spend from their budget as well.
+        let cond = Condition::parse(&format!("{} == ''", vec!["big.x"; 30].join(" + "))).unwrap();
+        let budget = Budget::new(Limit::ValueBytes(1 << 20));
+        assert_eq!(cond.eval(&ctx, &budget), Err(Limit::ValueBytes(1 << 20)));
     }
 }

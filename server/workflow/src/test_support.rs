@@ -110,6 +110,8 @@ impl Tool for Keep {
                 .enumerate()
                 .filter(|(i, item)| {
                     call.eval_condition("condition", &[("item", item), ("index", &json!(i))])
+                        .ok()
+                        .flatten()
                         .unwrap_or(false)
                 })
                 .map(|(_, v)| v.clone())

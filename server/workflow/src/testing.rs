@@ -124,12 +124,13 @@ pub fn parse_case(text: &str, file: &str) -> Result<TestCase, String> {
     serde_json::from_value(value).map_err(|e| format!("{file}: not a valid test case: {e}"))
 }
 
-/// Run one case against `plan`.
+/// Run one case against `plan`, within `limits`.
 pub async fn run_case(
     plan: Arc<Plan>,
     registry: Arc<Registry>,
     case: &TestCase,
     file: &str,
+    limits: crate::Limits,
 ) -> CaseResult {
     let mut assertions = Vec::new();
     let mut mocks = Mocks::default();
@@ -147,6 +148,7 @@ pub async fn run_case(
     let options = RunOptions {
         inputs: case.inputs.clone(),
         mocks,
+        limits,
         ..RunOptions::default()
     };
     let result = match run(plan.clone(), registry, options, Arc::new(NoEvents)).await {

@@ -1,17 +1,19 @@
 //! The `Tool` trait every step tool implements, its declaration (`ToolSpec`), and the registry.
 
 use crate::input_schema::InputSchema;
-use crate::inputs::Inputs;
-use crate::scope::{Locals, Scope};
-use crate::template::{Condition, Template};
+use crate::limits::{Limit, LimitError};
 use serde::Serialize;
-use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
+
+mod call;
+
+pub use call::{DeferredValue, ToolCall};
 
 /// The future a tool returns.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send + 'a>>;
@@ -147,6 +149,9 @@ pub struct ToolOutput {
     pub usage: Option<Usage>,
     /// Which backend served the call ("voyage", "mongodb", "local", "anthropic", …).
     pub backend: Option<String>,
+    /// The output's JSON size, when the tool built all of it within its call's budget
+    /// ([`ToolCall::built`]); otherwise the engine measures the output itself.
+    pub size: Option<u64>,
 }
 
 impl ToolOutput {
@@ -155,6 +160,7 @@ impl ToolOutput {
             output,
             usage: None,
             backend: None,
+            size: None,
         }
     }
 }
@@ -219,6 +225,9 @@ pub enum ToolError {
         message: String,
         retry_after: Option<Duration>,
     },
+    /// A value the tool was building ran into a limit (`LIMIT_EXCEEDED`); never retried.
+    #[error("{0}")]
+    Limit(#[from] LimitError),
     /// Any other failure.
     #[error("{0}")]
     Failed(String),
@@ -241,117 +250,13 @@ impl ToolError {
         Self::invalid(tool, field, "is required")
     }
 
+    /// A limit hit while making the value of `field`.
+    pub fn limit(field: impl Into<String>, limit: Limit) -> Self {
+        ToolError::Limit(LimitError::new(field, limit))
+    }
+
     pub fn is_transient(&self) -> bool {
         matches!(self, ToolError::Transient { .. })
-    }
-}
-
-/// One invocation of a tool: resolved inputs plus access to deferred inputs.
-pub struct ToolCall<'a> {
-    pub step_id: &'a str,
-    /// Inputs with every template resolved (deferred inputs are absent here).
-    pub inputs: Inputs<'a>,
-    /// The workflow's `defaults` (with CLI `--db`/`--collection` applied).
-    pub defaults: &'a Value,
-    pub(crate) deferred: &'a HashMap<String, DeferredValue>,
-    pub(crate) scope: &'a dyn Scope,
-}
-
-/// A parsed deferred input.
-#[derive(Debug, Clone)]
-pub enum DeferredValue {
-    Condition(Condition),
-    Template(Template),
-}
-
-impl<'a> ToolCall<'a> {
-    /// A call with no deferred inputs, for tests and for tools invoked outside a run.
-    pub fn standalone(
-        step_id: &'a str,
-        inputs: Map<String, Value>,
-        defaults: &'a Value,
-        scope: &'a dyn Scope,
-    ) -> Self {
-        static EMPTY: std::sync::OnceLock<HashMap<String, DeferredValue>> =
-            std::sync::OnceLock::new();
-        Self {
-            step_id,
-            inputs: inputs.into(),
-            defaults,
-            deferred: EMPTY.get_or_init(HashMap::new),
-            scope,
-        }
-    }
-
-    /// Build a call with deferred inputs parsed from raw JSON (used by tests of deferred tools).
-    pub fn with_deferred(
-        step_id: &'a str,
-        inputs: Map<String, Value>,
-        defaults: &'a Value,
-        deferred: &'a HashMap<String, DeferredValue>,
-        scope: &'a dyn Scope,
-    ) -> Self {
-        Self {
-            step_id,
-            inputs: inputs.into(),
-            defaults,
-            deferred,
-            scope,
-        }
-    }
-
-    pub fn input(&self, name: &str) -> Option<&Value> {
-        self.inputs.get(name).filter(|v| !v.is_null())
-    }
-
-    pub fn str_input(&self, name: &str) -> Option<&str> {
-        self.input(name).and_then(Value::as_str)
-    }
-
-    pub fn has_deferred(&self, name: &str) -> bool {
-        self.deferred.contains_key(name)
-    }
-
-    /// Evaluate a deferred condition input with `locals` bound; `None` when the input is absent.
-    pub fn eval_condition(&self, name: &str, locals: &[(&str, &Value)]) -> Option<bool> {
-        let scope = Locals::new(self.scope, locals);
-        match self.deferred.get(name)? {
-            DeferredValue::Condition(c) => Some(c.eval(&scope)),
-            DeferredValue::Template(t) => {
-                Some(crate::value::truthy_opt(t.resolve(&scope).as_ref()))
-            }
-        }
-    }
-
-    /// Resolve a deferred template input with `locals` bound; `None` when absent or undefined.
-    pub fn resolve_deferred(&self, name: &str, locals: &[(&str, &Value)]) -> Option<Value> {
-        let scope = Locals::new(self.scope, locals);
-        match self.deferred.get(name)? {
-            DeferredValue::Template(t) => t.resolve(&scope),
-            DeferredValue::Condition(c) => Some(Value::Bool(c.eval(&scope))),
-        }
-    }
-
-    /// The deferred input's template, to walk object-shaped inputs such as `transform.mapping`.
-    pub fn deferred_template(&self, name: &str) -> Option<&Template> {
-        match self.deferred.get(name)? {
-            DeferredValue::Template(t) => Some(t),
-            DeferredValue::Condition(_) => None,
-        }
-    }
-
-    /// Resolve any template with `locals` bound over the run context.
-    pub fn resolve_with(&self, template: &Template, locals: &[(&str, &Value)]) -> Option<Value> {
-        template.resolve(&Locals::new(self.scope, locals))
-    }
-}
-
-impl fmt::Debug for ToolCall<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ToolCall")
-            .field("step_id", &self.step_id)
-            .field("inputs", &self.inputs)
-            .finish_non_exhaustive()
     }
 }
 

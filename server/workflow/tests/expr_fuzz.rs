@@ -5,7 +5,12 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use vai_workflow::expr::{Expr, MAX_DEPTH, MAX_EXPR_LEN};
-use vai_workflow::{Condition, Template};
+use vai_workflow::{Budget, Condition, Limits, Template};
+
+/// A fresh value budget of the default size.
+fn budget() -> Budget {
+    Limits::DEFAULT.value_budget()
+}
 
 fn scope() -> HashMap<String, Value> {
     serde_json::from_value(json!({
@@ -24,16 +29,16 @@ fn scope() -> HashMap<String, Value> {
 fn exercise(src: &str) {
     let scope = scope();
     if let Ok(expr) = Expr::parse(src) {
-        let _ = expr.eval(&scope);
-        let _ = expr.eval_bool(&scope);
+        let _ = expr.eval(&scope, &budget());
+        let _ = expr.eval_bool(&scope, &budget());
         let _ = expr.references();
     }
     if let Ok(template) = Template::parse(&Value::String(src.to_owned())) {
-        let _ = template.resolve(&scope);
+        let _ = template.resolve(&scope, &budget());
         let _ = template.references();
     }
     if let Ok(condition) = Condition::parse(src) {
-        let _ = condition.eval(&scope);
+        let _ = condition.eval(&scope, &budget());
         let _ = condition.references();
     }
 }
@@ -162,15 +167,17 @@ proptest! {
     fn well_formed_expressions_evaluate_alike_everywhere(src in expression()) {
         let scope = scope();
         let expr = Expr::parse(&src).map_err(|e| TestCaseError::fail(format!("{src}: {e}")))?;
-        let value = expr.eval(&scope);
+        let b = budget();
+        let value = expr.eval(&scope, &b).unwrap();
         let sole = Template::parse(&Value::String(format!("{{{{ {src} }}}}"))).unwrap();
-        prop_assert_eq!(sole.resolve(&scope), value.clone());
+        prop_assert_eq!(sole.resolve(&scope, &b).unwrap(), value.clone());
         let condition = Condition::parse(&src).unwrap();
-        prop_assert_eq!(condition.eval(&scope), vai_workflow::value::truthy_opt(value.as_ref()));
+        let holds = condition.eval(&scope, &b).unwrap();
+        prop_assert_eq!(holds, vai_workflow::value::truthy_opt(value.as_ref()));
         let wrapped = Condition::parse(&format!("{{{{ {src} }}}}")).unwrap();
-        prop_assert_eq!(wrapped.eval(&scope), condition.eval(&scope));
-        let negated = Expr::parse(&format!("!({src})")).unwrap().eval(&scope);
-        prop_assert_eq!(negated, Some(Value::Bool(!condition.eval(&scope))));
+        prop_assert_eq!(wrapped.eval(&scope, &b).unwrap(), holds);
+        let negated = Expr::parse(&format!("!({src})")).unwrap().eval(&scope, &b).unwrap();
+        prop_assert_eq!(negated, Some(Value::Bool(!holds)));
     }
 }
 
@@ -209,7 +216,7 @@ fn the_deepest_accepted_expression_evaluates_on_a_small_stack() {
             let expr = Expr::parse(&src).unwrap();
             let scope = scope();
             (
-                expr.eval(&scope),
+                expr.eval(&scope, &budget()).unwrap(),
                 expr.references().len(),
                 expr.clone() == expr,
             )
@@ -224,8 +231,9 @@ fn the_deepest_accepted_expression_evaluates_on_a_small_stack() {
 #[test]
 fn long_flat_expressions_are_not_deep() {
     let src = vec!["x"; MAX_EXPR_LEN / 4].join(" + ");
-    assert_eq!(Expr::parse(&src).unwrap().eval(&scope()), Some(json!(0)));
+    let eval = |src: &str| Expr::parse(src).unwrap().eval(&scope(), &budget()).unwrap();
+    assert_eq!(eval(&src), Some(json!(0)));
     let src = vec!["'a'"; MAX_EXPR_LEN / 6].join(" + ");
-    let text = Expr::parse(&src).unwrap().eval(&scope()).unwrap();
+    let text = eval(&src).unwrap();
     assert_eq!(text.as_str().unwrap().len(), MAX_EXPR_LEN / 6);
 }

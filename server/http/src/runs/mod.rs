@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
 use vai_workflow::exec::{InputError, prepare_inputs};
-use vai_workflow::{OnlyStep, Plan, Registry, RunOptions};
+use vai_workflow::{Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -60,6 +60,8 @@ struct Inner {
     max_runs: usize,
     keep_runs: usize,
     keep_bytes: usize,
+    /// Bounds on the values each run makes (`.vai.json` `limits`).
+    run_limits: RunLimits,
     runs: Mutex<Runs>,
     created: broadcast::Sender<RunSummary>,
     tasks: TaskTracker,
@@ -84,7 +86,12 @@ impl Runs {
 }
 
 impl RunManager {
-    pub fn new(registry: Arc<Registry>, before_run: Option<BeforeRun>, limits: &Limits) -> Self {
+    pub fn new(
+        registry: Arc<Registry>,
+        before_run: Option<BeforeRun>,
+        limits: &Limits,
+        run_limits: RunLimits,
+    ) -> Self {
         let (created, _) = broadcast::channel(64);
         Self(Arc::new(Inner {
             registry,
@@ -92,6 +99,7 @@ impl RunManager {
             max_runs: limits.max_runs,
             keep_runs: limits.keep_runs,
             keep_bytes: limits.keep_bytes,
+            run_limits,
             runs: Mutex::new(Runs::default()),
             created,
             tasks: TaskTracker::new(),
@@ -151,6 +159,7 @@ impl RunManager {
             inputs: request.inputs,
             cancel: run.cancel.clone(),
             capture_inputs: true,
+            limits: self.0.run_limits,
             only: request.only,
             ..RunOptions::default()
         };

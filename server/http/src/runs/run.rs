@@ -53,7 +53,8 @@ pub struct RunOrigin {
 struct Log {
     events: Vec<Outgoing>,
     snapshot: RunSnapshot,
-    /// Resolved inputs and full outputs by step id, for the step route.
+    /// The inputs each finished step ran with (as the engine recorded them) and full outputs,
+    /// by step id, for the step route.
     inputs: HashMap<String, Kept>,
     outputs: HashMap<String, Kept>,
     /// The full run output, whatever its size.
@@ -245,14 +246,8 @@ impl Log {
         let mut inline = (None, None);
         match event {
             RunEvent::RunStarted { layers, .. } => snap.layers = layers.clone(),
-            RunEvent::StepStarted {
-                step_id, inputs, ..
-            } => {
+            RunEvent::StepStarted { step_id, .. } => {
                 set(snap, step_id, StepStatus::Running);
-                if let Some(inputs) = inputs {
-                    self.inputs
-                        .insert(step_id.clone(), Kept::value(inputs.clone()));
-                }
             }
             RunEvent::StepRetrying {
                 step_id,
@@ -270,8 +265,13 @@ impl Log {
                 summary,
                 backend,
                 entry,
+                inputs,
                 ..
             } => {
+                if let Some(inputs) = inputs {
+                    self.inputs
+                        .insert(step_id.clone(), Kept::value(inputs.clone()));
+                }
                 let (value, bytes) = inline_output(entry.get("output").unwrap_or(&Value::Null));
                 inline = (value, (bytes > INLINE_OUTPUT_LIMIT).then_some(bytes));
                 let s = set(snap, step_id, StepStatus::Completed);
@@ -291,8 +291,13 @@ impl Log {
                 step_id,
                 error,
                 duration_ms,
+                inputs,
                 ..
             } => {
+                if let Some(inputs) = inputs {
+                    self.inputs
+                        .insert(step_id.clone(), Kept::value(inputs.clone()));
+                }
                 let s = set(snap, step_id, StepStatus::Failed);
                 s.error = Some(error.clone());
                 s.duration_ms = Some(*duration_ms);

@@ -74,12 +74,25 @@ async fn a_completed_run_becomes_a_case_that_passes() {
     let registry = support::registry();
     let compiled = vai_workflow::compile(&flow(), &registry, vai_workflow::Mode::Strict);
     let plan = compiled.plan.unwrap();
-    let result =
-        vai_workflow::testing::run_case(plan.clone(), Arc::clone(&registry), &case, "case").await;
+    let result = vai_workflow::testing::run_case(
+        plan.clone(),
+        Arc::clone(&registry),
+        &case,
+        "case",
+        vai_workflow::Limits::DEFAULT,
+    )
+    .await;
     assert!(result.passed, "{:#?}", result.assertions);
     let mut unmocked = case.clone();
     unmocked.mocks.clear();
-    let result = vai_workflow::testing::run_case(plan, registry, &unmocked, "case").await;
+    let result = vai_workflow::testing::run_case(
+        plan,
+        registry,
+        &unmocked,
+        "case",
+        vai_workflow::Limits::DEFAULT,
+    )
+    .await;
     assert!(
         !result.passed,
         "the expectations depend on the mocked output"

@@ -139,6 +139,7 @@ impl Tool for Lookup {
                 output: json!({"results": [{"text": format!("hit {n}")}], "resultCount": 1}),
                 usage: None,
                 backend: Some("fake".into()),
+                size: None,
             })
         })
     }
@@ -224,6 +225,7 @@ fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) ->
         before_run: None,
         token: AccessToken::parse(TOKEN).unwrap(),
         limits,
+        run_limits: vai_workflow::Limits::DEFAULT,
     }
 }
 

@@ -236,13 +236,20 @@ fn overlap_start(
     back
 }
 
-pub(super) fn split(text: &str, opts: &ChunkOptions) -> Result<Vec<Chunk>, ChunkError> {
+/// Split `text`; the chunks' contents may take at most `max_bytes` together (overlap repeats
+/// text, so they can be far larger than the text), checked before each one is allocated.
+pub(super) fn split(
+    text: &str,
+    opts: &ChunkOptions,
+    max_bytes: u64,
+) -> Result<Vec<Chunk>, ChunkError> {
     let md = if opts.strategy == Strategy::Markdown {
         Markdown::scan(text)
     } else {
         Markdown::default()
     };
     let mut chunks: Vec<Chunk> = Vec::new();
+    let mut bytes = 0u64;
     let (mut start, mut fresh) = (0, 0);
     while !text[fresh..].chars().all(char::is_whitespace) {
         let end = next_end(text, start, fresh, opts, &md).unwrap_or(text.len());
@@ -253,6 +260,10 @@ pub(super) fn split(text: &str, opts: &ChunkOptions) -> Result<Vec<Chunk>, Chunk
         if adds_text && !content.is_empty() {
             if chunks.len() == MAX_CHUNKS {
                 return Err(ChunkError::TooManyChunks { max: MAX_CHUNKS });
+            }
+            bytes += content.len() as u64;
+            if bytes > max_bytes {
+                return Err(ChunkError::TooLarge { max: max_bytes });
             }
             let lead = raw.len() - raw.trim_start().len();
             chunks.push(Chunk {

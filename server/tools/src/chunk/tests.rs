@@ -14,7 +14,7 @@ fn opts(strategy: Strategy, size: usize, overlap: usize) -> ChunkOptions {
 
 /// Invariants every chunking must keep, whatever the strategy.
 fn check(text: &str, o: &ChunkOptions) -> Vec<Chunk> {
-    let chunks = chunk_text(text, o).unwrap();
+    let chunks = chunk_text(text, o, u64::MAX).unwrap();
     let mut covered = vec![false; text.len()];
     for (i, c) in chunks.iter().enumerate() {
         assert_eq!(c.index, i);
@@ -133,12 +133,12 @@ fn invariants_hold_for_every_strategy_and_size() {
 fn blank_text_gives_no_chunks_and_short_text_one() {
     for text in ["", "   \n\n  "] {
         assert!(
-            chunk_text(text, &ChunkOptions::default())
+            chunk_text(text, &ChunkOptions::default(), u64::MAX)
                 .unwrap()
                 .is_empty()
         );
     }
-    let chunks = chunk_text("  Hello world.  ", &ChunkOptions::default()).unwrap();
+    let chunks = chunk_text("  Hello world.  ", &ChunkOptions::default(), u64::MAX).unwrap();
     assert_eq!(chunks.len(), 1);
     assert_eq!(chunks[0].content, "Hello world.");
 }
@@ -254,8 +254,58 @@ fn options_are_validated() {
 #[test]
 fn chunk_count_is_bounded() {
     let text = "x".repeat(MAX_CHUNKS + 1);
-    let err = chunk_text(&text, &opts(Strategy::Fixed, 1, 0)).unwrap_err();
+    let err = chunk_text(&text, &opts(Strategy::Fixed, 1, 0), u64::MAX).unwrap_err();
     assert_eq!(err, ChunkError::TooManyChunks { max: MAX_CHUNKS });
+}
+
+/// 100 KB of prose-like text.
+fn hundred_kb() -> String {
+    "lorem ipsum ".repeat(100_000 / 12 + 1)
+}
+
+#[test]
+fn total_text_is_bounded_not_only_the_chunk_count() {
+    // Overlap repeats text: 100 KB cut into 50,000-character windows one character apart
+    // would be about 50,000 chunks of 50 KB — 2.5 GB from a 100 KB input.
+    let text = hundred_kb();
+    let bomb = opts(Strategy::Fixed, 50_000, 49_999);
+    let err = chunk_text(&text, &bomb, 64 << 20).unwrap_err();
+    assert_eq!(err, ChunkError::TooLarge { max: 64 << 20 });
+    assert!(err.to_string().contains("smaller overlap"), "{err}");
+    // The bound is on the sum of the chunks' text, exactly.
+    let o = opts(Strategy::Fixed, 10, 0);
+    let chunks = chunk_text("abcdefghijklmnopqrst", &o, 20).unwrap();
+    assert_eq!(chunks.len(), 2);
+    assert_eq!(
+        chunk_text("abcdefghijklmnopqrst", &o, 19).unwrap_err(),
+        ChunkError::TooLarge { max: 19 }
+    );
+}
+
+#[tokio::test]
+async fn the_tool_refuses_output_past_its_budget_as_a_limit() {
+    let inputs =
+        json!({"text": hundred_kb(), "strategy": "fixed", "size": 50_000, "overlap": 49_999});
+    let scope = Context::new();
+    let defaults = json!({});
+    let limits = vai_workflow::Limits {
+        step_output_bytes: 1 << 20,
+        ..vai_workflow::Limits::DEFAULT
+    };
+    let call = ToolCall::standalone("c", inputs.as_object().unwrap().clone(), &defaults, &scope)
+        .with_limits(limits);
+    let err = ChunkTool.run(call).await.unwrap_err();
+    assert!(matches!(err, ToolError::Limit(_)), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "output.chunks: the step's output would be larger than 1 MiB (limits.stepOutputBytes in .vai.json) [LIMIT_EXCEEDED]"
+    );
+    // The same text with little overlap fits: about 100 KB of chunks.
+    let inputs = json!({"text": hundred_kb(), "strategy": "fixed", "size": 50_000, "overlap": 100});
+    let call = ToolCall::standalone("c", inputs.as_object().unwrap().clone(), &defaults, &scope)
+        .with_limits(limits);
+    let out = ChunkTool.run(call).await.unwrap().output;
+    assert_eq!(out["totalChunks"], 3);
 }
 
 #[tokio::test]

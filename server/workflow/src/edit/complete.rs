@@ -147,7 +147,7 @@ fn path_at(tokens: &[Token], len: usize) -> Option<(usize, Vec<String>, String)>
         Some(t) if t.tok == Tok::Dot && t.end == len => (len, String::new(), tokens.len()),
         // A new operand may start here.
         None => return Some((len, Vec::new(), String::new())),
-        Some(t) if !ends_operand(&t.tok) => return Some((len, Vec::new(), String::new())),
+        Some(t) if !t.tok.ends_operand() => return Some((len, Vec::new(), String::new())),
         Some(_) => return None,
     };
     // Walk back over `a.b.` before the word.
@@ -166,23 +166,6 @@ fn path_at(tokens: &[Token], len: usize) -> Option<(usize, Vec<String>, String)>
     } else {
         None
     }
-}
-
-fn ends_operand(tok: &Tok) -> bool {
-    matches!(
-        tok,
-        Tok::Number(_)
-            | Tok::Str(_)
-            | Tok::Ident(_)
-            | Tok::Name(_)
-            | Tok::True
-            | Tok::False
-            | Tok::Null
-            | Tok::Undefined
-            | Tok::RParen
-            | Tok::RBracket
-            | Tok::CloseTemplate
-    )
 }
 
 /// What names mean where the completion is asked for.

@@ -4,14 +4,17 @@
 //! as a `RunEvent`.
 
 mod inputs;
+mod iterate;
+mod resolve;
 mod step;
 
 pub use inputs::{InputError, coerce, prepare_inputs};
 
 use crate::compile::{Plan, StepKind};
 use crate::events::{EventSink, RunEvent, RunStatus};
+use crate::limits::{Budget, LimitError, Limits};
 use crate::scope::Context;
-use crate::tool::{Registry, Usage};
+use crate::tool::{Registry, ToolOutput, Usage};
 use crate::value::summarise;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -51,9 +54,13 @@ pub struct RunOptions {
     pub mocks: Mocks,
     /// Cancel the run from outside.
     pub cancel: CancellationToken,
-    /// Resolve each step's inputs for its `StepStarted` event (the playground shows them). Off
-    /// by default: it costs a second resolution per step.
+    /// Hand each step's inputs, as its tool was given them, to the sink with the step's
+    /// `StepCompleted` or `StepFailed` (the playground's inspector shows them). Off by default:
+    /// it costs a copy of the inputs. The copies share a budget of `limits.run_bytes`; past
+    /// it a step's inputs are replaced by a note saying so.
     pub capture_inputs: bool,
+    /// Bounds on the values the run makes.
+    pub limits: Limits,
     /// Run one step only, replaying what it depends on.
     pub only: Option<OnlyStep>,
 }
@@ -140,6 +147,18 @@ pub async fn run(
 pub(crate) struct Finished {
     pub(crate) result: Result<step::Success, String>,
     pub(crate) duration: Duration,
+    /// The inputs the step ran with, when the run records them.
+    pub(crate) inputs: Option<Arc<Value>>,
+}
+
+impl Finished {
+    fn failed(error: String, duration: Duration) -> Self {
+        Self {
+            result: Err(error),
+            duration,
+            inputs: None,
+        }
+    }
 }
 
 enum State {
@@ -163,7 +182,11 @@ struct Scheduler {
     keep: Vec<bool>,
     branch_skip: Vec<Option<String>>,
     records: Vec<StepRecord>,
-    capture_inputs: bool,
+    limits: Limits,
+    /// What the step outputs of this run have taken so far.
+    run_budget: Budget,
+    /// The budget of recorded inputs, when the run records them.
+    record: Option<Arc<Budget>>,
     /// With `RunOptions::only`: each step's role, and the outputs to replay.
     only: Option<(String, Vec<Role>, HashMap<String, Value>)>,
     ready: VecDeque<usize>,
@@ -224,7 +247,11 @@ impl Scheduler {
             (only.step, roles, only.replay)
         });
         Self {
-            capture_inputs: options.capture_inputs,
+            limits: options.limits,
+            run_budget: options.limits.run_budget(),
+            record: options
+                .capture_inputs
+                .then(|| Arc::new(options.limits.run_budget())),
             only,
             plan,
             registry,
@@ -293,12 +320,23 @@ impl Scheduler {
         } else {
             RunStatus::Completed
         };
-        let error = if cancelled {
+        let mut error = if cancelled {
             Some("the run was cancelled".to_string())
         } else {
             failure
         };
-        let output = (status == RunStatus::Completed).then(|| Arc::new(self.output()));
+        let mut output = None;
+        if status == RunStatus::Completed {
+            match self.output() {
+                Ok(value) => output = Some(Arc::new(value)),
+                Err(e) => error = Some(e.to_string()),
+            }
+        }
+        let status = if output.is_none() && status == RunStatus::Completed {
+            RunStatus::Failed
+        } else {
+            status
+        };
         let duration_ms = self.started.elapsed().as_millis() as u64;
         let usage = (self.usage != Usage::default()).then(|| self.usage.clone());
         self.sink.emit(RunEvent::RunFinished {
@@ -320,10 +358,15 @@ impl Scheduler {
         }
     }
 
-    fn output(&self) -> Value {
+    /// The run's output: the `output` mapping, resolved within the step output limit, or the
+    /// whole context (every step output kept, within the run limit already).
+    fn output(&self) -> Result<Value, LimitError> {
         match &self.plan.output {
-            Some(tpl) => tpl.resolve(&self.context).unwrap_or(Value::Null),
-            None => self.context.to_value(),
+            Some(tpl) => tpl
+                .resolve(&self.context, &self.limits.step_budget())
+                .map(|v| v.unwrap_or(Value::Null))
+                .map_err(|l| LimitError::new("output", l)),
+            None => Ok(self.context.to_value()),
         }
     }
 
@@ -350,20 +393,18 @@ impl Scheduler {
         if let Some(reason) = self.branch_skip[i].take() {
             return self.skip(i, reason);
         }
-        if let Some(cond) = &step.condition
-            && !cond.eval(&self.context)
-        {
-            return self.skip(i, "condition not met".to_string());
+        if let Some(cond) = &step.condition {
+            match cond.eval(&self.context, &self.limits.value_budget()) {
+                Ok(true) => {}
+                Ok(false) => return self.skip(i, "condition not met".to_string()),
+                Err(l) => return self.fail_at_start(i, LimitError::new("condition", l)),
+            }
         }
         let scope = self.step_scope(i);
-        let inputs = self
-            .capture_inputs
-            .then(|| Arc::new(step.inputs.resolve(&scope).unwrap_or(Value::Null)));
         self.sink.emit(RunEvent::StepStarted {
             step_id: step.id.clone(),
             name: step.name.clone(),
             tool: step.tool.clone(),
-            inputs,
         });
         self.state[i] = State::Running;
         if let StepKind::Conditional {
@@ -373,7 +414,13 @@ impl Scheduler {
         } = &step.kind
         {
             let started = Instant::now();
-            let taken = condition.eval(&self.context);
+            let taken = match condition.eval(&self.context, &self.limits.value_budget()) {
+                Ok(taken) => taken,
+                Err(l) => {
+                    let error = LimitError::new("inputs.condition", l).to_string();
+                    return self.finish(i, Finished::failed(error, started.elapsed()));
+                }
+            };
             let (enabled, skipped) = if taken {
                 (then, otherwise)
             } else {
@@ -396,12 +443,9 @@ impl Scheduler {
                 }
             }
             let finished = Finished {
-                result: Ok(step::Success {
-                    output,
-                    usage: None,
-                    backend: None,
-                }),
+                result: step::Success::checked(ToolOutput::new(output), &self.limits),
                 duration: started.elapsed(),
+                inputs: None,
             };
             return self.finish(i, finished);
         }
@@ -412,19 +456,37 @@ impl Scheduler {
             mocks: self.mocks.clone(),
             sink: self.sink.clone(),
             scope,
+            limits: self.limits,
+            record: self.record.clone(),
         };
         self.tasks.spawn(async move {
             let started = Instant::now();
-            let result = task.execute().await;
-            (
-                i,
-                Finished {
-                    result,
-                    duration: started.elapsed(),
-                },
-            )
+            let (result, inputs) = task.execute().await;
+            let finished = Finished {
+                result,
+                duration: started.elapsed(),
+                inputs: inputs.map(Arc::new),
+            };
+            (i, finished)
         });
         Ok(())
+    }
+
+    /// Tell the sink step `i` started, and count it as running.
+    fn mark_started(&mut self, i: usize) {
+        let step = &self.plan.steps[i];
+        self.sink.emit(RunEvent::StepStarted {
+            step_id: step.id.clone(),
+            name: step.name.clone(),
+            tool: step.tool.clone(),
+        });
+        self.state[i] = State::Running;
+    }
+
+    /// Fail step `i` before it ran (its condition could not be evaluated).
+    fn fail_at_start(&mut self, i: usize, error: LimitError) -> Result<(), String> {
+        self.mark_started(i);
+        self.finish(i, Finished::failed(error.to_string(), Duration::ZERO))
     }
 
     /// The part of the context step `i` may read: inputs, defaults and its dependencies.
@@ -446,21 +508,17 @@ impl Scheduler {
 
     /// Complete step `i` at once with an output recorded earlier (single-step runs).
     fn replay(&mut self, i: usize, output: Value) -> Result<(), String> {
-        let step = &self.plan.steps[i];
-        self.sink.emit(RunEvent::StepStarted {
-            step_id: step.id.clone(),
-            name: step.name.clone(),
-            tool: step.tool.clone(),
-            inputs: None,
-        });
-        self.state[i] = State::Running;
+        self.mark_started(i);
         let finished = Finished {
-            result: Ok(step::Success {
-                output,
-                usage: None,
-                backend: Some("replay".into()),
-            }),
+            result: step::Success::checked(
+                ToolOutput {
+                    backend: Some("replay".into()),
+                    ..ToolOutput::new(output)
+                },
+                &self.limits,
+            ),
             duration: Duration::ZERO,
+            inputs: None,
         };
         self.finish(i, finished)
     }
@@ -494,7 +552,16 @@ impl Scheduler {
         let step = &self.plan.steps[i];
         let duration_ms = finished.duration.as_millis() as u64;
         self.records[i].duration_ms = duration_ms;
-        match finished.result {
+        // The output counts towards the run's budget before it is kept.
+        let result =
+            finished
+                .result
+                .and_then(|success| match self.run_budget.charge(success.bytes) {
+                    Ok(()) => Ok(success),
+                    Err(l) => Err(LimitError::new("output", l).to_string()),
+                });
+        let inputs = finished.inputs;
+        match result {
             Ok(success) => {
                 if let Some(u) = &success.usage {
                     self.usage.add(u);
@@ -515,6 +582,7 @@ impl Scheduler {
                     usage: success.usage,
                     backend: success.backend,
                     entry,
+                    inputs,
                 });
                 self.done(i);
                 Ok(())
@@ -526,6 +594,7 @@ impl Scheduler {
                     error: error.clone(),
                     duration_ms,
                     continued,
+                    inputs,
                 });
                 self.records[i].status = StepStatus::Failed;
                 self.records[i].error = Some(error.clone());
@@ -617,6 +686,8 @@ fn release(entry: Arc<Value>) {
     }
 }
 
+#[cfg(test)]
+mod limits_tests;
 #[cfg(test)]
 mod only_tests;
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Tests of single-step runs (`RunOptions::only`) and of resolved inputs on `StepStarted`.
+//! Tests of single-step runs (`RunOptions::only`) and of the inputs finished steps record.
 
 use super::*;
 use crate::compile::{Mode, compile};
@@ -83,8 +83,24 @@ async fn upstream_without_a_recorded_output_is_skipped() {
     assert_eq!(b.status, StepStatus::Completed);
 }
 
+/// The inputs each step's terminal event carries: `(step, inputs)`.
+fn recorded(events: &[RunEvent]) -> Vec<(String, Option<Value>)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::StepCompleted {
+                step_id, inputs, ..
+            }
+            | RunEvent::StepFailed {
+                step_id, inputs, ..
+            } => Some((step_id.clone(), inputs.as_deref().cloned())),
+            _ => None,
+        })
+        .collect()
+}
+
 #[tokio::test]
-async fn started_events_carry_resolved_inputs_when_asked() {
+async fn finished_events_carry_the_inputs_the_step_used_when_asked() {
     let mut inputs = Map::new();
     inputs.insert("q".into(), json!("hello"));
     let options = RunOptions {
@@ -93,15 +109,7 @@ async fn started_events_carry_resolved_inputs_when_asked() {
         ..RunOptions::default()
     };
     let (_, events) = run_events(chain(), options).await;
-    let resolved: Vec<(String, Option<Value>)> = events
-        .iter()
-        .filter_map(|e| match e {
-            RunEvent::StepStarted {
-                step_id, inputs, ..
-            } => Some((step_id.clone(), inputs.as_deref().cloned())),
-            _ => None,
-        })
-        .collect();
+    let resolved = recorded(&events);
     assert!(resolved.contains(&("a".into(), Some(json!({"q": "hello"})))));
     assert!(resolved.contains(&("b".into(), Some(json!({"from": "hello"})))));
 
@@ -110,11 +118,58 @@ async fn started_events_carry_resolved_inputs_when_asked() {
         ..RunOptions::default()
     };
     let (_, events) = run_events(chain(), options).await;
-    assert!(events.iter().all(|e| !matches!(
-        e,
-        RunEvent::StepStarted {
-            inputs: Some(_),
-            ..
-        }
-    )));
+    assert!(recorded(&events).iter().all(|(_, inputs)| inputs.is_none()));
+}
+
+#[tokio::test]
+async fn for_each_records_what_each_item_was_given_and_failures_keep_theirs() {
+    let wf = json!({"name": "t", "steps": [
+        {"id": "each", "tool": "echo", "forEach": "{{ inputs.list }}",
+         "inputs": {"q": "{{ item }}!", "at": "{{ index }}"}},
+        {"id": "bad", "tool": "fail", "continueOnError": true,
+         "inputs": {"message": "{{ each.output.count }} done"}}
+    ]});
+    let mut inputs = Map::new();
+    inputs.insert("list".into(), json!(["x", "y"]));
+    let options = RunOptions {
+        inputs,
+        capture_inputs: true,
+        ..RunOptions::default()
+    };
+    let (_, events) = run_events(wf, options).await;
+    assert_eq!(
+        recorded(&events),
+        vec![
+            (
+                "each".into(),
+                Some(json!([{"q": "x!", "at": 0}, {"q": "y!", "at": 1}]))
+            ),
+            ("bad".into(), Some(json!({"message": "2 done"}))),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn recorded_inputs_stop_at_the_run_budget_without_failing_the_run() {
+    let wf = json!({"name": "t", "inputs": {"big": {"type": "string"}}, "steps": [
+        {"id": "a", "tool": "echo", "inputs": {"n": 1}},
+        {"id": "b", "tool": "search", "inputs": {"query": "{{ inputs.big }}", "results": ["{{ a.output.n }}"]}}
+    ], "output": "{{ b.output.resultCount }}"});
+    let mut inputs = Map::new();
+    inputs.insert("big".into(), json!("x".repeat(5_000)));
+    let options = RunOptions {
+        inputs,
+        capture_inputs: true,
+        limits: crate::Limits {
+            run_bytes: 4_000,
+            ..crate::Limits::DEFAULT
+        },
+        ..RunOptions::default()
+    };
+    let (result, events) = run_events(wf, options).await;
+    assert_eq!(result.status, RunStatus::Completed, "{:?}", result.error);
+    let resolved = recorded(&events);
+    assert_eq!(resolved[0], ("a".into(), Some(json!({"n": 1}))));
+    let b = resolved[1].1.as_ref().unwrap();
+    assert!(b.as_str().unwrap().contains("limits.runBytes"), "{b}");
 }

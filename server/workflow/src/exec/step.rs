@@ -1,37 +1,56 @@
-//! Running one step's task: mocks, `forEach` with bounded concurrency, `loop`, and each tool
-//! call's timeout and retries.
+//! Running one step's task: mocks, a single tool call (`forEach` and `loop` are in
+//! `iterate`), and each tool call's timeout and retries. Each step output is measured against
+//! the step output limit before it leaves the task, and, when the run captures them, the inputs
+//! each call was given are recorded as they were passed.
 
-use super::{MAX_FOR_EACH_ITEMS, Mocks};
+use super::Mocks;
+use super::resolve::resolve_inputs;
 use crate::compile::{Plan, PlannedStep, StepKind};
-use crate::control::{LOOP_DEFAULT_MAX, LOOP_HARD_MAX};
 use crate::events::{EventSink, RunEvent};
-use crate::inputs::Inputs;
+use crate::inputs::{Inputs, JoinGuard};
+use crate::limits::{self, Budget, Limit, LimitError, Limits};
 use crate::model::RetryPolicy;
-use crate::scope::{Context, Locals, Scope};
-use crate::template::Template;
+use crate::scope::{Context, Scope};
 use crate::tool::{Registry, Tool, ToolCall, ToolError, ToolOutput, Usage};
-use futures_util::StreamExt;
-use serde_json::{Value, json};
-use std::borrow::Cow;
+use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// What a step's inspector shows when the run's recorded inputs have reached `runBytes`.
+const NOT_RECORDED: &str =
+    "(not recorded: the inputs recorded for this run reached limits.runBytes)";
 
 /// A successful step.
 pub(crate) struct Success {
     pub(crate) output: Value,
     pub(crate) usage: Option<Usage>,
     pub(crate) backend: Option<String>,
+    /// The output's JSON size.
+    pub(crate) bytes: u64,
 }
 
-impl From<ToolOutput> for Success {
-    fn from(o: ToolOutput) -> Self {
-        Success {
-            output: o.output,
-            usage: o.usage,
-            backend: o.backend,
+impl Success {
+    /// A step output, once it is known to fit the step output limit and the nesting bound:
+    /// measured, unless the tool built it within its call's budget and says how large it is.
+    pub(crate) fn checked(out: ToolOutput, limits: &Limits) -> Result<Success, String> {
+        let limit = Limit::StepOutputBytes(limits.step_output_bytes);
+        let bytes = match out.size {
+            Some(size) if size <= limits.step_output_bytes => Ok(size),
+            Some(_) => Err(limit),
+            None => limits::measure(&out.output, 0, limit),
         }
+        .map_err(|l| LimitError::new("output", l).to_string())?;
+        Ok(Success {
+            output: out.output,
+            usage: out.usage,
+            backend: out.backend,
+            bytes,
+        })
     }
 }
+
+/// How a step's task ended, and the inputs it ran with (when the run records them).
+pub(crate) type Outcome = (Result<Success, String>, Option<Value>);
 
 /// Everything a spawned step needs, owned.
 pub(crate) struct StepTask {
@@ -42,183 +61,89 @@ pub(crate) struct StepTask {
     pub(crate) sink: Arc<dyn EventSink>,
     /// Inputs, defaults and the step's dependencies.
     pub(crate) scope: Context,
+    pub(crate) limits: Limits,
+    /// The run's budget for recorded inputs, when it records them.
+    pub(crate) record: Option<Arc<Budget>>,
 }
 
 impl StepTask {
-    fn step(&self) -> &PlannedStep {
+    pub(super) fn step(&self) -> &PlannedStep {
         &self.plan.steps[self.index]
     }
 
-    pub(crate) async fn execute(&self) -> Result<Success, String> {
+    pub(crate) async fn execute(&self) -> Outcome {
         let step = self.step();
         if let Some(mock) = self.mocks.for_step(&step.id, &step.tool) {
             // Inputs are still resolved, so a mocked run exercises the templates too.
-            resolve_inputs(&step.inputs, &self.scope)?;
-            return Ok(Success {
-                output: mock.clone(),
-                usage: None,
-                backend: Some("mock".into()),
-            });
+            let guard = JoinGuard::new(&self.limits);
+            return match resolve_inputs(&step.inputs, &self.scope, &self.limits, &guard) {
+                Ok(inputs) => {
+                    let recorded = self.record(&inputs);
+                    let out = ToolOutput {
+                        backend: Some("mock".into()),
+                        ..ToolOutput::new(mock.clone())
+                    };
+                    let result = Success::checked(out, &self.limits);
+                    (result, recorded)
+                }
+                Err(e) => (Err(e), None),
+            };
         }
         if let StepKind::Loop { var, tool, inputs } = &step.kind {
             return self.run_loop(var, tool, inputs).await;
         }
-        let tool = self.tool(&step.tool)?;
+        let tool = match self.tool(&step.tool) {
+            Ok(tool) => tool,
+            Err(e) => return (Err(e), None),
+        };
         match &step.for_each {
             None => {
-                let inputs = resolve_inputs(&step.inputs, &self.scope)?;
-                self.call(tool, inputs, &self.scope)
+                let guard = JoinGuard::new(&self.limits);
+                let inputs = match resolve_inputs(&step.inputs, &self.scope, &self.limits, &guard) {
+                    Ok(inputs) => inputs,
+                    Err(e) => return (Err(e), None),
+                };
+                let recorded = self.record(&inputs);
+                let result = self
+                    .call_guarded(tool, inputs, &self.scope, &guard)
                     .await
-                    .map(Success::from)
+                    .and_then(|o| Success::checked(o, &self.limits));
+                (result, recorded)
             }
             Some(for_each) => self.run_for_each(tool, for_each).await,
         }
     }
 
-    fn tool(&self, name: &str) -> Result<&Arc<dyn Tool>, String> {
+    pub(super) fn tool(&self, name: &str) -> Result<&Arc<dyn Tool>, String> {
         self.registry
             .tool(name)
             .ok_or_else(|| format!("tool \"{name}\" is not available in this build"))
     }
 
-    async fn run_for_each(
-        &self,
-        tool: &Arc<dyn Tool>,
-        for_each: &Template,
-    ) -> Result<Success, String> {
-        let step = self.step();
-        let items = match for_each.resolve(&self.scope) {
-            Some(Value::Array(items)) => items,
-            other => {
-                return Err(format!(
-                    "forEach did not resolve to an array (got {})",
-                    other.map_or("undefined".to_string(), |v| crate::value::truncate_chars(
-                        &v.to_string(),
-                        60
-                    ))
-                ));
-            }
-        };
-        if items.len() > MAX_FOR_EACH_ITEMS {
-            return Err(format!(
-                "forEach has {} items; the limit is {MAX_FOR_EACH_ITEMS}",
-                items.len()
-            ));
-        }
-        let count = items.len();
-        let calls = items
-            .into_iter()
-            .enumerate()
-            .map(|(index, item)| async move {
-                let index_value = json!(index);
-                let locals = [("item", &item), ("index", &index_value)];
-                let scope = Locals::new(&self.scope, &locals);
-                let inputs = resolve_inputs(&step.inputs, &scope)?;
-                self.call(tool, inputs, &scope)
-                    .await
-                    .map_err(|e| format!("item {index}: {e}"))
-            });
-        let mut results = Vec::with_capacity(count);
-        let mut usage = Usage::default();
-        let mut backend = None;
-        let mut stream =
-            futures_util::stream::iter(calls).buffered(step.for_each_concurrency.max(1));
-        while let Some(out) = stream.next().await {
-            let out = out?;
-            if let Some(u) = &out.usage {
-                usage.add(u);
-            }
-            backend = backend.or(out.backend);
-            results.push(out.output);
-        }
-        Ok(Success {
-            output: json!({"results": results, "count": count}),
-            usage: (usage != Usage::default()).then_some(usage),
-            backend,
-        })
+    /// A copy of `inputs` for the inspector, when the run records inputs.
+    pub(super) fn record(&self, inputs: &Inputs<'_>) -> Option<Value> {
+        let budget = self.record.as_ref()?;
+        Some(
+            inputs
+                .record(budget)
+                .unwrap_or_else(|_| Value::String(NOT_RECORDED.into())),
+        )
     }
 
-    async fn run_loop(
+    /// One tool call on inputs whose lists join within `guard`: a list the tool joined past the
+    /// value limit fails the call, whatever the tool made of the `null` it got instead.
+    pub(super) async fn call_guarded(
         &self,
-        var: &str,
-        tool_name: &str,
-        inner: &Template,
-    ) -> Result<Success, String> {
-        let step = self.step();
-        let inputs = resolve_inputs(&step.inputs, &self.scope)?;
-        let items = match inputs.get("items") {
-            Some(Value::Array(items)) => items,
-            other => {
-                return Err(format!(
-                    "loop: \"items\" must resolve to an array (got {})",
-                    other.map_or("undefined".to_string(), |v| crate::value::truncate_chars(
-                        &v.to_string(),
-                        60
-                    ))
-                ));
-            }
-        };
-        let max = match inputs.get("maxIterations") {
-            None | Some(Value::Null) => LOOP_DEFAULT_MAX,
-            Some(v) => match v
-                .as_f64()
-                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-            {
-                Some(n) if n >= 1.0 && n <= LOOP_HARD_MAX as f64 => n as u64,
-                _ => {
-                    return Err(format!(
-                        "loop: \"maxIterations\" must be a whole number from 1 to {LOOP_HARD_MAX}, got {v}"
-                    ));
-                }
-            },
-        } as usize;
-        let mock = self.mocks.by_tool.get(tool_name);
-        let tool = match mock {
-            Some(_) => None,
-            None => Some(self.tool(tool_name)?),
-        };
-        let mut results = Vec::new();
-        let mut errors = Vec::new();
-        let mut usage = Usage::default();
-        let mut backend = None;
-        for (index, item) in items.iter().take(max).enumerate() {
-            let index_value = json!(index);
-            let locals = [
-                (var, item),
-                ("item", item),
-                ("index", &index_value),
-                ("_loopIndex", &index_value),
-            ];
-            let scope = Locals::new(&self.scope, &locals);
-            let outcome = match (mock, tool) {
-                (Some(m), _) => resolve_inputs(inner, &scope).map(|_| ToolOutput::new(m.clone())),
-                (None, Some(tool)) => match resolve_inputs(inner, &scope) {
-                    Ok(inputs) => self.call(tool, inputs, &scope).await,
-                    Err(e) => Err(e),
-                },
-                (None, None) => unreachable!("a loop has either a mock or a tool"),
-            };
-            match outcome {
-                Ok(out) => {
-                    if let Some(u) = &out.usage {
-                        usage.add(u);
-                    }
-                    backend = backend.or(out.backend);
-                    results.push(out.output);
-                }
-                Err(error) => errors.push(json!({"index": index, "error": error})),
-            }
+        tool: &Arc<dyn Tool>,
+        inputs: Inputs<'_>,
+        scope: &dyn Scope,
+        guard: &JoinGuard,
+    ) -> Result<ToolOutput, String> {
+        let out = self.call(tool, inputs, scope).await;
+        match guard.tripped() {
+            Some(e) => Err(e.to_string()),
+            None => out,
         }
-        if items.len() > max {
-            errors.push(
-                json!({"index": max, "error": format!("Loop truncated at maxIterations ({max})")}),
-            );
-        }
-        Ok(Success {
-            output: json!({"iterations": results.len(), "results": results, "errors": errors}),
-            usage: (usage != Usage::default()).then_some(usage),
-            backend,
-        })
     }
 
     /// One tool call with the step's timeout and retry policy.
@@ -250,6 +175,8 @@ impl StepTask {
                 defaults,
                 deferred: &step.deferred,
                 scope,
+                limits: self.limits,
+                budget: self.limits.step_budget(),
             };
             let result = match step.timeout {
                 Some(limit) => match tokio::time::timeout(limit, tool.run(call)).await {
@@ -292,56 +219,4 @@ impl StepTask {
         }
         Err("no attempt was made".to_string())
     }
-}
-
-/// A template's value, borrowed from the template or the scope where it can be.
-fn borrowed<'a>(template: &'a Template, scope: &'a dyn Scope) -> Option<Cow<'a, Value>> {
-    match template {
-        Template::Literal(v) => Some(Cow::Borrowed(v)),
-        Template::Sole(expr) => expr.eval_cow(scope),
-        other => other.resolve(scope).map(Cow::Owned),
-    }
-}
-
-/// Resolve a step's input template to the inputs a tool receives. Literal values and values a
-/// sole template reads from the context are borrowed, not copied.
-fn resolve_inputs<'a>(template: &'a Template, scope: &'a dyn Scope) -> Result<Inputs<'a>, String> {
-    let mut inputs = Inputs::new();
-    match template {
-        Template::Literal(Value::Object(map)) => {
-            for (k, v) in map {
-                inputs.insert(k.clone(), Cow::Borrowed(v));
-            }
-        }
-        Template::Object(entries) => {
-            for (k, t) in entries {
-                match t {
-                    // A list of templates (`["{{ a.output }}", "{{ b.output }}"]`) is kept as
-                    // borrowed members, so tools such as merge copy only what they keep.
-                    Template::Array(items)
-                        if items
-                            .iter()
-                            .all(|i| matches!(i, Template::Sole(_) | Template::Literal(_))) =>
-                    {
-                        let members = items
-                            .iter()
-                            .map(|i| borrowed(i, scope).unwrap_or(Cow::Owned(Value::Null)))
-                            .collect();
-                        inputs.insert_list(k.clone(), members);
-                    }
-                    other => {
-                        if let Some(v) = borrowed(other, scope) {
-                            inputs.insert(k.clone(), v);
-                        }
-                    }
-                }
-            }
-        }
-        other => match other.resolve(scope) {
-            Some(Value::Object(map)) => inputs = map.into(),
-            None => {}
-            Some(v) => return Err(format!("inputs resolved to {v}, not an object")),
-        },
-    }
-    Ok(inputs)
 }

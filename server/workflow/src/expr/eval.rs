@@ -5,18 +5,46 @@
 //! `a.b.length` never copies `a`; only operators that compute something (comparisons,
 //! arithmetic, concatenation, `.length`) produce owned values, and those are always scalars.
 //! Recursion follows the tree, whose depth the parser bounds; nothing loops.
+//!
+//! The one operator that can grow a value, `+` on text, appends within the evaluation's
+//! [`Budget`]. Past it, `+` yields undefined and the evaluation notes the limit in its [`Cx`];
+//! the caller turns that into an error, so the undefined is never taken for a result.
 
 use super::ops;
 use super::parser::{BinOp, Node, Segment};
+use crate::limits::{Budget, Limit};
 use crate::scope::Scope;
 use crate::value::{self, truthy};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 pub(crate) type Val<'a> = Option<Cow<'a, Value>>;
 
-pub(crate) fn eval<'a>(node: &'a Node, scope: &'a dyn Scope) -> Val<'a> {
+/// What one evaluation reads and may spend.
+pub(crate) struct Cx<'a, 'b> {
+    pub(crate) scope: &'a dyn Scope,
+    budget: &'b Budget,
+    exceeded: Cell<Option<Limit>>,
+}
+
+impl<'a, 'b> Cx<'a, 'b> {
+    pub(crate) fn new(scope: &'a dyn Scope, budget: &'b Budget) -> Self {
+        Self {
+            scope,
+            budget,
+            exceeded: Cell::new(None),
+        }
+    }
+
+    /// The limit a `+` ran into, if any: the evaluation's result is then not to be used.
+    pub(crate) fn exceeded(&self) -> Option<Limit> {
+        self.exceeded.get()
+    }
+}
+
+pub(crate) fn eval<'a>(node: &'a Node, cx: &Cx<'a, '_>) -> Val<'a> {
     // Values are large (an object is ~80 bytes) and unoptimised builds give every temporary its
     // own stack slot, so this dispatcher holds none: each recursive case has its own function,
     // and only the cases on the current path occupy the stack. The operators' work stays out of
@@ -25,44 +53,44 @@ pub(crate) fn eval<'a>(node: &'a Node, scope: &'a dyn Scope) -> Val<'a> {
     match node {
         Node::Literal(v) => Some(Cow::Borrowed(v)),
         Node::Undefined => None,
-        Node::Ident(name, _) => scope.get(name).map(Cow::Borrowed),
-        Node::Member(object, segments) => eval_member(object, segments, scope),
-        Node::Not(operand) => eval_not(operand, scope),
-        Node::Neg(operand) => eval_neg(operand, scope),
-        Node::Or(operands) => eval_or(operands, scope),
-        Node::And(operands) => eval_and(operands, scope),
-        Node::Chain(first, rest) => eval_chain(first, rest, scope),
-        Node::Conditional(parts) => eval_conditional(parts, scope),
+        Node::Ident(name, _) => cx.scope.get(name).map(Cow::Borrowed),
+        Node::Member(object, segments) => eval_member(object, segments, cx),
+        Node::Not(operand) => eval_not(operand, cx),
+        Node::Neg(operand) => eval_neg(operand, cx),
+        Node::Or(operands) => eval_or(operands, cx),
+        Node::And(operands) => eval_and(operands, cx),
+        Node::Chain(first, rest) => eval_chain(first, rest, cx),
+        Node::Conditional(parts) => eval_conditional(parts, cx),
     }
 }
 
-fn eval_member<'a>(object: &'a Node, segments: &'a [Segment], scope: &'a dyn Scope) -> Val<'a> {
-    let mut current = eval(object, scope);
+fn eval_member<'a>(object: &'a Node, segments: &'a [Segment], cx: &Cx<'a, '_>) -> Val<'a> {
+    let mut current = eval(object, cx);
     for segment in segments {
         let object = current?;
         current = match segment {
             Segment::Name(name, _) => member(object, name),
-            Segment::Index(key) => index(object, eval(key, scope)),
+            Segment::Index(key) => index(object, eval(key, cx)),
         };
     }
     current
 }
 
-fn eval_not<'a>(operand: &'a Node, scope: &'a dyn Scope) -> Val<'a> {
-    let truthy = eval(operand, scope).as_deref().is_some_and(truthy);
+fn eval_not<'a>(operand: &'a Node, cx: &Cx<'a, '_>) -> Val<'a> {
+    let truthy = eval(operand, cx).as_deref().is_some_and(truthy);
     Some(Cow::Owned(Value::Bool(!truthy)))
 }
 
-fn eval_neg<'a>(operand: &'a Node, scope: &'a dyn Scope) -> Val<'a> {
-    let n = ops::to_number(eval(operand, scope).as_deref());
+fn eval_neg<'a>(operand: &'a Node, cx: &Cx<'a, '_>) -> Val<'a> {
+    let n = ops::to_number(eval(operand, cx).as_deref());
     value::number(-n).map(Cow::Owned)
 }
 
 /// The first present operand, else the last operand's value.
-fn eval_or<'a>(operands: &'a [Node], scope: &'a dyn Scope) -> Val<'a> {
+fn eval_or<'a>(operands: &'a [Node], cx: &Cx<'a, '_>) -> Val<'a> {
     let mut value = None;
     for operand in operands {
-        value = eval(operand, scope);
+        value = eval(operand, cx);
         if ops::present(value.as_deref()) {
             break;
         }
@@ -71,10 +99,10 @@ fn eval_or<'a>(operands: &'a [Node], scope: &'a dyn Scope) -> Val<'a> {
 }
 
 /// The first falsy operand, else the last operand's value.
-fn eval_and<'a>(operands: &'a [Node], scope: &'a dyn Scope) -> Val<'a> {
+fn eval_and<'a>(operands: &'a [Node], cx: &Cx<'a, '_>) -> Val<'a> {
     let mut value = None;
     for operand in operands {
-        value = eval(operand, scope);
+        value = eval(operand, cx);
         if !value.as_deref().is_some_and(truthy) {
             break;
         }
@@ -82,20 +110,20 @@ fn eval_and<'a>(operands: &'a [Node], scope: &'a dyn Scope) -> Val<'a> {
     value
 }
 
-fn eval_chain<'a>(first: &'a Node, rest: &'a [(BinOp, Node)], scope: &'a dyn Scope) -> Val<'a> {
-    let mut value = eval(first, scope);
+fn eval_chain<'a>(first: &'a Node, rest: &'a [(BinOp, Node)], cx: &Cx<'a, '_>) -> Val<'a> {
+    let mut value = eval(first, cx);
     for (op, right) in rest {
-        value = binary(*op, value, eval(right, scope));
+        value = binary(*op, value, eval(right, cx), cx);
     }
     value
 }
 
-fn eval_conditional<'a>(parts: &'a [Node; 3], scope: &'a dyn Scope) -> Val<'a> {
+fn eval_conditional<'a>(parts: &'a [Node; 3], cx: &Cx<'a, '_>) -> Val<'a> {
     let [condition, then, otherwise] = parts;
-    if eval(condition, scope).as_deref().is_some_and(truthy) {
-        eval(then, scope)
+    if eval(condition, cx).as_deref().is_some_and(truthy) {
+        eval(then, cx)
     } else {
-        eval(otherwise, scope)
+        eval(otherwise, cx)
     }
 }
 
@@ -110,9 +138,9 @@ fn index<'a>(object: Cow<'a, Value>, key: Val<'_>) -> Val<'a> {
 }
 
 #[inline(never)]
-fn binary<'a>(op: BinOp, left: Val<'a>, right: Val<'a>) -> Val<'a> {
+fn binary<'a>(op: BinOp, left: Val<'a>, right: Val<'a>, cx: &Cx<'a, '_>) -> Val<'a> {
     if op == BinOp::Add {
-        return add(left, right);
+        return add(left, right, cx);
     }
     let (a, b) = (left.as_deref(), right.as_deref());
     let result = match op {
@@ -145,23 +173,35 @@ fn binary<'a>(op: BinOp, left: Val<'a>, right: Val<'a>) -> Val<'a> {
 }
 
 /// `+`: concatenation when either side is a string, array or object (appending in place to a
-/// string built by an earlier `+`), numeric addition otherwise.
+/// string built by an earlier `+`), numeric addition otherwise. Text is appended within the
+/// evaluation's budget; past it the result is undefined and the limit is noted in `cx`.
 #[inline(never)]
-fn add<'a>(left: Val<'a>, right: Val<'a>) -> Val<'a> {
+fn add<'a>(left: Val<'a>, right: Val<'a>, cx: &Cx<'a, '_>) -> Val<'a> {
     if !ops::concatenates(left.as_deref(), right.as_deref()) {
         let sum = ops::to_number(left.as_deref()) + ops::to_number(right.as_deref());
         return value::number(sum).map(Cow::Owned);
     }
-    let mut text = match left {
-        Some(Cow::Owned(Value::String(s))) => s,
+    if cx.exceeded.get().is_some() {
+        return None;
+    }
+    let appended = match left {
+        Some(Cow::Owned(Value::String(mut text))) => {
+            ops::push_concat_text(&mut text, right.as_deref(), cx.budget).map(|()| text)
+        }
         other => {
-            let mut s = String::new();
-            ops::push_concat_text(&mut s, other.as_deref());
-            s
+            let mut text = String::new();
+            ops::push_concat_text(&mut text, other.as_deref(), cx.budget)
+                .and_then(|()| ops::push_concat_text(&mut text, right.as_deref(), cx.budget))
+                .map(|()| text)
         }
     };
-    ops::push_concat_text(&mut text, right.as_deref());
-    Some(Cow::Owned(Value::String(text)))
+    match appended {
+        Ok(text) => Some(Cow::Owned(Value::String(text))),
+        Err(limit) => {
+            cx.exceeded.set(Some(limit));
+            None
+        }
+    }
 }
 
 /// One member lookup, borrowing when the object is borrowed.
@@ -215,6 +255,7 @@ fn array_index(key: &str) -> Option<usize> {
 mod tests {
     use super::super::parser::parse;
     use super::*;
+    use crate::limits::Limits;
     use serde_json::json;
     use std::collections::HashMap;
 
@@ -233,7 +274,11 @@ mod tests {
 
     fn ev(src: &str) -> Option<Value> {
         let node = parse(src, false).unwrap_or_else(|e| panic!("{src}: {e}"));
-        eval(&node, &scope()).map(Cow::into_owned)
+        let (scope, budget) = (scope(), Limits::DEFAULT.value_budget());
+        let cx = Cx::new(&scope, &budget);
+        let value = eval(&node, &cx).map(Cow::into_owned);
+        assert_eq!(cx.exceeded(), None, "{src}");
+        value
     }
 
     #[test]
@@ -421,18 +466,40 @@ mod tests {
     #[test]
     fn paths_borrow_from_the_scope() {
         let scope = scope();
+        let budget = Limits::DEFAULT.value_budget();
+        let cx = Cx::new(&scope, &budget);
         for src in [
             "search.output.results",
             "search.output.results[0]",
             "nope || inputs.list",
         ] {
             let node = parse(src, false).unwrap();
-            assert!(
-                matches!(eval(&node, &scope), Some(Cow::Borrowed(_))),
-                "{src}"
-            );
+            assert!(matches!(eval(&node, &cx), Some(Cow::Borrowed(_))), "{src}");
         }
         let node = parse("inputs.list.length", false).unwrap();
-        assert!(matches!(eval(&node, &scope), Some(Cow::Owned(_))));
+        assert!(matches!(eval(&node, &cx), Some(Cow::Owned(_))));
+    }
+
+    #[test]
+    fn concatenation_stops_at_the_budget() {
+        let scope = scope();
+        let node = parse(&vec!["inputs.q"; 100].join(" + "), false).unwrap();
+        let budget = Budget::new(Limit::ValueBytes(100));
+        let cx = Cx::new(&scope, &budget);
+        assert_eq!(eval(&node, &cx), None);
+        assert_eq!(cx.exceeded(), Some(Limit::ValueBytes(100)));
+        assert!(budget.used() > 100);
+
+        let budget = Budget::new(Limit::ValueBytes(500));
+        let cx = Cx::new(&scope, &budget);
+        let text = eval(&node, &cx).unwrap();
+        assert_eq!(text.as_str().map(str::len), Some(500));
+        assert_eq!(cx.exceeded(), None);
+        // Arrays and objects are written as JSON within the budget too.
+        let node = parse("'' + search.output.results", false).unwrap();
+        let budget = Budget::new(Limit::ValueBytes(10));
+        let cx = Cx::new(&scope, &budget);
+        assert_eq!(eval(&node, &cx), None);
+        assert_eq!(cx.exceeded(), Some(Limit::ValueBytes(10)));
     }
 }

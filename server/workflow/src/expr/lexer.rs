@@ -89,7 +89,7 @@ impl Tok {
     }
 
     /// Whether the token can end an operand (so a following `.5` is member access, not a number).
-    fn ends_operand(&self) -> bool {
+    pub(crate) fn ends_operand(&self) -> bool {
         matches!(
             self,
             Tok::Number(_)

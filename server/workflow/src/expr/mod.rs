@@ -4,8 +4,9 @@
 //! CONTRACT (implemented by the expression work package; see docs/workflows.md):
 //! - `Expr::parse(src)` parses one expression (the text between `{{` and `}}`), rejecting
 //!   sources longer than `MAX_EXPR_LEN` chars or nested deeper than `MAX_DEPTH`.
-//! - `Expr::eval(scope)` returns `None` for undefined; it never panics, never loops, never does
-//!   I/O, and never clones a value it only reads through (paths borrow from the scope).
+//! - `Expr::eval(scope, budget)` returns `None` for undefined; it never panics, never loops,
+//!   never does I/O, and never clones a value it only reads through (paths borrow from the
+//!   scope). Text built by `+` is charged to `budget`; past it evaluation fails with the limit.
 //! - `Expr::references()` lists every path rooted at an identifier, in source order.
 //!
 //! # Syntax
@@ -71,7 +72,9 @@
 //! Sources longer than [`MAX_EXPR_LEN`] characters and nesting (parentheses, brackets, unary
 //! operators, ternary branches, `{{ }}` in conditions) deeper than [`MAX_DEPTH`] are syntax
 //! errors. Runs of one binary operator are flat nodes, so the tree — and every recursion over
-//! it — is bounded by the nesting depth; evaluation visits each node at most once.
+//! it — is bounded by the nesting depth; evaluation visits each node at most once. Values are
+//! only read, never built, except text by `+`, which stays within the caller's
+//! [`Budget`](crate::limits::Budget).
 
 mod eval;
 pub(crate) mod lexer;
@@ -80,6 +83,7 @@ mod parser;
 mod refs;
 pub(crate) mod scan;
 
+use crate::limits::{Budget, Limit};
 use crate::scope::Scope;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -134,18 +138,31 @@ impl Expr {
         })
     }
 
-    pub fn eval(&self, scope: &dyn Scope) -> Option<Value> {
-        self.eval_cow(scope).map(Cow::into_owned)
+    /// The expression's value (`None` for undefined), building text within `budget`.
+    pub fn eval(&self, scope: &dyn Scope, budget: &Budget) -> Result<Option<Value>, Limit> {
+        self.eval_cow(scope, budget).map(|v| v.map(Cow::into_owned))
     }
 
     /// Evaluate without copying: a result read from the scope (or a literal in the expression)
-    /// is borrowed; a computed one is owned.
-    pub fn eval_cow<'a>(&'a self, scope: &'a dyn Scope) -> Option<Cow<'a, Value>> {
-        eval::eval(&self.node, scope)
+    /// is borrowed; a computed one is owned. Text that `+` builds is charged to `budget`; past
+    /// it the evaluation fails with the budget's limit.
+    pub fn eval_cow<'a>(
+        &'a self,
+        scope: &'a dyn Scope,
+        budget: &Budget,
+    ) -> Result<Option<Cow<'a, Value>>, Limit> {
+        let cx = eval::Cx::new(scope, budget);
+        let value = eval::eval(&self.node, &cx);
+        match cx.exceeded() {
+            None => Ok(value),
+            Some(limit) => Err(limit),
+        }
     }
 
-    pub fn eval_bool(&self, scope: &dyn Scope) -> bool {
-        crate::value::truthy_opt(self.eval_cow(scope).as_deref())
+    /// The value's JavaScript truthiness.
+    pub fn eval_bool(&self, scope: &dyn Scope, budget: &Budget) -> Result<bool, Limit> {
+        self.eval_cow(scope, budget)
+            .map(|v| crate::value::truthy_opt(v.as_deref()))
     }
 
     pub fn references(&self) -> Vec<Reference> {
@@ -269,16 +286,25 @@ mod tests {
     fn eval_with_a_context_scope() {
         let mut ctx = Context::new();
         ctx.insert("inputs", json!({"q": "hi", "n": 0}));
+        let budget = crate::limits::Limits::DEFAULT.value_budget();
         let e = Expr::parse("inputs.q + '!'").unwrap();
-        assert_eq!(e.eval(&ctx), Some(json!("hi!")));
-        assert!(!Expr::parse("inputs.n").unwrap().eval_bool(&ctx));
-        assert!(
+        assert_eq!(e.eval(&ctx, &budget), Ok(Some(json!("hi!"))));
+        assert_eq!(
+            Expr::parse("inputs.n").unwrap().eval_bool(&ctx, &budget),
+            Ok(false)
+        );
+        assert!(matches!(
             Expr::parse("inputs.n || 1")
                 .unwrap()
-                .eval_cow(&ctx)
-                .is_some()
+                .eval_cow(&ctx, &budget),
+            Ok(Some(_))
+        ));
+        assert_eq!(
+            Expr::parse("inputs.zz").unwrap().eval(&ctx, &budget),
+            Ok(None)
         );
-        assert_eq!(Expr::parse("inputs.zz").unwrap().eval(&ctx), None);
+        let tiny = Budget::new(Limit::ValueBytes(2));
+        assert_eq!(e.eval(&ctx, &tiny), Err(Limit::ValueBytes(2)));
     }
 
     #[test]

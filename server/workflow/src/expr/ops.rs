@@ -1,7 +1,7 @@
 //! What the operators do to values: JavaScript-like coercions, equality, ordering, `+` and
 //! arithmetic. `None` stands for `undefined` throughout.
 
-use crate::value;
+use crate::limits::{Budget, Limit};
 use serde_json::Value;
 use std::cmp::Ordering;
 
@@ -132,14 +132,17 @@ pub(crate) fn concatenates(a: Option<&Value>, b: Option<&Value>) -> bool {
     textual(a) || textual(b)
 }
 
-/// How an operand of a concatenating `+` reads: undefined and null as `""` (the reference's
-/// rule — interpolation, by contrast, prints null as "null"), everything else as
-/// `value::to_text`.
-pub(crate) fn push_concat_text(out: &mut String, v: Option<&Value>) {
+/// Append how an operand of a concatenating `+` reads, charging `budget`: undefined and null as
+/// `""` (the reference's rule — interpolation, by contrast, prints null as "null"), everything
+/// else as `value::to_text`.
+pub(crate) fn push_concat_text(
+    out: &mut String,
+    v: Option<&Value>,
+    budget: &Budget,
+) -> Result<(), Limit> {
     match v {
-        None | Some(Value::Null) => {}
-        Some(Value::String(s)) => out.push_str(s),
-        Some(v) => out.push_str(&value::to_text(Some(v))),
+        None | Some(Value::Null) => Ok(()),
+        some => budget.push_text(out, some),
     }
 }
 
@@ -238,6 +241,7 @@ mod tests {
 
     #[test]
     fn concatenation_text() {
+        let budget = crate::limits::Limits::DEFAULT.value_budget();
         let mut s = String::new();
         for v in [
             None,
@@ -246,7 +250,7 @@ mod tests {
             Some(json!("x")),
             Some(json!([1])),
         ] {
-            push_concat_text(&mut s, v.as_ref());
+            push_concat_text(&mut s, v.as_ref(), &budget).unwrap();
         }
         assert_eq!(s, "1x[1]");
         assert!(concatenates(Some(&json!({})), Some(&json!(1))));

@@ -146,6 +146,7 @@ pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         before_run: Some(before_run),
         token: token.clone(),
         limits: args.limits.limits(),
+        run_limits: cfg.project.limits(),
     });
 
     let shown_host = if args.host.is_unspecified() {

@@ -134,6 +134,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
         inputs,
         defaults_override,
         cancel,
+        limits: cfg.project.limits(),
         ..RunOptions::default()
     };
     let result = match vai_workflow::run(plan.clone(), app.registry.clone(), options, sink).await {

@@ -24,7 +24,8 @@ pub struct TestArgs {
 }
 
 pub async fn run(args: TestArgs) -> anyhow::Result<u8> {
-    let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
+    let cfg = Config::load(&std::env::current_dir()?, &[])?;
+    let registry = app::offline_registry(&cfg);
     let (located, compiled) = match load(&args.workflow, &registry, Mode::Strict) {
         Ok(x) => x,
         Err(code) => return Ok(code),
@@ -76,7 +77,16 @@ pub async fn run(args: TestArgs) -> anyhow::Result<u8> {
 
     let mut results = Vec::new();
     for (file, case) in &cases {
-        results.push(run_case(plan.clone(), registry.clone(), case, file).await);
+        results.push(
+            run_case(
+                plan.clone(),
+                registry.clone(),
+                case,
+                file,
+                cfg.project.limits(),
+            )
+            .await,
+        );
     }
     let passed = results.iter().filter(|r| r.passed).count();
     let failed = results.len() - passed;
