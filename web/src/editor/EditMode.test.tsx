@@ -55,6 +55,24 @@ describe('edit mode', { timeout: 20_000 }, () => {
     expect(useEditSession.getState().dirty).toBe(false)
   })
 
+  it('renames the selected step in place: references follow and its form is not rebuilt', async () => {
+    await openAndEdit()
+    fireEvent.click(screen.getByTestId('node-search'))
+    const id = await screen.findByRole('textbox', { name: 'Id' })
+    const name = screen.getByRole('textbox', { name: 'Name' })
+    fireEvent.change(id, { target: { value: 'lookup' } })
+    fireEvent.keyDown(id, { key: 'Enter' })
+    await screen.findByTestId('node-lookup')
+    expect(screen.queryByTestId('node-search')).toBeNull()
+    expect(JSON.stringify(useEditSession.getState().handle?.store.getState().doc)).not.toMatch(/search\.output/)
+    expect(screen.getByRole('textbox', { name: 'Id' })).toBe(id)
+    expect(screen.getByRole('textbox', { name: 'Name' })).toBe(name)
+    // Another step gets a form of its own.
+    fireEvent.click(screen.getByTestId('node-merge'))
+    await waitFor(() => expect((screen.getByRole('textbox', { name: 'Id' }) as HTMLInputElement).value).toBe('merge'))
+    expect(screen.getByRole('textbox', { name: 'Name' })).not.toBe(name)
+  })
+
   it('asks before leaving unsaved changes, and keeps editing on request', async () => {
     await openAndEdit()
     addByKeyboard('query')

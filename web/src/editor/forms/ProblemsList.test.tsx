@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import type { Diagnostic } from '../../api/types'
-import ProblemsList from './ProblemsList'
+import ProblemsList, { SHOWN_PER_GROUP } from './ProblemsList'
 
 const diagnostics: Diagnostic[] = [
   { severity: 'warning', code: 'UNUSED_INPUT', message: 'input "limit" is never used', field: 'inputs.limit' },
@@ -29,6 +29,17 @@ describe('ProblemsList', () => {
     expect(entry.tabIndex).toBe(0)
     fireEvent.keyDown(entry, { key: 'Enter' })
     expect(onSelect).toHaveBeenLastCalledWith(diagnostics[2])
+  })
+
+  it('shows the first entries of a long group and the rest on request', () => {
+    const many: Diagnostic[] = Array.from({ length: SHOWN_PER_GROUP + 7 }, (_, i) => ({ severity: 'info', code: 'MISSING_STEP_NAME', message: `step s${i} has no name`, stepId: `s${i}` }))
+    render(<ProblemsList diagnostics={[diagnostics[1], ...many]} onSelect={() => {}} />)
+    const infos = screen.getByRole('list', { name: `Info (${many.length})` })
+    expect(within(infos).getAllByRole('listitem')).toHaveLength(SHOWN_PER_GROUP)
+    expect(within(screen.getByRole('list', { name: 'Errors (1)' })).getAllByRole('listitem')).toHaveLength(1)
+    fireEvent.click(screen.getByRole('button', { name: `Show all ${many.length}` }))
+    expect(within(infos).getAllByRole('listitem')).toHaveLength(many.length)
+    expect(screen.queryByRole('button', { name: /Show all/ })).toBeNull()
   })
 
   it('says when there is nothing to fix', () => {

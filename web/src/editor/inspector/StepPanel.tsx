@@ -32,8 +32,8 @@ export default function StepPanel({ node }: { node: StepNode }) {
           Delete step
         </Button>
       </Box>
-      {/* Keyed by id: draft text and edit modes live in the fields and must not carry over. */}
-      {form && <StepForm key={node.id} {...form} />}
+      {/* The panel is keyed by the step (EditorInspector): a new step gets fresh fields. */}
+      {form && <StepForm {...form} />}
       <Box sx={{ mt: 2 }}>
         <RunStepButton stepId={node.id} />
       </Box>

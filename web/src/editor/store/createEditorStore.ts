@@ -127,6 +127,7 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
         analysis: known ?? before.analysis,
         analysedDoc: known ? doc : before.analysedDoc,
         notice: options.notice,
+        renamed: options.renames,
       }
     }
 

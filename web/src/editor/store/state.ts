@@ -69,6 +69,8 @@ export interface EditorData {
   notice?: Notice
   /** The field the inspector should focus (from the problems list), bumped by `seq`. */
   focus?: { stepId?: string; field?: string; seq: number }
+  /** Step ids the last change renamed (the inspector keeps a renamed step's form). */
+  renamed?: Record<string, string>
   /** The connect menu, when open (the canvas and the inspector both open it). */
   connecting?: ConnectRequest
   busy: boolean

@@ -10,7 +10,7 @@ export interface Held<T> {
 }
 
 /** Renames ids the way the rewrite route does, for the documents these tests use. */
-function renameIn(value: unknown, renames: Record<string, string>): unknown {
+export function renameIn(value: unknown, renames: Record<string, string>): unknown {
   if (typeof value === 'string') {
     let out = value
     for (const [from, to] of Object.entries(renames)) {

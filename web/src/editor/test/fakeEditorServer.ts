@@ -2,6 +2,7 @@
 //! the whole app in edit mode.
 import type { GraphEdge, PlanResponse, SaveResponse, StarterList, Workflow } from '../../api/types'
 import { installFakeServer, summaries } from '../../test/fakeServer'
+import { renameIn } from './fakeEditorApi'
 import { tools } from './fixtures'
 
 export const categories = [
@@ -66,6 +67,12 @@ export function installEditorServer() {
     if (path === '/api/workflows/plan' && body?.definition) {
       const doc = body.definition as Workflow
       return json({ valid: true, diagnostics: [], graph: { name: doc.name, nodes: [], edges: edgesOf(doc), layers: [], estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, runnable: true } } satisfies PlanResponse)
+    }
+    if (path === '/api/workflows/rewrite') {
+      const doc = body.definition as Workflow
+      const renames: Record<string, string> = body.steps ?? {}
+      const steps = doc.steps.map((s) => ({ ...(renameIn(s, renames) as object), id: renames[s.id] ?? s.id }))
+      return json({ definition: { ...doc, steps, output: renameIn(doc.output, renames) }, changed: [] })
     }
     if (path === '/api/workflows/format') return json({ text: `${JSON.stringify(body.definition, null, 2)}\n` })
     if (path === '/api/workflows/save') {
