@@ -1,15 +1,15 @@
 // Playwright drives the real `vai playground` release binary in Debian's Chromium; the global
 // setup starts it on a free port with an isolated, offline environment (see support/).
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { defineConfig } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from './support/playground.mjs';
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+import { chromiumArgs, chromiumPath } from './support/playground.mjs'
 
-const ci = !!process.env.CI;
+const ci = !!process.env.CI
 
 // The browser state the global setup saves after opening the printed URL (its cookie carries
 // the access token). Set once in the main process; the workers inherit it.
-process.env.VAI_E2E_STATE ??= path.join(tmpdir(), `vai-e2e-state-${process.pid}.json`);
+process.env.VAI_E2E_STATE ??= path.join(tmpdir(), `vai-e2e-state-${process.pid}.json`)
 
 export default defineConfig({
   testDir: './specs',
@@ -22,10 +22,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   globalSetup: './support/global-setup.ts',
-  reporter: [
-    ['list'],
-    ['html', { outputFolder: './playwright-report', open: 'never' }],
-  ],
+  reporter: [['list'], ['html', { outputFolder: './playwright-report', open: 'never' }]],
   use: {
     browserName: 'chromium',
     headless: true,
@@ -40,4 +37,4 @@ export default defineConfig({
       args: chromiumArgs,
     },
   },
-});
+})

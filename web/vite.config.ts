@@ -15,7 +15,11 @@ function onlyLazy(id: string, graph: ModuleGraph, memo: Map<string, boolean>): b
   if (known !== undefined) return known
   memo.set(id, true) // a cycle back here decides nothing
   const info = graph.getModuleInfo(id)
-  const lazy = info !== null && !info.isEntry && info.importers.every((importer) => onlyLazy(importer, graph, memo)) && (info.importers.length > 0 || info.dynamicImporters.length > 0)
+  const lazy =
+    info !== null &&
+    !info.isEntry &&
+    info.importers.every((importer) => onlyLazy(importer, graph, memo)) &&
+    (info.importers.length > 0 || info.dynamicImporters.length > 0)
   memo.set(id, lazy)
   return lazy
 }

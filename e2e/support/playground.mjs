@@ -1,18 +1,18 @@
 // Starting the real `vai playground` binary for the e2e specs and the benchmarks: an isolated,
 // offline environment (no provider keys, a throw-away home, data and config directory) and the
 // URL it prints on stdout. Plain ESM so the Node benchmark scripts can share it.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const repoRoot = path.resolve(here, '..', '..');
-export const fixturesDir = path.resolve(here, '..', 'fixtures');
+const here = path.dirname(fileURLToPath(import.meta.url))
+export const repoRoot = path.resolve(here, '..', '..')
+export const fixturesDir = path.resolve(here, '..', 'fixtures')
 
 /** The Debian package, never a Playwright-downloaded browser (scripts/setup.sh installs it). */
-export const chromiumPath = process.env.VAI_CHROMIUM ?? '/usr/bin/chromium';
+export const chromiumPath = process.env.VAI_CHROMIUM ?? '/usr/bin/chromium'
 
 /** Root needs --no-sandbox; the rest keep Chromium from dialling out. */
 export const chromiumArgs = [
@@ -23,18 +23,17 @@ export const chromiumArgs = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-];
+]
 
 /** The binary under test: $VAI_BIN, else the release build. */
 export function vaiBinary() {
-  const bin = process.env.VAI_BIN ?? path.join(repoRoot, 'target', 'release', 'vai');
+  const bin = process.env.VAI_BIN ?? path.join(repoRoot, 'target', 'release', 'vai')
   if (!existsSync(bin)) {
     throw new Error(
-      `${bin} does not exist: build it first with \`cargo build --release --locked -p vai\` ` +
-        '(after `npm run build:web`), or point VAI_BIN at a vai binary',
-    );
+      `${bin} does not exist: build it first with \`cargo build --release --locked -p vai\` ` + '(after `npm run build:web`), or point VAI_BIN at a vai binary',
+    )
   }
-  return bin;
+  return bin
 }
 
 // Every setting vai reads from the environment (server/cli/src/config/mod.rs KEYS) plus the
@@ -53,7 +52,7 @@ const PROVIDER_ENV = [
   'ANTHROPIC_API_KEY',
   'OPENAI_API_KEY',
   'OLLAMA_HOST',
-];
+]
 
 /**
  * Where scripts/fetch-model.sh put the local embedding model, resolved from the *real*
@@ -61,20 +60,17 @@ const PROVIDER_ENV = [
  * server/providers/src/local/embed/locate.rs.
  */
 export function modelDir(env = process.env) {
-  if (env.VAI_MODEL_DIR) return env.VAI_MODEL_DIR;
-  const cache =
-    env.VAI_CACHE_DIR ||
-    (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'vai') : undefined) ||
-    path.join(env.HOME ?? '.', '.cache', 'vai');
-  return path.join(cache, 'models', 'all-minilm-l6-v2');
+  if (env.VAI_MODEL_DIR) return env.VAI_MODEL_DIR
+  const cache = env.VAI_CACHE_DIR || (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'vai') : undefined) || path.join(env.HOME ?? '.', '.cache', 'vai')
+  return path.join(cache, 'models', 'all-minilm-l6-v2')
 }
 
 /** An environment on the offline default: local model, throw-away home, no keys. */
 export function isolatedEnv(home) {
-  const env = { ...process.env };
-  for (const name of PROVIDER_ENV) delete env[name];
+  const env = { ...process.env }
+  for (const name of PROVIDER_ENV) delete env[name]
   for (const name of ['VAI_CACHE_DIR', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME']) {
-    delete env[name];
+    delete env[name]
   }
   return {
     ...env,
@@ -83,7 +79,7 @@ export function isolatedEnv(home) {
     VAI_CONFIG_PATH: path.join(home, '.vai', 'config.json'),
     VAI_MODEL_DIR: modelDir(process.env),
     NO_COLOR: '1',
-  };
+  }
 }
 
 /**
@@ -91,18 +87,18 @@ export function isolatedEnv(home) {
  * its token for the cookie and redirects to the page without it. Returns the page's final URL.
  */
 export async function signIn(context, printedUrl) {
-  const page = await context.newPage();
+  const page = await context.newPage()
   try {
-    await page.goto(printedUrl);
-    return page.url();
+    await page.goto(printedUrl)
+    return page.url()
   } finally {
-    await page.close();
+    await page.close()
   }
 }
 
 /** Request headers that carry the playground's access token, for scripts (docs/api.md). */
 export function authHeaders(token) {
-  return { authorization: `Bearer ${token}` };
+  return { authorization: `Bearer ${token}` }
 }
 
 /**
@@ -112,69 +108,63 @@ export function authHeaders(token) {
  * carries; a browser gets in by visiting `printedUrl`, a script sends `authHeaders(token)`.
  * Without `home` a fresh temporary one is made, and removed by stop().
  */
-export async function startPlayground({
-  cwd = fixturesDir,
-  args = [],
-  timeoutMs = 60_000,
-  onOutput,
-  home: givenHome,
-} = {}) {
-  const bin = vaiBinary();
+export async function startPlayground({ cwd = fixturesDir, args = [], timeoutMs = 60_000, onOutput, home: givenHome } = {}) {
+  const bin = vaiBinary()
   // A given home (one whose local store is already seeded, say) is the caller's to remove.
-  const home = givenHome ?? mkdtempSync(path.join(tmpdir(), 'vai-e2e-'));
-  const started = performance.now();
+  const home = givenHome ?? mkdtempSync(path.join(tmpdir(), 'vai-e2e-'))
+  const started = performance.now()
   const child = spawn(bin, ['playground', '--port', '0', '--no-open', ...args], {
     cwd,
     env: isolatedEnv(home),
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
+  })
+  let log = ''
   const record = (chunk) => {
-    const text = chunk.toString();
-    log += text;
-    onOutput?.(text);
-  };
-  child.stderr.on('data', record);
+    const text = chunk.toString()
+    log += text
+    onOutput?.(text)
+  }
+  child.stderr.on('data', record)
 
   const printedUrl = await new Promise((resolve, reject) => {
-    let buffered = '';
+    let buffered = ''
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`vai playground printed no URL within ${timeoutMs} ms; output:\n${log}`));
-    }, timeoutMs);
+      child.kill('SIGKILL')
+      reject(new Error(`vai playground printed no URL within ${timeoutMs} ms; output:\n${log}`))
+    }, timeoutMs)
     child.stdout.on('data', (chunk) => {
-      record(chunk);
-      buffered += chunk.toString();
-      const match = buffered.match(/vai playground: (http:\/\/\S+)/);
+      record(chunk)
+      buffered += chunk.toString()
+      const match = buffered.match(/vai playground: (http:\/\/\S+)/)
       if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
+        clearTimeout(timer)
+        resolve(match[1])
       }
-    });
+    })
     child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`vai playground exited (${signal ?? code}) before printing its URL:\n${log}`));
-    });
+      clearTimeout(timer)
+      reject(new Error(`vai playground exited (${signal ?? code}) before printing its URL:\n${log}`))
+    })
     child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-  });
+      clearTimeout(timer)
+      reject(err)
+    })
+  })
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+      await exited
+      clearTimeout(timer)
     }
-    if (!givenHome) rmSync(home, { recursive: true, force: true });
-  };
+    if (!givenHome) rmSync(home, { recursive: true, force: true })
+  }
 
-  const printed = new URL(printedUrl);
-  const token = printed.searchParams.get('token');
-  if (!token) throw new Error(`the printed URL carries no access token: ${printedUrl}`);
-  const url = printed.origin;
-  return { url, token, printedUrl, child, home, startedAt: started, output: () => log, stop };
+  const printed = new URL(printedUrl)
+  const token = printed.searchParams.get('token')
+  if (!token) throw new Error(`the printed URL carries no access token: ${printedUrl}`)
+  const url = printed.origin
+  return { url, token, printedUrl, child, home, startedAt: started, output: () => log, stop }
 }

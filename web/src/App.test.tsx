@@ -112,9 +112,7 @@ describe('App shell', () => {
     const message = '8 runs are already running; wait for one to finish or cancel one'
     installFakeServer({
       respond: ({ method, path }) =>
-        method === 'POST' && path === '/api/runs'
-          ? new Response(JSON.stringify({ error: { code: 'TOO_MANY_RUNS', message } }), { status: 429 })
-          : undefined,
+        method === 'POST' && path === '/api/runs' ? new Response(JSON.stringify({ error: { code: 'TOO_MANY_RUNS', message } }), { status: 429 }) : undefined,
     })
     window.history.replaceState(null, '', '/?workflow=builtin%3Atwo-steps')
     render(<App />)

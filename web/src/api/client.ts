@@ -106,11 +106,9 @@ export const api = {
   startRun: (body: StartRun) => request<RunCreated>('POST', '/api/runs', body),
   listRuns: () => request<RunList>('GET', '/api/runs'),
   getRun: (runId: string) => request<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),
-  cancelRun: (runId: string) =>
-    request<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
+  cancelRun: (runId: string) => request<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
   runOutput: (runId: string) => request<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
-  stepOutput: (runId: string, stepId: string) =>
-    request<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
+  stepOutput: (runId: string, stepId: string) => request<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
   // The builder's routes (builder-api.md §3).
   references: (definition: JsonValue) => request<ReferencesResponse>('POST', '/api/workflows/references', { definition }),
   rewrite: (body: RewriteRequest) => request<RewriteResponse>('POST', '/api/workflows/rewrite', body),

@@ -1,15 +1,7 @@
 //! React Flow over one graph. Nodes and edges are built and laid out once per graph and then
 //! left to React Flow (uncontrolled), so neither run progress nor selection rebuilds them.
 import { useTheme } from '@mui/material/styles'
-import {
-  Background,
-  Controls,
-  MiniMap,
-  ReactFlow,
-  useReactFlow,
-  type NodeMouseHandler,
-  type OnSelectionChangeFunc,
-} from '@xyflow/react'
+import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef } from 'react'
 import type { GraphView } from '../api/types'
 import { useWorkflowStore } from '../state/workflowStore'

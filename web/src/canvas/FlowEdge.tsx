@@ -15,20 +15,11 @@ function FlowEdge(props: EdgeProps<CanvasEdge>) {
   const flowing = useRunStore((s) => isActive(s.steps[target]?.status))
   const [hovered, setHovered] = useState(false)
   const showLabel = data !== undefined && (data.alwaysShowLabel || hovered || selected)
-  const drawn = flowing
-    ? { ...style, strokeDasharray: '6 4', animation: 'dashdraw 0.5s linear infinite' }
-    : style
+  const drawn = flowing ? { ...style, strokeDasharray: '6 4', animation: 'dashdraw 0.5s linear infinite' } : style
   return (
     <>
       <g onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}>
-        <BaseEdge
-          id={id}
-          path={path}
-          style={drawn}
-          markerEnd={markerEnd}
-          data-kind={data?.kind}
-          data-flowing={flowing ? 'true' : undefined}
-        />
+        <BaseEdge id={id} path={path} style={drawn} markerEnd={markerEnd} data-kind={data?.kind} data-flowing={flowing ? 'true' : undefined} />
       </g>
       {showLabel && (
         <EdgeLabelRenderer>

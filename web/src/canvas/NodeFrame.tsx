@@ -46,16 +46,25 @@ export default function NodeFrame({ id, color, category, status, glowing, title,
   const handleStyle = editing ? EDIT_HANDLE_STYLE : HANDLE_STYLE
   return (
     <>
-      {handles !== 'source' && (
-        <Handle type="target" position={Position.Left} isConnectable={editing} style={handleStyle} />
-      )}
+      {handles !== 'source' && <Handle type="target" position={Position.Left} isConnectable={editing} style={handleStyle} />}
       {problem && (
         <Box
           role="img"
           aria-label={PROBLEM_TEXT[problem]}
           title={PROBLEM_TEXT[problem]}
           data-testid={`node-problem-${id}`}
-          sx={{ position: 'absolute', top: -5, right: -5, width: 12, height: 12, borderRadius: '50%', zIndex: 1, bgcolor: problem === 'error' ? 'error.main' : 'warning.main', border: 2, borderColor: 'background.paper' }}
+          sx={{
+            position: 'absolute',
+            top: -5,
+            right: -5,
+            width: 12,
+            height: 12,
+            borderRadius: '50%',
+            zIndex: 1,
+            bgcolor: problem === 'error' ? 'error.main' : 'warning.main',
+            border: 2,
+            borderColor: 'background.paper',
+          }}
         />
       )}
       <Box
@@ -76,9 +85,7 @@ export default function NodeFrame({ id, color, category, status, glowing, title,
       >
         {children}
       </Box>
-      {handles !== 'target' && (
-        <Handle type="source" position={Position.Right} isConnectable={editing} style={handleStyle} />
-      )}
+      {handles !== 'target' && <Handle type="source" position={Position.Right} isConnectable={editing} style={handleStyle} />}
     </>
   )
 }

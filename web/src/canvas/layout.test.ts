@@ -16,9 +16,7 @@ describe('layoutNodes', () => {
       for (const e of flow.edges) {
         const source = byId.get(e.source)!
         const target = byId.get(e.target)!
-        expect(target.position.x, `${e.source} → ${e.target}`).toBeGreaterThanOrEqual(
-          source.position.x + source.width!,
-        )
+        expect(target.position.x, `${e.source} → ${e.target}`).toBeGreaterThanOrEqual(source.position.x + source.width!)
       }
     }
   })

@@ -16,10 +16,7 @@ describe('longestPathRanks', () => {
   })
 
   it('breaks cycles and ignores self links, duplicates and unknown nodes', () => {
-    const { rank, links } = longestPathRanks(
-      ['a', 'b', 'c'],
-      [link('a', 'b'), link('b', 'c'), link('c', 'a'), link('a', 'a'), link('a', 'b'), link('a', 'zz')],
-    )
+    const { rank, links } = longestPathRanks(['a', 'b', 'c'], [link('a', 'b'), link('b', 'c'), link('c', 'a'), link('a', 'a'), link('a', 'b'), link('a', 'zz')])
     expect(links).toEqual([link('a', 'b'), link('b', 'c')])
     expect(Object.fromEntries(rank)).toEqual({ a: 0, b: 1, c: 2 })
   })

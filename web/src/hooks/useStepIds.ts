@@ -6,8 +6,5 @@ const EMPTY: ReadonlySet<string> = new Set()
 
 export function useStepIds(): ReadonlySet<string> {
   const graph = useWorkflowStore((s) => s.graph)
-  return useMemo(
-    () => (graph ? new Set(graph.nodes.filter((n) => n.kind === 'step').map((n) => n.id)) : EMPTY),
-    [graph],
-  )
+  return useMemo(() => (graph ? new Set(graph.nodes.filter((n) => n.kind === 'step').map((n) => n.id)) : EMPTY), [graph])
 }

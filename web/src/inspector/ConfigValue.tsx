@@ -30,7 +30,9 @@ export default function ConfigValue({ value, pointer }: { value: unknown; pointe
       <Box component="dl" sx={{ m: 0, pl: 1.5 }}>
         {entries.map(([k, v]) => (
           <Box key={k} sx={{ display: 'flex', gap: 1 }}>
-            <Box component="dt" sx={{ fontFamily: monoFont, fontSize: 12, color: 'text.secondary' }}>{k}:</Box>
+            <Box component="dt" sx={{ fontFamily: monoFont, fontSize: 12, color: 'text.secondary' }}>
+              {k}:
+            </Box>
             <Box component="dd" sx={{ m: 0, minWidth: 0 }}>
               <ConfigValue value={v} pointer={child(k)} />
             </Box>

@@ -59,7 +59,12 @@ function JsonNode({ name, value, depth, openDepth, path }: NodeProps) {
         }
       : {}
   const label = name !== undefined && (
-    <Box component="span" data-ref-path={drag.draggable ? path : undefined} sx={{ color: 'text.secondary', cursor: drag.draggable ? 'grab' : undefined }} {...drag}>
+    <Box
+      component="span"
+      data-ref-path={drag.draggable ? path : undefined}
+      sx={{ color: 'text.secondary', cursor: drag.draggable ? 'grab' : undefined }}
+      {...drag}
+    >
       {name}:{' '}
     </Box>
   )
@@ -77,11 +82,20 @@ function JsonNode({ name, value, depth, openDepth, path }: NodeProps) {
   return (
     <Box sx={{ pl: depth === 0 ? 0 : 0.5 }}>
       <Box sx={{ display: 'flex', alignItems: 'center' }}>
-        <IconButton size="small" sx={{ p: 0, mr: 0.25 }} aria-expanded={open} aria-label={open ? `Collapse ${name ?? 'value'}` : `Expand ${name ?? 'value'}`} onClick={() => setOpen(!open)} disabled={entries.length === 0}>
+        <IconButton
+          size="small"
+          sx={{ p: 0, mr: 0.25 }}
+          aria-expanded={open}
+          aria-label={open ? `Collapse ${name ?? 'value'}` : `Expand ${name ?? 'value'}`}
+          onClick={() => setOpen(!open)}
+          disabled={entries.length === 0}
+        >
           {open ? <ExpandMore sx={{ fontSize: 16 }} /> : <ChevronRight sx={{ fontSize: 16 }} />}
         </IconButton>
         {label}
-        <Box component="span" sx={{ color: 'text.disabled' }}>{summary}</Box>
+        <Box component="span" sx={{ color: 'text.disabled' }}>
+          {summary}
+        </Box>
       </Box>
       {open && (
         <Box sx={{ pl: 1.5, borderLeft: 1, borderColor: 'divider', ml: 0.9 }}>

@@ -15,7 +15,13 @@ export default function RunStepButton({ stepId }: { stepId: string }) {
   const runnable = useWorkflowStore((s) => s.graph?.runnable === true)
   const fields = useInputFields()
   const disabled = !runId || running || !runnable
-  const why = !runnable ? 'Fix the workflow’s errors first' : !runId ? 'Run the workflow once first' : running ? 'A run is in progress' : 'Run only this step, reusing the last run’s results for what it depends on'
+  const why = !runnable
+    ? 'Fix the workflow’s errors first'
+    : !runId
+      ? 'Run the workflow once first'
+      : running
+        ? 'A run is in progress'
+        : 'Run only this step, reusing the last run’s results for what it depends on'
   const run = () => {
     const { inputs } = coerceInputs(fields, useInputStore.getState().values)
     void startRun(inputs, stepId)

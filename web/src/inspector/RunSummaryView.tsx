@@ -32,20 +32,24 @@ export default function RunSummaryView() {
           {status === 'running' ? 'Running…' : status.charAt(0).toUpperCase() + status.slice(1)}
           {durationMs !== undefined && status !== 'running' ? ` in ${formatDuration(durationMs)}` : ''}
         </Typography>
-        {usageText && <Typography variant="caption" sx={{ color: 'text.secondary' }}>{usageText}</Typography>}
-        {error && <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap' }}>{error}</Typography>}
+        {usageText && (
+          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+            {usageText}
+          </Typography>
+        )}
+        {error && (
+          <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap' }}>
+            {error}
+          </Typography>
+        )}
         {status === 'completed' && <SaveTestCase runId={runId} />}
       </Section>
       {output !== undefined && <OutputView title="Final output" value={output} fileName="workflow-output" />}
-      {large && fetched.output !== undefined && (
-        <OutputView title="Final output" value={fetched.output} fileName="workflow-output" />
-      )}
+      {large && fetched.output !== undefined && <OutputView title="Final output" value={fetched.output} fileName="workflow-output" />}
       {large && fetched.output === undefined && (
         <Section title="Final output">
           <Typography variant="body2" sx={{ color: fetched.error ? 'error.main' : 'text.secondary' }}>
-            {fetched.loading
-              ? `Loading the output (${Math.round((outputBytes ?? 0) / 1024)} KB)…`
-              : (fetched.error ?? 'The run ended without an output.')}
+            {fetched.loading ? `Loading the output (${Math.round((outputBytes ?? 0) / 1024)} KB)…` : (fetched.error ?? 'The run ended without an output.')}
           </Typography>
         </Section>
       )}

@@ -28,7 +28,11 @@ export default function SaveTestCase({ runId }: { runId: string }) {
   const [conflict, setConflict] = useState(false)
   const [saved, setSaved] = useState<string>()
   const [busy, setBusy] = useState(false)
-  const why = !file ? 'Save the workflow as a file first: test cases live beside it' : unsaved ? 'Save your changes and run again first: the test must match the file' : ''
+  const why = !file
+    ? 'Save the workflow as a file first: test cases live beside it'
+    : unsaved
+      ? 'Save your changes and run again first: the test must match the file'
+      : ''
 
   const submit = async (overwrite: boolean) => {
     if (!CASE_NAME.test(name)) {
@@ -71,12 +75,21 @@ export default function SaveTestCase({ runId }: { runId: string }) {
           <DialogContent>
             {saved ? (
               <DialogContentText>
-                Saved <Typography component="span" sx={{ fontFamily: monoFont }}>{saved}</Typography>. Edit its expectations as you like;{' '}
-                <Typography component="span" sx={{ fontFamily: monoFont }}>vai workflow test</Typography> runs it.
+                Saved{' '}
+                <Typography component="span" sx={{ fontFamily: monoFont }}>
+                  {saved}
+                </Typography>
+                . Edit its expectations as you like;{' '}
+                <Typography component="span" sx={{ fontFamily: monoFont }}>
+                  vai workflow test
+                </Typography>{' '}
+                runs it.
               </DialogContentText>
             ) : (
               <>
-                <DialogContentText sx={{ mb: 2 }}>The run’s inputs, each provider step’s output as a mock, and its final output as expectations.</DialogContentText>
+                <DialogContentText sx={{ mb: 2 }}>
+                  The run’s inputs, each provider step’s output as a mock, and its final output as expectations.
+                </DialogContentText>
                 <TextField
                   label="Case name"
                   value={name}

@@ -34,19 +34,21 @@ export default function StepInspector({ node }: { node: StepNode }) {
         {node.name}
       </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5, flexWrap: 'wrap' }}>
-        <Chip
-          size="small"
-          label={tool ? `${tool.label} · ${node.tool}` : node.tool}
-          sx={{ bgcolor: node.color, color: '#111', fontWeight: 600 }}
-        />
+        <Chip size="small" label={tool ? `${tool.label} · ${node.tool}` : node.tool} sx={{ bgcolor: node.color, color: '#111', fontWeight: 600 }} />
         <Typography variant="caption" sx={{ fontFamily: monoFont, color: 'text.secondary' }}>
           id: {node.id}
         </Typography>
       </Box>
-      {node.description && <Typography variant="body2" sx={{ mt: 1 }}>{node.description}</Typography>}
+      {node.description && (
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          {node.description}
+        </Typography>
+      )}
       {tool && (
         <Box sx={{ mt: 1 }}>
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>{tool.description}</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {tool.description}
+          </Typography>
           {tool.help && (
             <>
               <Button size="small" onClick={() => setShowHelp(!showHelp)} aria-expanded={showHelp} sx={{ px: 0 }}>
@@ -65,7 +67,9 @@ export default function StepInspector({ node }: { node: StepNode }) {
         {inputs.length > 0 ? (
           <KeyValueList rows={inputs.map(([key, value]) => ({ key, value: <ConfigValue value={value} pointer={at('inputs', key)} /> }))} />
         ) : (
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>No inputs configured.</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            No inputs configured.
+          </Typography>
         )}
       </Section>
       {extras.length > 0 && (

@@ -48,7 +48,11 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
             Stale: this step or one it reads from was edited after this run. Run again to refresh.
           </Typography>
         )}
-        {step.summary && <Typography variant="body2" sx={{ color: 'text.secondary' }}>{step.summary}</Typography>}
+        {step.summary && (
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {step.summary}
+          </Typography>
+        )}
         {failure && (step.status === 'failed' || step.status === 'retrying') && (
           <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap', mt: 0.5 }}>
             {failure}
@@ -60,7 +64,11 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
           </Typography>
         )}
         {loading && <LinearProgress sx={{ mt: 1 }} />}
-        {error && <Typography variant="body2" sx={{ color: 'error.main' }}>Could not load the step’s details: {error}</Typography>}
+        {error && (
+          <Typography variant="body2" sx={{ color: 'error.main' }}>
+            Could not load the step’s details: {error}
+          </Typography>
+        )}
       </Section>
       {detail?.inputs !== undefined && (
         <Section title="Resolved inputs">

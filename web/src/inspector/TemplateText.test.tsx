@@ -14,8 +14,38 @@ const definition = {
 
 /** The reference index a server would return for `definition`. */
 const references: ReferenceSite[] = [
-  { pointer: '/steps/0/inputs/query', stepId: 'search', field: 'inputs.query', kind: 'template', path: 'inputs.query', root: 'inputs', target: '__inputs', start: 3, end: 15, rootStart: 3, rootEnd: 9, templateStart: 0, templateEnd: 18, whole: true },
-  { pointer: '/steps/1/inputs/arrays/0', stepId: 'merge', field: 'inputs.arrays[0]', kind: 'template', path: 'search.output.results', root: 'search', target: 'search', start: 3, end: 24, rootStart: 3, rootEnd: 9, templateStart: 0, templateEnd: 27, whole: true },
+  {
+    pointer: '/steps/0/inputs/query',
+    stepId: 'search',
+    field: 'inputs.query',
+    kind: 'template',
+    path: 'inputs.query',
+    root: 'inputs',
+    target: '__inputs',
+    start: 3,
+    end: 15,
+    rootStart: 3,
+    rootEnd: 9,
+    templateStart: 0,
+    templateEnd: 18,
+    whole: true,
+  },
+  {
+    pointer: '/steps/1/inputs/arrays/0',
+    stepId: 'merge',
+    field: 'inputs.arrays[0]',
+    kind: 'template',
+    path: 'search.output.results',
+    root: 'search',
+    target: 'search',
+    start: 3,
+    end: 24,
+    rootStart: 3,
+    rootEnd: 9,
+    templateStart: 0,
+    templateEnd: 27,
+    whole: true,
+  },
 ]
 
 function serve() {

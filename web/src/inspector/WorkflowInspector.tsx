@@ -31,7 +31,11 @@ export default function WorkflowInspector({ graph }: { graph?: GraphView }) {
           {current.id}
         </Typography>
       )}
-      {description && <Typography variant="body2" sx={{ mt: 1 }}>{description}</Typography>}
+      {description && (
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          {description}
+        </Typography>
+      )}
       <Section title="Inputs">
         {fields.length > 0 ? (
           <KeyValueList
@@ -48,7 +52,9 @@ export default function WorkflowInspector({ graph }: { graph?: GraphView }) {
             }))}
           />
         ) : (
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>This workflow takes no inputs.</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            This workflow takes no inputs.
+          </Typography>
         )}
       </Section>
       {isRecord(defaults) && Object.keys(defaults).length > 0 && (
@@ -59,7 +65,9 @@ export default function WorkflowInspector({ graph }: { graph?: GraphView }) {
       {output !== undefined && (
         <Section title="Output mapping">
           {isRecord(output) ? (
-            <KeyValueList rows={Object.entries(output).map(([key, value]) => ({ key, value: <ConfigValue value={value} pointer={childPointer('/output', key)} /> }))} />
+            <KeyValueList
+              rows={Object.entries(output).map(([key, value]) => ({ key, value: <ConfigValue value={value} pointer={childPointer('/output', key)} /> }))}
+            />
           ) : (
             <ConfigValue value={output} pointer="/output" />
           )}

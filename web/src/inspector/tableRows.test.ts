@@ -3,8 +3,18 @@ import { asTable, cellText } from './tableRows'
 
 describe('asTable', () => {
   it('accepts an array of objects with the union of their keys in order', () => {
-    const t = asTable([{ a: 1, b: 2 }, { b: 3, c: 4 }])
-    expect(t).toEqual({ path: '', columns: ['a', 'b', 'c'], rows: [{ a: 1, b: 2 }, { b: 3, c: 4 }] })
+    const t = asTable([
+      { a: 1, b: 2 },
+      { b: 3, c: 4 },
+    ])
+    expect(t).toEqual({
+      path: '',
+      columns: ['a', 'b', 'c'],
+      rows: [
+        { a: 1, b: 2 },
+        { b: 3, c: 4 },
+      ],
+    })
   })
 
   it('finds the single array of objects inside an object', () => {

@@ -100,7 +100,20 @@ describe('splitTemplate from the reference index', () => {
   })
 
   it('an id site (dependsOn, then/else) links the whole string', () => {
-    const id: ReferenceSite = { pointer: '/steps/1/dependsOn/0', stepId: 'b', field: 'dependsOn[0]', kind: 'id', path: 'search', root: 'search', target: 'search', start: 0, end: 6, rootStart: 0, rootEnd: 6, whole: true }
+    const id: ReferenceSite = {
+      pointer: '/steps/1/dependsOn/0',
+      stepId: 'b',
+      field: 'dependsOn[0]',
+      kind: 'id',
+      path: 'search',
+      root: 'search',
+      target: 'search',
+      start: 0,
+      end: 6,
+      rootStart: 0,
+      rootEnd: 6,
+      whole: true,
+    }
     expect(splitTemplate('search', [id])).toEqual([{ kind: 'ref', text: 'search', target: 'search' }])
   })
 

@@ -16,7 +16,9 @@ interface Props {
 /** A workflow in the library; its accessible name starts with the workflow name (recent ones with "Recent:"). */
 export default function LibraryItem({ workflowKey, name, description, steps, recent, selected }: Props) {
   const unsaved = useEditSession((s) => s.dirty && s.key === workflowKey)
-  const secondary = [unsaved ? 'unsaved changes' : undefined, description, steps !== undefined ? `${steps} step${steps === 1 ? '' : 's'}` : undefined].filter(Boolean).join(' · ')
+  const secondary = [unsaved ? 'unsaved changes' : undefined, description, steps !== undefined ? `${steps} step${steps === 1 ? '' : 's'}` : undefined]
+    .filter(Boolean)
+    .join(' · ')
   return (
     <ListItemButton
       selected={selected}

@@ -40,7 +40,15 @@ export default function LibraryPanel() {
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           fullWidth
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
         />
       </Box>
       <Box sx={{ flex: 1, overflow: 'auto', minHeight: 0 }}>
@@ -65,8 +73,12 @@ export default function LibraryPanel() {
         {libraryLoading && library.length === 0 && <Typography sx={{ p: 2, color: 'text.secondary' }}>Loading workflows…</Typography>}
         {libraryError && (
           <Box role="status" sx={{ p: 2 }}>
-            <Typography variant="body2" sx={{ color: 'error.main' }}>{libraryError}</Typography>
-            <Button onClick={() => void loadLibrary()} sx={{ mt: 1 }}>Retry</Button>
+            <Typography variant="body2" sx={{ color: 'error.main' }}>
+              {libraryError}
+            </Typography>
+            <Button onClick={() => void loadLibrary()} sx={{ mt: 1 }}>
+              Retry
+            </Button>
           </Box>
         )}
         {!libraryLoading && !libraryError && nothing && (

@@ -65,7 +65,9 @@ export default function PlanDialog({ onClose }: { onClose(): void }) {
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content max-content', columnGap: 2, m: 0, mt: 0.5 }}>
             {CALLS.filter((c) => graph.estimate[c.key] > 0).map((c) => (
               <Box key={c.key} sx={{ display: 'contents' }}>
-                <Typography component="dt" variant="body2">{c.label}</Typography>
+                <Typography component="dt" variant="body2">
+                  {c.label}
+                </Typography>
                 <Typography component="dd" variant="body2" sx={{ m: 0, fontVariantNumeric: 'tabular-nums' }}>
                   {graph.estimate[c.key]}
                 </Typography>

@@ -58,7 +58,9 @@ export default function RunBar() {
           <InputControl key={f.name} field={f} value={values[f.name]} error={errors[f.name]} disabled={running} onChange={(v) => setValue(f.name, v)} />
         ))}
         {workflowKey && fields.length === 0 && (
-          <Typography variant="body2" sx={{ color: 'text.secondary', alignSelf: 'center' }}>No inputs</Typography>
+          <Typography variant="body2" sx={{ color: 'text.secondary', alignSelf: 'center' }}>
+            No inputs
+          </Typography>
         )}
         <button type="submit" hidden aria-hidden tabIndex={-1} />
       </Box>

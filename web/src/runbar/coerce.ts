@@ -37,7 +37,7 @@ export function initialValues(fields: InputField[], remembered: FormValues = {})
   for (const field of fields) {
     const saved = remembered[field.name]
     const wantsFlag = fieldKind(field.type) === 'boolean'
-    values[field.name] = saved !== undefined && typeof saved === 'boolean' === wantsFlag ? saved : initialValue(field)
+    values[field.name] = saved !== undefined && (typeof saved === 'boolean') === wantsFlag ? saved : initialValue(field)
   }
   return values
 }
@@ -78,8 +78,7 @@ export function coerceInputs(fields: InputField[], values: FormValues): Coerced 
         const parsed = JSON.parse(text) as JsonValue
         const isArray = Array.isArray(parsed)
         if (field.type === 'array' && !isArray) errors[field.name] = 'Must be a JSON array'
-        else if (field.type === 'object' && (isArray || typeof parsed !== 'object' || parsed === null))
-          errors[field.name] = 'Must be a JSON object'
+        else if (field.type === 'object' && (isArray || typeof parsed !== 'object' || parsed === null)) errors[field.name] = 'Must be a JSON object'
         else inputs[field.name] = parsed
       } catch {
         errors[field.name] = 'Must be valid JSON'

@@ -12,9 +12,8 @@ export default function AccessDenied() {
           This page needs the link vai playground printed, which carries an access token
         </Typography>
         <Typography variant="body1" sx={{ color: 'text.secondary', mt: 2 }}>
-          Open the URL shown in the terminal where you started <code>vai playground</code>; it looks
-          like <code>http://127.0.0.1:3333/?token=…</code>. Each start makes a new token, so after a
-          restart use the new link.
+          Open the URL shown in the terminal where you started <code>vai playground</code>; it looks like <code>http://127.0.0.1:3333/?token=…</code>. Each
+          start makes a new token, so after a restart use the new link.
         </Typography>
       </Box>
     </Box>

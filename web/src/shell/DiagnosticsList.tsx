@@ -50,15 +50,20 @@ export default function DiagnosticsList() {
             <Box sx={{ minWidth: 0 }}>
               <Typography variant="body2" component="span">
                 {d.stepId ? (
-                  <ButtonBase onClick={() => d.stepId && focusNode(d.stepId)} sx={{ fontFamily: monoFont, color: 'primary.main', mr: 1, verticalAlign: 'baseline' }}>
+                  <ButtonBase
+                    onClick={() => d.stepId && focusNode(d.stepId)}
+                    sx={{ fontFamily: monoFont, color: 'primary.main', mr: 1, verticalAlign: 'baseline' }}
+                  >
                     {where(d)}
                   </ButtonBase>
                 ) : (
-                  where(d) && <Box component="span" sx={{ fontFamily: monoFont, mr: 1 }}>{where(d)}</Box>
+                  where(d) && (
+                    <Box component="span" sx={{ fontFamily: monoFont, mr: 1 }}>
+                      {where(d)}
+                    </Box>
+                  )
                 )}
-                {/* Spaces between the parts keep the text readable when copied (and word-bounded). */}
-                {' '}
-                {d.message}{' '}
+                {/* Spaces between the parts keep the text readable when copied (and word-bounded). */} {d.message}{' '}
               </Typography>
               <Typography variant="caption" sx={{ display: 'block', color: 'text.secondary', fontFamily: monoFont }}>
                 {d.code}{' '}

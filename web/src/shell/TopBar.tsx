@@ -23,10 +23,7 @@ interface Props {
 export default function TopBar(props: Props) {
   const { mode, onToggleMode, libraryOpen, onToggleLibrary, inspectorOpen, onToggleInspector } = props
   return (
-    <Box
-      component="header"
-      sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, height: 44, borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}
-    >
+    <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, height: 44, borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}>
       <Tooltip title={libraryOpen ? 'Hide library' : 'Show library'}>
         <IconButton size="small" aria-label={libraryOpen ? 'Hide library' : 'Show library'} aria-pressed={libraryOpen} onClick={onToggleLibrary}>
           <MenuOpen fontSize="small" sx={{ transform: libraryOpen ? 'none' : 'scaleX(-1)' }} />

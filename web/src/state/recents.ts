@@ -38,10 +38,7 @@ export function loadRecents(storage: Storage | undefined = globalThis.localStora
     const raw = storage?.getItem(STORAGE_KEY)
     const parsed: unknown = raw ? JSON.parse(raw) : []
     if (!Array.isArray(parsed)) return []
-    return parsed.filter(
-      (e): e is RecentEntry =>
-        typeof e === 'object' && e !== null && typeof e.key === 'string' && typeof e.name === 'string',
-    )
+    return parsed.filter((e): e is RecentEntry => typeof e === 'object' && e !== null && typeof e.key === 'string' && typeof e.name === 'string')
   } catch {
     return []
   }

@@ -157,11 +157,7 @@ describe('runReducer', () => {
   })
 
   it('marks cancelled steps', () => {
-    const s = fold(
-      started,
-      ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }),
-      ev(2, { type: 'step_cancelled', stepId: 'a' }),
-    )
+    const s = fold(started, ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'query' }), ev(2, { type: 'step_cancelled', stepId: 'a' }))
     expect(s.steps.a.status).toBe('cancelled')
   })
 

@@ -1,12 +1,5 @@
 //! Folds the server's run messages into the UI's run state. Pure: no React, no I/O.
-import type {
-  RunEvent,
-  RunSnapshot,
-  RunState,
-  ServerMessage,
-  StepState,
-  Usage,
-} from '../api/types'
+import type { RunEvent, RunSnapshot, RunState, ServerMessage, StepState, Usage } from '../api/types'
 
 export interface RunView {
   runId?: string

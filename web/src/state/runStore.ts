@@ -29,8 +29,7 @@ export const useRunStore = create<RunStore>()((set, get) => ({
   ...initialRunState,
   starting: false,
   setStart: (state) => set(state),
-  begin: (runId, workflowId) =>
-    set({ ...clear(get()), ...beginRun(runId, workflowId), starting: false, startError: undefined }),
+  begin: (runId, workflowId) => set({ ...clear(get()), ...beginRun(runId, workflowId), starting: false, startError: undefined }),
   apply: (message) => {
     const before = stateOf(get())
     const after = runReducer(before, message)

@@ -31,11 +31,7 @@ export interface WorkflowStore {
   libraryLoading: boolean
   libraryError?: string
   select(id?: string): void
-  setOpened(opened: {
-    current: OpenWorkflow
-    graph?: GraphView
-    diagnostics: Diagnostic[]
-  }): void
+  setOpened(opened: { current: OpenWorkflow; graph?: GraphView; diagnostics: Diagnostic[] }): void
   setLoading(loading: boolean): void
   setLoadError(message?: string): void
   setLibrary(library: WorkflowSummary[]): void
@@ -51,15 +47,13 @@ export const useWorkflowStore = create<WorkflowStore>()((set) => ({
   library: [],
   libraryLoading: false,
   select: (id) => set({ selected: id }),
-  setOpened: ({ current, graph, diagnostics }) =>
-    set({ current, graph, diagnostics, selected: undefined, loading: false, loadError: undefined }),
+  setOpened: ({ current, graph, diagnostics }) => set({ current, graph, diagnostics, selected: undefined, loading: false, loadError: undefined }),
   setLoading: (loading) => set({ loading }),
   setLoadError: (message) => set({ loadError: message, loading: false }),
   setLibrary: (library) => set({ library }),
   setLibraryState: (state) => set(state),
   setDiagnostics: (diagnostics) => set({ diagnostics }),
-  close: () =>
-    set({ current: undefined, graph: undefined, diagnostics: [], selected: undefined, loadError: undefined }),
+  close: () => set({ current: undefined, graph: undefined, diagnostics: [], selected: undefined, loadError: undefined }),
 }))
 
 /** Whether the definition parsed (so it can be sent to /api/runs). */

@@ -17,9 +17,36 @@ export const graph: GraphView = {
   name: 'Two Steps',
   description: 'Search, then merge',
   nodes: [
-    { kind: 'inputs', id: '__inputs', inputs: [{ name: 'query', type: 'string', required: true }, { name: 'limit', type: 'number', required: false, default: 5 }] },
-    { kind: 'step', id: 'search', name: 'Search it', tool: 'search', category: 'retrieval', color: '#40E0FF', icon: 'Search', layer: 0, continueOnError: false },
-    { kind: 'step', id: 'merge', name: 'Merge it', tool: 'merge', category: 'control_flow', color: '#90A4AE', icon: 'MergeType', layer: 1, continueOnError: false },
+    {
+      kind: 'inputs',
+      id: '__inputs',
+      inputs: [
+        { name: 'query', type: 'string', required: true },
+        { name: 'limit', type: 'number', required: false, default: 5 },
+      ],
+    },
+    {
+      kind: 'step',
+      id: 'search',
+      name: 'Search it',
+      tool: 'search',
+      category: 'retrieval',
+      color: '#40E0FF',
+      icon: 'Search',
+      layer: 0,
+      continueOnError: false,
+    },
+    {
+      kind: 'step',
+      id: 'merge',
+      name: 'Merge it',
+      tool: 'merge',
+      category: 'control_flow',
+      color: '#90A4AE',
+      icon: 'MergeType',
+      layer: 1,
+      continueOnError: false,
+    },
     { kind: 'output', id: '__output', fields: ['results'] },
   ],
   edges: [],
@@ -32,7 +59,22 @@ export const graph: GraphView = {
 function wholeTemplate(pointer: string, field: string, path: string, target: string, stepId?: string): ReferenceSite {
   const root = path.split('.')[0]
   const end = 3 + path.length
-  return { pointer, field, kind: 'template', path, root, target, start: 3, end, rootStart: 3, rootEnd: 3 + root.length, templateStart: 0, templateEnd: end + 3, whole: true, ...(stepId ? { stepId } : {}) }
+  return {
+    pointer,
+    field,
+    kind: 'template',
+    path,
+    root,
+    target,
+    start: 3,
+    end,
+    rootStart: 3,
+    rootEnd: 3 + root.length,
+    templateStart: 0,
+    templateEnd: end + 3,
+    whole: true,
+    ...(stepId ? { stepId } : {}),
+  }
 }
 
 /** The reference index of `definition`. */
@@ -46,7 +88,15 @@ export const references: ReferencesResponse = {
 }
 
 export const summaries: WorkflowSummary[] = [
-  { id: 'builtin:two-steps', name: 'Two Steps', description: 'Search, then merge', source: 'builtin', readOnly: true, stepCount: 2, inputs: ['query', 'limit'] },
+  {
+    id: 'builtin:two-steps',
+    name: 'Two Steps',
+    description: 'Search, then merge',
+    source: 'builtin',
+    readOnly: true,
+    stepCount: 2,
+    inputs: ['query', 'limit'],
+  },
   { id: 'example:other', name: 'Other Example', source: 'example', readOnly: true, stepCount: 1, inputs: [] },
 ]
 
@@ -80,7 +130,10 @@ export function installFakeServer({ runs = [] as RunSummary[], respond = (() => 
       try {
         JSON.parse(source)
       } catch {
-        const plan: PlanResponse = { valid: false, diagnostics: [{ severity: 'error', code: 'INVALID_JSON', message: 'invalid JSON: trailing comma', line: 4, column: 18 }] }
+        const plan: PlanResponse = {
+          valid: false,
+          diagnostics: [{ severity: 'error', code: 'INVALID_JSON', message: 'invalid JSON: trailing comma', line: 4, column: 18 }],
+        }
         return json(plan)
       }
       return json({ valid: true, diagnostics: [], graph } satisfies PlanResponse)
@@ -90,7 +143,8 @@ export function installFakeServer({ runs = [] as RunSummary[], respond = (() => 
     if (path === '/api/config/status') return json({ offline: true, providers: [{ id: 'llm', label: 'LLM', backend: 'none', configured: false, detail: '' }] })
     if (path === '/api/runs' && method === 'POST') return json({ runId: 'run-1' }, 201)
     if (path === '/api/runs') return json({ runs })
-    if (path.startsWith('/api/runs/run-1/steps/')) return json({ stepId: 'search', status: 'completed', inputs: { query: 'hello there' }, output: { results: [{ text: 'a' }], resultCount: 1 } })
+    if (path.startsWith('/api/runs/run-1/steps/'))
+      return json({ stepId: 'search', status: 'completed', inputs: { query: 'hello there' }, output: { results: [{ text: 'a' }], resultCount: 1 } })
     return json({ error: { code: 'NOT_FOUND', message: `no route ${path}` } }, 404)
   }
   globalThis.fetch = fetchMock as typeof fetch

@@ -9,7 +9,10 @@ import { searchDoc, tools } from '../test/fixtures'
 import ConnectMenu from './ConnectMenu'
 
 function session() {
-  const store = createEditorStore({ doc: searchDoc(), source: { key: 'k', label: 'k', readOnly: true } }, { api: fakeEditorApi(), tools: () => tools, storage: null })
+  const store = createEditorStore(
+    { doc: searchDoc(), source: { key: 'k', label: 'k', readOnly: true } },
+    { api: fakeEditorApi(), tools: () => tools, storage: null },
+  )
   useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
   return store
 }
@@ -43,7 +46,9 @@ describe('ConnectMenu', () => {
 
   it('shows why a connection is refused and stays open', async () => {
     const api = fakeEditorApi()
-    api.plan.mockImplementation(async (doc) => planOf(doc, [{ id: 'a->m:inputs.arrays[0]', source: 'a', target: 'm', kind: 'reference', label: 'a.output.results', field: 'inputs.arrays[0]' }]))
+    api.plan.mockImplementation(async (doc) =>
+      planOf(doc, [{ id: 'a->m:inputs.arrays[0]', source: 'a', target: 'm', kind: 'reference', label: 'a.output.results', field: 'inputs.arrays[0]' }]),
+    )
     const store = createEditorStore({ doc: searchDoc(), source: { key: 'k', label: 'k', readOnly: true } }, { api, tools: () => tools, storage: null })
     useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
     await act(() => store.getState().analysisNow())

@@ -49,7 +49,9 @@ export default function ConnectMenu({ request, onClose }: { request: ConnectRequ
       onClose={onClose}
       anchorReference="anchorPosition"
       anchorPosition={request.at}
-      slotProps={{ paper: { role: 'dialog', 'aria-label': `Connect ${nodeLabel(request.source)}${target ? ` to ${nodeLabel(target)}` : ''}`, sx: { width: 340, p: 1.5 } } }}
+      slotProps={{
+        paper: { role: 'dialog', 'aria-label': `Connect ${nodeLabel(request.source)}${target ? ` to ${nodeLabel(target)}` : ''}`, sx: { width: 340, p: 1.5 } },
+      }}
     >
       <Typography variant="subtitle2" sx={{ mb: 1 }}>
         Connect <b>{nodeLabel(request.source)}</b>
@@ -70,7 +72,15 @@ export default function ConnectMenu({ request, onClose }: { request: ConnectRequ
         </TextField>
       )}
       {!request.path && fields.length > 0 && (
-        <TextField select label="Read" value={path} onChange={(e) => setPath(e.target.value)} fullWidth sx={{ mb: 1 }} slotProps={{ select: { sx: { fontFamily: monoFont, fontSize: 12 } } }}>
+        <TextField
+          select
+          label="Read"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          fullWidth
+          sx={{ mb: 1 }}
+          slotProps={{ select: { sx: { fontFamily: monoFont, fontSize: 12 } } }}
+        >
           {fields.map((f) => (
             <MenuItem key={f.path} value={f.path} title={f.detail} sx={{ fontFamily: monoFont, fontSize: 12 }}>
               {f.path}
@@ -100,7 +110,14 @@ export default function ConnectMenu({ request, onClose }: { request: ConnectRequ
             ))}
           </List>
           {target === OUTPUT_NODE && (
-            <Box component="form" sx={{ display: 'flex', gap: 1, mt: 1 }} onSubmit={(e) => { e.preventDefault(); if (field.trim()) connect({ kind: 'output', field: field.trim() }) }}>
+            <Box
+              component="form"
+              sx={{ display: 'flex', gap: 1, mt: 1 }}
+              onSubmit={(e) => {
+                e.preventDefault()
+                if (field.trim()) connect({ kind: 'output', field: field.trim() })
+              }}
+            >
               <TextField label="New output field" value={field} onChange={(e) => setField(e.target.value)} fullWidth />
               <Button type="submit" variant="outlined" disabled={!field.trim() || !path}>
                 Add

@@ -3,17 +3,7 @@
 //! nodes open the connect menu, and tools or output fields dropped on the canvas add a step or
 //! a reference.
 import { useTheme } from '@mui/material/styles'
-import {
-  Background,
-  Controls,
-  MiniMap,
-  ReactFlow,
-  useReactFlow,
-  type EdgeChange,
-  type NodeChange,
-  type OnConnectEnd,
-  type OnNodeDrag,
-} from '@xyflow/react'
+import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
@@ -186,4 +176,3 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
     </ReactFlow>
   )
 }
-

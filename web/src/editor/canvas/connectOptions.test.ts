@@ -24,7 +24,13 @@ describe('connect menu options', () => {
   })
 
   it('offers branches when the source is a conditional, never then/else as data inputs', () => {
-    const doc: Workflow = { name: 'w', steps: [{ id: 'c', tool: 'conditional', inputs: {} }, { id: 'd', tool: 'conditional', inputs: {} }] }
+    const doc: Workflow = {
+      name: 'w',
+      steps: [
+        { id: 'c', tool: 'conditional', inputs: {} },
+        { id: 'd', tool: 'conditional', inputs: {} },
+      ],
+    }
     const labels = targetOptions(doc, 'c', 'd', tools).map((o) => o.label)
     expect(labels).toEqual(['then branch', 'else branch', 'condition', 'run after (dependsOn)'])
   })

@@ -32,7 +32,11 @@ export function sourceFields(doc: Workflow, source: string, tools: Record<string
   if (!step) return []
   const whole = { path: `${source}.output`, label: 'output', detail: 'the whole output' }
   if (typeof step.forEach === 'string') {
-    return [{ path: `${source}.output.results`, label: 'results', detail: 'one output per item' }, { path: `${source}.output.count`, label: 'count', detail: 'number of items' }, whole]
+    return [
+      { path: `${source}.output.results`, label: 'results', detail: 'one output per item' },
+      { path: `${source}.output.count`, label: 'count', detail: 'number of items' },
+      whole,
+    ]
   }
   const outputs = tools[step.tool]?.outputs ?? []
   return [...outputs.map((o) => ({ path: `${source}.output.${o.name}`, label: o.name, detail: o.description })), whole]
@@ -40,7 +44,9 @@ export function sourceFields(doc: Workflow, source: string, tools: Record<string
 
 export function targetOptions(doc: Workflow, source: string, target: string, tools: Record<string, ToolView>): TargetOption[] {
   if (target === OUTPUT_NODE) {
-    return isObject(doc.output) ? Object.keys(doc.output).map((field) => ({ into: { kind: 'output', field }, label: field, detail: 'replace this output field' })) : []
+    return isObject(doc.output)
+      ? Object.keys(doc.output).map((field) => ({ into: { kind: 'output', field }, label: field, detail: 'replace this output field' }))
+      : []
   }
   const step = findStep(doc, target)
   if (!step) return []
@@ -56,15 +62,25 @@ export function targetOptions(doc: Workflow, source: string, target: string, too
   for (const name of names) {
     const prop = schema?.properties[name]
     if (prop?.format === 'step-ids') continue
-    options.push({ into: { kind: 'input', name }, label: name, detail: [typesOf(prop).join(' | '), prop?.description].filter(Boolean).join(' — ') || undefined, required: required.has(name) })
+    options.push({
+      into: { kind: 'input', name },
+      label: name,
+      detail: [typesOf(prop).join(' | '), prop?.description].filter(Boolean).join(' — ') || undefined,
+      required: required.has(name),
+    })
   }
-  if (source !== INPUTS_NODE) options.push({ into: { kind: 'dependsOn' }, label: 'run after (dependsOn)', detail: `${target} waits for ${source} without reading it` })
+  if (source !== INPUTS_NODE)
+    options.push({ into: { kind: 'dependsOn' }, label: 'run after (dependsOn)', detail: `${target} waits for ${source} without reading it` })
   return options
 }
 
 /** A name for a new output field: the last segment of the path, made unique. */
 export function outputFieldName(doc: Workflow, path: string): string {
-  const base = path.split('.').filter((s) => s !== 'output').at(-1) ?? 'result'
+  const base =
+    path
+      .split('.')
+      .filter((s) => s !== 'output')
+      .at(-1) ?? 'result'
   const taken = new Set(isObject(doc.output) ? Object.keys(doc.output) : [])
   if (!taken.has(base)) return base
   for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`

@@ -77,8 +77,26 @@ export class FlowNodeCache {
       out.push(
         this.reuse(
           id,
-          () => ({ id, type: 'note', data: { note }, position: { x: at.x, y: at.y }, selected, width, height, measured: this.measured.get(id), deletable: false, zIndex: -1 }),
-          (p) => p.type === 'note' && p.data.note === note && p.position.x === at.x && p.position.y === at.y && p.selected === selected && p.width === width && p.height === height,
+          () => ({
+            id,
+            type: 'note',
+            data: { note },
+            position: { x: at.x, y: at.y },
+            selected,
+            width,
+            height,
+            measured: this.measured.get(id),
+            deletable: false,
+            zIndex: -1,
+          }),
+          (p) =>
+            p.type === 'note' &&
+            p.data.note === note &&
+            p.position.x === at.x &&
+            p.position.y === at.y &&
+            p.selected === selected &&
+            p.width === width &&
+            p.height === height,
         ),
       )
     }
@@ -90,7 +108,16 @@ export class FlowNodeCache {
       const prev = this.edges.get(g.id)
       const selected = selection.has(g.id)
       // Plans return new edge objects each time; an edge that reads the same is kept.
-      if (prev && (prev.from === g || (prev.from.kind === g.kind && prev.from.label === g.label && prev.from.field === g.field && prev.from.source === g.source && prev.from.target === g.target)) && (prev.edge.selected ?? false) === selected) {
+      if (
+        prev &&
+        (prev.from === g ||
+          (prev.from.kind === g.kind &&
+            prev.from.label === g.label &&
+            prev.from.field === g.field &&
+            prev.from.source === g.source &&
+            prev.from.target === g.target)) &&
+        (prev.edge.selected ?? false) === selected
+      ) {
         return prev.edge
       }
       const edge = { ...toEdge(g), selected }

@@ -32,7 +32,10 @@ describe('addStep', () => {
   })
 
   it('does not share default values between steps', () => {
-    const listy = { ...tools.chunk, inputSchema: { type: 'object' as const, properties: { list: { type: 'array' as const, default: [1] } }, required: ['list'] } }
+    const listy = {
+      ...tools.chunk,
+      inputSchema: { type: 'object' as const, properties: { list: { type: 'array' as const, default: [1] } }, required: ['list'] },
+    }
     const one = initialInputs(listy)
     expect(one.list).toEqual([1])
     expect(one.list).not.toBe(listy.inputSchema.properties.list.default)

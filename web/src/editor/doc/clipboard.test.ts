@@ -45,7 +45,14 @@ describe('copy and paste', () => {
   })
 
   it('places a pasted group at a point, keeping its shape', () => {
-    const fragment = { steps: [{ id: 'a', tool: 'q', inputs: {} }, { id: 'b', tool: 'q', inputs: {} }, { id: 'c', tool: 'q', inputs: {} }], positions: { a: { x: 100, y: 100 }, b: { x: 400, y: 150 } } }
+    const fragment = {
+      steps: [
+        { id: 'a', tool: 'q', inputs: {} },
+        { id: 'b', tool: 'q', inputs: {} },
+        { id: 'c', tool: 'q', inputs: {} },
+      ],
+      positions: { a: { x: 100, y: 100 }, b: { x: 400, y: 150 } },
+    }
     expect(placeFragment(fragment, { x: 0, y: 10 })).toEqual({ a: { x: 0, y: 10 }, b: { x: 300, y: 60 }, c: { x: 80, y: 270 } })
   })
 })

@@ -42,7 +42,13 @@ describe('connect', () => {
   })
 
   it('starts a list for a list-of-arrays input that is empty', () => {
-    const doc: Workflow = { name: 'w', steps: [{ id: 'a', tool: 'query', inputs: {} }, { id: 'm', tool: 'merge', inputs: {} }] }
+    const doc: Workflow = {
+      name: 'w',
+      steps: [
+        { id: 'a', tool: 'query', inputs: {} },
+        { id: 'm', tool: 'merge', inputs: {} },
+      ],
+    }
     const next = ok(doc, { source: 'a', path: 'a.output.results', target: 'm', into: { kind: 'input', name: 'arrays' } })
     expect(findStep(next, 'm')?.inputs.arrays).toEqual(['{{ a.output.results }}'])
   })
@@ -63,7 +69,13 @@ describe('connect', () => {
   })
 
   it('writes then/else branches into the conditional, as step ids', () => {
-    const doc: Workflow = { name: 'w', steps: [{ id: 'c', tool: 'conditional', inputs: { condition: 'true', then: [] } }, { id: 'x', tool: 'template', inputs: {} }] }
+    const doc: Workflow = {
+      name: 'w',
+      steps: [
+        { id: 'c', tool: 'conditional', inputs: { condition: 'true', then: [] } },
+        { id: 'x', tool: 'template', inputs: {} },
+      ],
+    }
     let next = ok(doc, { source: 'c', target: 'x', into: { kind: 'branch', branch: 'then' } })
     expect(findStep(next, 'c')?.inputs.then).toEqual(['x'])
     next = ok(next, { source: 'c', target: 'x', into: { kind: 'branch', branch: 'else' } })
@@ -79,7 +91,10 @@ describe('connect', () => {
   it('adds a field to the output mapping, creating it when absent', () => {
     const next = ok(searchDoc(), { source: 't', path: 't.output.text', target: '__output', into: { kind: 'output', field: 'summary' } })
     expect(next.output).toEqual({ results: '{{ m.output.results }}', first: '{{ a.output.results }}', summary: '{{ t.output.text }}' })
-    const fresh = ok({ name: 'w', steps: [{ id: 'a', tool: 'query', inputs: {} }] }, { source: 'a', path: 'a.output', target: '__output', into: { kind: 'output', field: 'a' } })
+    const fresh = ok(
+      { name: 'w', steps: [{ id: 'a', tool: 'query', inputs: {} }] },
+      { source: 'a', path: 'a.output', target: '__output', into: { kind: 'output', field: 'a' } },
+    )
     expect(fresh.output).toEqual({ a: '{{ a.output }}' })
   })
 
@@ -97,7 +112,9 @@ describe('connect', () => {
   })
 
   it('refuses unknown steps', () => {
-    expect(connect(searchDoc(), { source: 'zz', path: 'zz.output', target: 'a', into: { kind: 'input', name: 'q' } }, tools, links)).toEqual({ error: 'There is no step "zz".' })
+    expect(connect(searchDoc(), { source: 'zz', path: 'zz.output', target: 'a', into: { kind: 'input', name: 'q' } }, tools, links)).toEqual({
+      error: 'There is no step "zz".',
+    })
   })
 })
 

@@ -7,11 +7,7 @@ import { isObject } from './json'
 import { findStep, inputsOf, INPUTS_NODE, OUTPUT_NODE, propertyOf, updateStep } from './model'
 
 /** Where a connection writes. */
-export type Into =
-  | { kind: 'input'; name: string }
-  | { kind: 'branch'; branch: 'then' | 'else' }
-  | { kind: 'dependsOn' }
-  | { kind: 'output'; field: string }
+export type Into = { kind: 'input'; name: string } | { kind: 'branch'; branch: 'then' | 'else' } | { kind: 'dependsOn' } | { kind: 'output'; field: string }
 
 export interface Connection {
   /** A step id, or `__inputs`. */
@@ -50,7 +46,7 @@ export function findCycle(links: Link[], from: string, to: string): string[] | u
     const at = queue[i]
     if (at === from) {
       const path = [at]
-      for (let p = at; p !== to; ) {
+      for (let p = at; p !== to;) {
         p = cameFrom.get(p)!
         path.unshift(p)
       }

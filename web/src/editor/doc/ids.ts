@@ -5,7 +5,19 @@ export const ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 /** The engine's reserved words (server/workflow/src/model.rs RESERVED_IDS): never a step id. */
 export const RESERVED_IDS: ReadonlySet<string> = new Set([
-  'inputs', 'defaults', 'item', 'index', 'true', 'false', 'null', 'undefined', 'output', 'input', 'step', 'steps', '_loopIndex',
+  'inputs',
+  'defaults',
+  'item',
+  'index',
+  'true',
+  'false',
+  'null',
+  'undefined',
+  'output',
+  'input',
+  'step',
+  'steps',
+  '_loopIndex',
 ])
 
 /** An identifier made from `name` (`my-tool` → `my_tool`, `1x` → `_1x`). */

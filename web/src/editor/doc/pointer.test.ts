@@ -44,7 +44,13 @@ describe('JSON pointers', () => {
 
 describe('shareStructure', () => {
   it('reuses every subtree that did not change', () => {
-    const prev = { name: 'w', steps: [{ id: 'a', inputs: { q: 1 } }, { id: 'b', inputs: { q: 2 } }] }
+    const prev = {
+      name: 'w',
+      steps: [
+        { id: 'a', inputs: { q: 1 } },
+        { id: 'b', inputs: { q: 2 } },
+      ],
+    }
     const next = structuredClone(prev)
     next.steps[1].inputs.q = 3
     const shared = shareStructure(prev, next)

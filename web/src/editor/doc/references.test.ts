@@ -27,7 +27,10 @@ describe('removeReferences (disconnect)', () => {
   })
 
   it('removes two references in one string, later offsets first', () => {
-    const { doc } = removeReferences(searchDoc(), sites.filter((s) => s.pointer === '/steps/3/inputs/text'))
+    const { doc } = removeReferences(
+      searchDoc(),
+      sites.filter((s) => s.pointer === '/steps/3/inputs/text'),
+    )
     expect(findStep(doc, 't')?.inputs.text).toBe('Found  for ')
   })
 
@@ -37,7 +40,10 @@ describe('removeReferences (disconnect)', () => {
   })
 
   it('removes several elements of one array in a safe order', () => {
-    const { doc } = removeReferences(searchDoc(), sites.filter((s) => s.pointer.startsWith('/steps/2/inputs/arrays')))
+    const { doc } = removeReferences(
+      searchDoc(),
+      sites.filter((s) => s.pointer.startsWith('/steps/2/inputs/arrays')),
+    )
     expect(findStep(doc, 'm')?.inputs.arrays).toEqual([])
   })
 
@@ -56,7 +62,14 @@ describe('removeReferences (disconnect)', () => {
 })
 
 describe('sitesOfEdge', () => {
-  const edge = (source: string, target: string, kind: GraphEdge['kind'], field: string): GraphEdge => ({ id: `${source}->${target}:${field}`, source, target, kind, label: '', field })
+  const edge = (source: string, target: string, kind: GraphEdge['kind'], field: string): GraphEdge => ({
+    id: `${source}->${target}:${field}`,
+    source,
+    target,
+    kind,
+    label: '',
+    field,
+  })
 
   it('finds data, dependsOn and output references', () => {
     expect(sitesOfEdge(edge('a', 'm', 'reference', 'inputs.arrays[0]'), sites).map((s) => s.pointer)).toEqual(['/steps/2/inputs/arrays/0'])

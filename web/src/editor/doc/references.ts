@@ -81,9 +81,7 @@ export function removeReferences(doc: Workflow, sites: ReferenceSite[]): Removal
  * alone stay, and validation flags them.
  */
 export function deleteSteps(doc: Workflow, ids: ReadonlySet<string>, sites: ReferenceSite[]): Removal {
-  const doomed = sites.filter(
-    (s) => s.target !== undefined && ids.has(s.target) && !(s.stepId !== undefined && ids.has(s.stepId)),
-  )
+  const doomed = sites.filter((s) => s.target !== undefined && ids.has(s.target) && !(s.stepId !== undefined && ids.has(s.stepId)))
   const { doc: unwired, kept } = removeReferences(doc, doomed)
   const steps = unwired.steps.filter((s) => !(isObject(s) && typeof s.id === 'string' && ids.has(s.id)))
   const without = steps.length === unwired.steps.length ? unwired : { ...unwired, steps }

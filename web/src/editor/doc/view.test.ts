@@ -38,7 +38,14 @@ describe('NodeBuilder', () => {
 
 describe('adjustEdges', () => {
   const nodes = new NodeBuilder(tools).build(searchDoc())
-  const e = (source: string, target: string, field: string): GraphEdge => ({ id: `${source}->${target}:${field}`, source, target, kind: 'reference', label: '', field })
+  const e = (source: string, target: string, field: string): GraphEdge => ({
+    id: `${source}->${target}:${field}`,
+    source,
+    target,
+    kind: 'reference',
+    label: '',
+    field,
+  })
 
   it('drops edges of missing nodes and adds new ones', () => {
     const edges = [e('a', 'm', 'inputs.arrays[0]'), e('gone', 'm', 'inputs.x')]
@@ -54,9 +61,15 @@ describe('adjustEdges', () => {
   })
 
   it('gives each kind of connection the edge the server will draw', () => {
-    expect(edgeOf({ source: '__inputs', path: 'inputs.q', target: 'a', into: { kind: 'input', name: 'query' } })).toMatchObject({ kind: 'input', field: 'inputs.query' })
+    expect(edgeOf({ source: '__inputs', path: 'inputs.q', target: 'a', into: { kind: 'input', name: 'query' } })).toMatchObject({
+      kind: 'input',
+      field: 'inputs.query',
+    })
     expect(edgeOf({ source: 'c', target: 'x', into: { kind: 'branch', branch: 'else' } })).toMatchObject({ kind: 'else', label: 'x', field: 'inputs.else' })
     expect(edgeOf({ source: 'a', target: 'b', into: { kind: 'dependsOn' } })).toMatchObject({ kind: 'depends_on', field: 'dependsOn' })
-    expect(edgeOf({ source: 'a', path: 'a.output', target: '__output', into: { kind: 'output', field: 'r' } })).toMatchObject({ kind: 'output', field: 'output.r' })
+    expect(edgeOf({ source: 'a', path: 'a.output', target: '__output', into: { kind: 'output', field: 'r' } })).toMatchObject({
+      kind: 'output',
+      field: 'output.r',
+    })
   })
 })

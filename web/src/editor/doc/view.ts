@@ -46,7 +46,11 @@ export function stepNode(step: Step, tool: ToolView | undefined): StepGraphNode 
 function inputFields(inputs: Workflow['inputs']): InputField[] {
   if (!isObject(inputs)) return []
   return Object.entries(inputs).map(([name, decl]) => {
-    const field: InputField = { name, type: isObject(decl) && typeof decl.type === 'string' ? decl.type : 'string', required: isObject(decl) && decl.required === true }
+    const field: InputField = {
+      name,
+      type: isObject(decl) && typeof decl.type === 'string' ? decl.type : 'string',
+      required: isObject(decl) && decl.required === true,
+    }
     if (isObject(decl) && decl.default !== undefined) field.default = decl.default
     if (isObject(decl) && typeof decl.description === 'string') field.description = decl.description
     return field

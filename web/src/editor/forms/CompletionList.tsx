@@ -37,7 +37,11 @@ export default function CompletionList({ id, label, anchor, state, onPick }: Pro
               <Typography component="span" sx={{ fontFamily: monoFont, fontSize: 12 }}>
                 {item.label}
               </Typography>
-              <Typography component="span" variant="caption" sx={{ color: 'text.secondary', ml: 'auto', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+              <Typography
+                component="span"
+                variant="caption"
+                sx={{ color: 'text.secondary', ml: 'auto', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+              >
                 {item.detail ?? item.kind}
               </Typography>
             </ListItemButton>

@@ -29,8 +29,12 @@ interface Props {
 export default function DefaultsEditor({ workflow, placed, onChange }: Props) {
   const defaults: { [key: string]: JsonValue } = workflow.defaults ?? {}
   const keys = Object.keys(defaults)
-  const rows = placeDiagnostics(placed.at('defaults'), keys.map((k) => `defaults.${k}`))
-  const set = (next: { [key: string]: JsonValue }, field: string) => onChange(withKey(workflow, 'defaults', Object.keys(next).length === 0 ? undefined : next), field)
+  const rows = placeDiagnostics(
+    placed.at('defaults'),
+    keys.map((k) => `defaults.${k}`),
+  )
+  const set = (next: { [key: string]: JsonValue }, field: string) =>
+    onChange(withKey(workflow, 'defaults', Object.keys(next).length === 0 ? undefined : next), field)
   return (
     <Section title="Defaults">
       <Typography variant="caption" component="div">
@@ -41,7 +45,13 @@ export default function DefaultsEditor({ workflow, placed, onChange }: Props) {
           const field = `defaults.${key}`
           const value = defaults[key]
           const kind = kindOf(value)
-          const common = { label: 'Value', field, required: true, diagnostics: rows.at(field), onChange: (v: JsonValue | undefined) => set(withKey(defaults, key, v ?? convert(undefined, kind)), field) }
+          const common = {
+            label: 'Value',
+            field,
+            required: true,
+            diagnostics: rows.at(field),
+            onChange: (v: JsonValue | undefined) => set(withKey(defaults, key, v ?? convert(undefined, kind)), field),
+          }
           return (
             <Box key={key} role="group" aria-label={`Default ${key}`} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
               <Box sx={{ width: '30%', flexShrink: 0 }}>
@@ -57,7 +67,13 @@ export default function DefaultsEditor({ workflow, placed, onChange }: Props) {
                   }}
                 />
               </Box>
-              <TextField select label="Type" value={kind} sx={{ minWidth: 100 }} onChange={(e) => set(withKey(defaults, key, convert(value, e.target.value as ValueKind)), field)}>
+              <TextField
+                select
+                label="Type"
+                value={kind}
+                sx={{ minWidth: 100 }}
+                onChange={(e) => set(withKey(defaults, key, convert(value, e.target.value as ValueKind)), field)}
+              >
                 {VALUE_KINDS.map((k) => (
                   <MenuItem key={k} value={k}>
                     {k === 'json' ? 'JSON' : k}

@@ -33,14 +33,29 @@ const PARTS = ['type', 'required', 'default', 'description']
 
 export default function InputRow({ name, decl, diagnostics, onChange, onRename, onRemove }: Props) {
   const field = `inputs.${name}`
-  const placed = placeDiagnostics(diagnostics, PARTS.map((k) => `${field}.${k}`))
+  const placed = placeDiagnostics(
+    diagnostics,
+    PARTS.map((k) => `${field}.${k}`),
+  )
   const set = (key: string) => (value: JsonValue | undefined) => onChange(withKey(decl, key, value), `${field}.${key}`)
   const at = (key: string) => placed.at(`${field}.${key}`)
   const def = { label: 'Default', field: `${field}.default`, value: decl.default, diagnostics: at('default'), onChange: set('default') }
   return (
-    <Box role="group" aria-label={`Input ${name}`} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1, display: 'flex', flexDirection: 'column', gap: 1 }}>
+    <Box
+      role="group"
+      aria-label={`Input ${name}`}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1, display: 'flex', flexDirection: 'column', gap: 1 }}
+    >
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
-        <CommitField label="Name" field={field} value={name} required diagnostics={placed.rest} validate={(t) => identifierError(t, 'input name')} onCommit={(t) => onRename(name, t)} />
+        <CommitField
+          label="Name"
+          field={field}
+          value={name}
+          required
+          diagnostics={placed.rest}
+          validate={(t) => identifierError(t, 'input name')}
+          onCommit={(t) => onRename(name, t)}
+        />
         <TextField
           select
           label="Type"
@@ -66,11 +81,20 @@ export default function InputRow({ name, decl, diagnostics, onChange, onRename, 
           <DeleteOutlined fontSize="small" />
         </IconButton>
       </Box>
-      <BooleanField label="Required" resettable={false} field={`${field}.required`} value={decl.required === true ? true : undefined} diagnostics={at('required')} onChange={(v) => set('required')(v ? true : undefined)} />
+      <BooleanField
+        label="Required"
+        resettable={false}
+        field={`${field}.required`}
+        value={decl.required === true ? true : undefined}
+        diagnostics={at('required')}
+        onChange={(v) => set('required')(v ? true : undefined)}
+      />
       {decl.type === 'string' && <TextInput {...def} value={typeof decl.default === 'string' ? decl.default : undefined} />}
       {decl.type === 'number' && <NumberField {...def} value={typeof decl.default === 'number' ? decl.default : undefined} />}
       {decl.type === 'boolean' && <BooleanField {...def} value={typeof decl.default === 'boolean' ? decl.default : undefined} />}
-      {(decl.type === 'array' || decl.type === 'object') && <JsonField {...def} check={(v) => (accepts(decl.type, v) ? undefined : `Must be a JSON ${decl.type}`)} />}
+      {(decl.type === 'array' || decl.type === 'object') && (
+        <JsonField {...def} check={(v) => (accepts(decl.type, v) ? undefined : `Must be a JSON ${decl.type}`)} />
+      )}
       <TextInput label="Description" field={`${field}.description`} value={decl.description} diagnostics={at('description')} onChange={set('description')} />
     </Box>
   )

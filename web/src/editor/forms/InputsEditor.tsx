@@ -21,7 +21,10 @@ interface Props {
 export default function InputsEditor({ workflow, placed, onChange, onRenameInput }: Props) {
   const inputs: { [name: string]: InputDecl } = workflow.inputs ?? {}
   const names = Object.keys(inputs)
-  const rows = placeDiagnostics(placed.at('inputs'), names.map((n) => `inputs.${n}`))
+  const rows = placeDiagnostics(
+    placed.at('inputs'),
+    names.map((n) => `inputs.${n}`),
+  )
   const setInputs = (next: { [name: string]: InputDecl }, field: string) =>
     onChange(withKey(workflow, 'inputs', Object.keys(next).length === 0 ? undefined : next), field)
   return (

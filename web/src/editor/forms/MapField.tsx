@@ -32,7 +32,9 @@ export default function MapField(p: SchemaFieldProps) {
               label="Key"
               field={`${fields[i]}:key`}
               value={key}
-              validate={(text) => (text === '' ? 'A key cannot be empty' : text !== key && Object.hasOwn(obj, text) ? `${p.label} already has a key "${text}"` : undefined)}
+              validate={(text) =>
+                text === '' ? 'A key cannot be empty' : text !== key && Object.hasOwn(obj, text) ? `${p.label} already has a key "${text}"` : undefined
+              }
               onCommit={(text) => {
                 const next = renameKey(obj, key, text)
                 if (!next) return `${p.label} already has a key "${text}"`
@@ -41,7 +43,15 @@ export default function MapField(p: SchemaFieldProps) {
             />
           </Box>
           <Box sx={{ flex: 1, minWidth: 0 }}>
-            <SchemaField label="Value" field={fields[i]} schema={schema} value={obj[key]} required diagnostics={placed.at(fields[i])} onChange={(v) => set(withKey(obj, key, v ?? ''))} />
+            <SchemaField
+              label="Value"
+              field={fields[i]}
+              schema={schema}
+              value={obj[key]}
+              required
+              diagnostics={placed.at(fields[i])}
+              onChange={(v) => set(withKey(obj, key, v ?? ''))}
+            />
           </Box>
           <IconButton size="small" aria-label={`Remove ${key} from ${p.label}`} onClick={() => set(withKey(obj, key, undefined))}>
             <DeleteOutlined fontSize="small" />
@@ -49,7 +59,11 @@ export default function MapField(p: SchemaFieldProps) {
         </Box>
       ))}
       <Box>
-        <Button startIcon={<Add />} onClick={() => set(withKey(obj, uniqueName('key', keys), emptyValue(schema)))} {...(keys.length === 0 ? fieldAttrs(p.field) : {})}>
+        <Button
+          startIcon={<Add />}
+          onClick={() => set(withKey(obj, uniqueName('key', keys), emptyValue(schema)))}
+          {...(keys.length === 0 ? fieldAttrs(p.field) : {})}
+        >
           Add {p.label} entry
         </Button>
       </Box>

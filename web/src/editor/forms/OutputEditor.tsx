@@ -30,7 +30,10 @@ export default function OutputEditor({ workflow, placed, onChange }: Props) {
   const set = (next: JsonValue | undefined, field = 'output') => onChange(withKey(workflow, 'output', next), field)
   const mapped: { [key: string]: JsonValue } = isObject(output) ? output : {}
   const keys = Object.keys(mapped)
-  const rows = placeDiagnostics(placed.at('output'), keys.map((k) => `output.${k}`))
+  const rows = placeDiagnostics(
+    placed.at('output'),
+    keys.map((k) => `output.${k}`),
+  )
   // A single template or raw value takes every output diagnostic under itself.
   const single = output !== undefined && !isObject(output)
   const addField = () => set(withKey(mapped, uniqueName('field', keys), ''))
@@ -44,7 +47,9 @@ export default function OutputEditor({ workflow, placed, onChange }: Props) {
           No output mapping: the run’s output is every step’s output.
         </Typography>
       )}
-      {typeof output === 'string' && <TemplateField label="Output template" field="output" value={output} required diagnostics={rows.rest} onChange={(v) => set(v ?? '')} />}
+      {typeof output === 'string' && (
+        <TemplateField label="Output template" field="output" value={output} required diagnostics={rows.rest} onChange={(v) => set(v ?? '')} />
+      )}
       {output !== undefined && typeof output !== 'string' && !isObject(output) && (
         <JsonField label="Output" field="output" value={output} required diagnostics={rows.rest} onChange={(v) => set(v ?? null)} />
       )}
@@ -67,7 +72,14 @@ export default function OutputEditor({ workflow, placed, onChange }: Props) {
                 />
               </Box>
               <Box sx={{ flex: 1, minWidth: 0 }}>
-                <AnyField label="Value" field={field} value={mapped[key]} required diagnostics={rows.at(field)} onChange={(v) => set(withKey(mapped, key, v ?? ''), field)} />
+                <AnyField
+                  label="Value"
+                  field={field}
+                  value={mapped[key]}
+                  required
+                  diagnostics={rows.at(field)}
+                  onChange={(v) => set(withKey(mapped, key, v ?? ''), field)}
+                />
               </Box>
               <IconButton aria-label={`Remove output ${key}`} onClick={() => set(withKey(mapped, key, undefined))} sx={{ mt: 0.5 }}>
                 <DeleteOutlined fontSize="small" />

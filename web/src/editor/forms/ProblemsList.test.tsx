@@ -32,7 +32,12 @@ describe('ProblemsList', () => {
   })
 
   it('shows the first entries of a long group and the rest on request', () => {
-    const many: Diagnostic[] = Array.from({ length: SHOWN_PER_GROUP + 7 }, (_, i) => ({ severity: 'info', code: 'MISSING_STEP_NAME', message: `step s${i} has no name`, stepId: `s${i}` }))
+    const many: Diagnostic[] = Array.from({ length: SHOWN_PER_GROUP + 7 }, (_, i) => ({
+      severity: 'info',
+      code: 'MISSING_STEP_NAME',
+      message: `step s${i} has no name`,
+      stepId: `s${i}`,
+    }))
     render(<ProblemsList diagnostics={[diagnostics[1], ...many]} onSelect={() => {}} />)
     const infos = screen.getByRole('list', { name: `Info (${many.length})` })
     expect(within(infos).getAllByRole('listitem')).toHaveLength(SHOWN_PER_GROUP)

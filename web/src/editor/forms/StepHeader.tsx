@@ -22,7 +22,11 @@ export default function StepHeader({ step, tool, at, onChange, onRename }: Props
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Chip size="small" label={tool ? `${tool.label} · ${step.tool}` : step.tool} sx={tool ? { bgcolor: tool.color, color: '#111', fontWeight: 600 } : undefined} />
+        <Chip
+          size="small"
+          label={tool ? `${tool.label} · ${step.tool}` : step.tool}
+          sx={tool ? { bgcolor: tool.color, color: '#111', fontWeight: 600 } : undefined}
+        />
         {tool && (
           <Typography variant="caption" sx={{ color: 'text.secondary' }}>
             {tool.description}
@@ -44,7 +48,14 @@ export default function StepHeader({ step, tool, at, onChange, onRename }: Props
         validate={(text) => identifierError(text, 'step id')}
         onCommit={(text) => onRename(step.id, text)}
       />
-      <TextInput label="Name" field="name" value={step.name} placeholder={step.id} diagnostics={at('name')} onChange={(v) => onChange(withKey(step, 'name', v), 'name')} />
+      <TextInput
+        label="Name"
+        field="name"
+        value={step.name}
+        placeholder={step.id}
+        diagnostics={at('name')}
+        onChange={(v) => onChange(withKey(step, 'name', v), 'name')}
+      />
       <TextInput
         label="Description"
         field="description"

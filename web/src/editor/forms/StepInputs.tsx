@@ -38,11 +38,27 @@ export default function StepInputs({ step, tool, at, onChange }: Props) {
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
         {keys.map((key) =>
           Object.hasOwn(properties, key) ? (
-            <SchemaField key={key} label={key} field={`inputs.${key}`} schema={properties[key]} value={inputs[key]} required={required.has(key)} diagnostics={at(`inputs.${key}`)} onChange={set(key)} />
+            <SchemaField
+              key={key}
+              label={key}
+              field={`inputs.${key}`}
+              schema={properties[key]}
+              value={inputs[key]}
+              required={required.has(key)}
+              diagnostics={at(`inputs.${key}`)}
+              onChange={set(key)}
+            />
           ) : (
             <Box key={key} sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5 }}>
               <Box sx={{ flex: 1, minWidth: 0 }}>
-                <AnyField label={key} field={`inputs.${key}`} value={inputs[key]} description={`Not an input of ${step.tool}`} diagnostics={at(`inputs.${key}`)} onChange={set(key)} />
+                <AnyField
+                  label={key}
+                  field={`inputs.${key}`}
+                  value={inputs[key]}
+                  description={`Not an input of ${step.tool}`}
+                  diagnostics={at(`inputs.${key}`)}
+                  onChange={set(key)}
+                />
               </Box>
               <IconButton size="small" aria-label={`Remove unknown input ${key}`} onClick={() => set(key)(undefined)} sx={{ mt: 0.75 }}>
                 <DeleteOutlined fontSize="small" />

@@ -18,7 +18,10 @@ interface Props {
 
 /** When and how the step runs: condition, forEach, retry, timeout, dependencies. */
 export default function StepSettings({ step, at, onChange }: Props) {
-  const set = (key: string, field = key) => (value: JsonValue | undefined) => onChange(withKey(step, key, value), field)
+  const set =
+    (key: string, field = key) =>
+    (value: JsonValue | undefined) =>
+      onChange(withKey(step, key, value), field)
   const number = (s: NumberSetting, value: JsonValue | undefined, field: string, onValue: (v: JsonValue | undefined) => void) => (
     <NumberField
       key={s.key}

@@ -102,7 +102,7 @@ export default function TemplateField(p: Props) {
             onKeyDown,
             style: { fontFamily: monoFont, fontSize: 12 },
           },
-          }}
+        }}
       />
       <CompletionList id={listId} label={p.label} anchor={anchor} state={state} onPick={pick} />
     </>

@@ -26,7 +26,14 @@ export default function WorkflowSettings(p: WorkflowSettingsProps) {
     <FormContext.Provider value={context}>
       <Box ref={root} component="form" aria-label="Workflow settings" noValidate onSubmit={(e) => e.preventDefault()}>
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
-          <TextInput label="Name" field="name" value={workflow.name} required diagnostics={placed.at('name')} onChange={(v) => onChange(withKey(workflow, 'name', v ?? ''), 'name')} />
+          <TextInput
+            label="Name"
+            field="name"
+            value={workflow.name}
+            required
+            diagnostics={placed.at('name')}
+            onChange={(v) => onChange(withKey(workflow, 'name', v ?? ''), 'name')}
+          />
           <TextInput
             label="Description"
             field="description"

@@ -13,7 +13,11 @@ describe('document edits keep what was not touched', () => {
   })
 
   it('renameKey keeps the position and refuses a taken name', () => {
-    expect(Object.entries(renameKey({ a: 1, b: 2, c: 3 }, 'b', 'x') ?? {})).toEqual([['a', 1], ['x', 2], ['c', 3]])
+    expect(Object.entries(renameKey({ a: 1, b: 2, c: 3 }, 'b', 'x') ?? {})).toEqual([
+      ['a', 1],
+      ['x', 2],
+      ['c', 3],
+    ])
     expect(renameKey({ a: 1, b: 2 }, 'a', 'b')).toBeUndefined()
   })
 

@@ -43,7 +43,10 @@ describe('widgetFor reads the declared schema', () => {
 describe('field helpers', () => {
   it('places a diagnostic under the most specific field shown', () => {
     const d = (field?: string) => ({ severity: 'error' as const, code: 'X', message: field ?? 'none', field })
-    const placed = placeDiagnostics([d('inputs.arrays[1]'), d('inputs.arrays'), d('inputs.arraysX'), d('retry.maxAttempts'), d()], ['inputs.arrays', 'inputs.arrays[1]', 'retry'])
+    const placed = placeDiagnostics(
+      [d('inputs.arrays[1]'), d('inputs.arrays'), d('inputs.arraysX'), d('retry.maxAttempts'), d()],
+      ['inputs.arrays', 'inputs.arrays[1]', 'retry'],
+    )
     expect(placed.at('inputs.arrays[1]').map((x) => x.message)).toEqual(['inputs.arrays[1]'])
     expect(placed.at('inputs.arrays').map((x) => x.message)).toEqual(['inputs.arrays'])
     expect(placed.at('retry').map((x) => x.message)).toEqual(['retry.maxAttempts'])

@@ -2,19 +2,7 @@
 //! own JSON type when the schema allows several).
 import type { JsonType, JsonValue, PropertySchema } from '../../api/types'
 
-export type Widget =
-  | 'text'
-  | 'multiline'
-  | 'expression'
-  | 'number'
-  | 'integer'
-  | 'boolean'
-  | 'enum'
-  | 'step-ids'
-  | 'array'
-  | 'map'
-  | 'json'
-  | 'any'
+export type Widget = 'text' | 'multiline' | 'expression' | 'number' | 'integer' | 'boolean' | 'enum' | 'step-ids' | 'array' | 'map' | 'json' | 'any'
 
 /** Widgets that edit a string, so a template is just their text. */
 const STRING_WIDGETS: ReadonlySet<Widget> = new Set(['text', 'multiline', 'expression', 'any'])

@@ -34,8 +34,24 @@ export const TIMEOUT_MS: NumberSetting = {
 
 export const RETRY_SETTINGS: readonly NumberSetting[] = [
   { key: 'maxAttempts', label: 'Max attempts', integer: true, minimum: 1, maximum: 10, default: 3, description: 'Attempts in all, the first included' },
-  { key: 'initialDelayMs', label: 'Initial delay (ms)', integer: true, minimum: 0, maximum: 600_000, default: 500, description: 'Delay before the second attempt' },
-  { key: 'backoffRate', label: 'Backoff rate', integer: false, minimum: 1, maximum: 10, default: 2, description: 'Factor applied to the delay after each attempt' },
+  {
+    key: 'initialDelayMs',
+    label: 'Initial delay (ms)',
+    integer: true,
+    minimum: 0,
+    maximum: 600_000,
+    default: 500,
+    description: 'Delay before the second attempt',
+  },
+  {
+    key: 'backoffRate',
+    label: 'Backoff rate',
+    integer: false,
+    minimum: 1,
+    maximum: 10,
+    default: 2,
+    description: 'Factor applied to the delay after each attempt',
+  },
   { key: 'maxDelayMs', label: 'Max delay (ms)', integer: true, minimum: 0, maximum: 3_600_000, default: 30_000, description: 'Upper bound of one delay' },
 ]
 
@@ -65,6 +81,19 @@ export function stepJsonError(value: JsonValue, id: string): string | undefined 
 
 /** Every field the step form shows (diagnostics on other fields are listed at the top). */
 export function stepFields(step: Step, tool?: ToolView): string[] {
-  const settings = ['id', 'name', 'description', 'tool', 'inputs', 'condition', 'forEach', 'forEachConcurrency', 'continueOnError', 'dependsOn', 'timeoutMs', 'retry']
+  const settings = [
+    'id',
+    'name',
+    'description',
+    'tool',
+    'inputs',
+    'condition',
+    'forEach',
+    'forEachConcurrency',
+    'continueOnError',
+    'dependsOn',
+    'timeoutMs',
+    'retry',
+  ]
   return [...settings, ...RETRY_SETTINGS.map((s) => `retry.${s.key}`), ...inputKeys(step, tool).map((k) => `inputs.${k}`)]
 }

@@ -12,7 +12,7 @@ export function findField(root: ParentNode, field: string): HTMLElement | undefi
   const named = (f: string) => all.find((el) => el.dataset.field === f)
   const found = named(field) ?? all.find((el) => isUnder(el.dataset.field, field))
   if (found) return found
-  for (let f = field; ; ) {
+  for (let f = field; ;) {
     const cut = Math.max(f.lastIndexOf('.'), f.lastIndexOf('['))
     if (cut <= 0) return undefined
     f = f.slice(0, cut)

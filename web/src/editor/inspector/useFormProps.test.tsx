@@ -59,7 +59,9 @@ describe('form bindings', () => {
     const { result } = renderHook(() => useStepFormProps('a'))
     const { complete, onRename } = result.current!
     await complete({ stepId: 'b', field: 'inputs.query', text: '{{ in', cursor: 5 })
-    expect(api.complete).toHaveBeenCalledWith(expect.objectContaining({ stepId: 'b', field: 'inputs.query', definition: expect.objectContaining({ name: 'Two searches' }) }))
+    expect(api.complete).toHaveBeenCalledWith(
+      expect.objectContaining({ stepId: 'b', field: 'inputs.query', definition: expect.objectContaining({ name: 'Two searches' }) }),
+    )
     await act(async () => expect(await onRename('a', 'first')).toBeUndefined())
     expect(api.rewrite).toHaveBeenCalledWith(expect.objectContaining({ steps: { a: 'first' } }))
     // The form of the renamed step is found under its new id (the inspector follows the selection).

@@ -10,8 +10,10 @@ const INLINE = /(`[^`]+`|\*\*[^*]+\*\*|__[^_]+__|\*[^*\s][^*]*\*|_[^_\s][^_]*_)/
 function inline(text: string): ReactNode[] {
   return text.split(INLINE).map((part, i) => {
     if (part.startsWith('`') && part.endsWith('`') && part.length > 2) return <code key={i}>{part.slice(1, -1)}</code>
-    if ((part.startsWith('**') && part.endsWith('**')) || (part.startsWith('__') && part.endsWith('__'))) return part.length > 4 ? <strong key={i}>{part.slice(2, -2)}</strong> : part
-    if ((part.startsWith('*') && part.endsWith('*')) || (part.startsWith('_') && part.endsWith('_'))) return part.length > 2 ? <em key={i}>{part.slice(1, -1)}</em> : part
+    if ((part.startsWith('**') && part.endsWith('**')) || (part.startsWith('__') && part.endsWith('__')))
+      return part.length > 4 ? <strong key={i}>{part.slice(2, -2)}</strong> : part
+    if ((part.startsWith('*') && part.endsWith('*')) || (part.startsWith('_') && part.endsWith('_')))
+      return part.length > 2 ? <em key={i}>{part.slice(1, -1)}</em> : part
     return part
   })
 }

@@ -23,4 +23,3 @@ export function blocks(text: string): Block[] {
   }
   return out.filter((b) => b.kind !== 'p' || b.lines.length > 0)
 }
-

@@ -70,11 +70,27 @@ export default function Palette({ onPick, autoFocus, draggable }: Props) {
           onKeyDown={onSearchKey}
           autoFocus={autoFocus}
           fullWidth
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
         />
       </Box>
-      {error && <Typography variant="body2" sx={{ px: 1, color: 'error.main' }}>The tool catalog could not be loaded: {error}</Typography>}
-      {groups.length === 0 && !error && <Typography variant="body2" sx={{ px: 1.5, color: 'text.secondary' }}>{query ? 'No tool matches.' : 'Loading tools…'}</Typography>}
+      {error && (
+        <Typography variant="body2" sx={{ px: 1, color: 'error.main' }}>
+          The tool catalog could not be loaded: {error}
+        </Typography>
+      )}
+      {groups.length === 0 && !error && (
+        <Typography variant="body2" sx={{ px: 1.5, color: 'text.secondary' }}>
+          {query ? 'No tool matches.' : 'Loading tools…'}
+        </Typography>
+      )}
       <List ref={list} dense aria-label="Tools" onKeyDown={onListKey} sx={{ flex: 1, overflow: 'auto', minHeight: 0, py: 0 }}>
         {groups.map(({ category, tools: inGroup }) => (
           <li key={category.id}>

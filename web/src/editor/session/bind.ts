@@ -46,12 +46,27 @@ export function bind(store: EditorStore): () => void {
     // on a selection change or a keystroke that changes nothing they show.
     const wf = useWorkflowStore.getState()
     const update: Partial<WorkflowStore> = {}
-    if (!prev || s.nodes !== prev.nodes || s.edges !== prev.edges || s.analysis !== prev.analysis || s.doc.name !== prev.doc.name || s.doc.description !== prev.doc.description) {
+    if (
+      !prev ||
+      s.nodes !== prev.nodes ||
+      s.edges !== prev.edges ||
+      s.analysis !== prev.analysis ||
+      s.doc.name !== prev.doc.name ||
+      s.doc.description !== prev.doc.description
+    ) {
       update.graph = graphOf(s)
     }
     const source = s.source
     if (wf.current && (!prev || s.doc !== prev.doc || source !== prev.source)) {
-      update.current = { ...wf.current, id: source.id, key: source.key, label: source.label, version: source.version, readOnly: source.readOnly, definition: s.doc }
+      update.current = {
+        ...wf.current,
+        id: source.id,
+        key: source.key,
+        label: source.label,
+        version: source.version,
+        readOnly: source.readOnly,
+        definition: s.doc,
+      }
     }
     if (!prev || s.analysis !== prev.analysis) update.diagnostics = s.analysis.diagnostics
     if (Object.keys(update).length > 0) useWorkflowStore.setState(update)

@@ -2,7 +2,10 @@ import { describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../api/client'
 import { checkImport, MAX_WORKFLOW_BYTES } from './importCheck'
 
-const planText = vi.fn(async () => ({ valid: false, diagnostics: [{ severity: 'error' as const, code: 'INVALID_JSON', message: 'trailing comma', line: 3, column: 7 }] }))
+const planText = vi.fn(async () => ({
+  valid: false,
+  diagnostics: [{ severity: 'error' as const, code: 'INVALID_JSON', message: 'trailing comma', line: 3, column: 7 }],
+}))
 
 describe('checkImport', () => {
   it('accepts a workflow object', async () => {
@@ -23,7 +26,9 @@ describe('checkImport', () => {
 
   it('refuses a file over 5 MB without parsing it', async () => {
     const big = `{"name": "${'x'.repeat(MAX_WORKFLOW_BYTES)}", "steps": []}`
-    expect(await checkImport({ planText }, big, 'big.json')).toEqual({ error: expect.stringMatching(/big\.json is 5\.0 MB; workflow files are limited to 5 MB/) })
+    expect(await checkImport({ planText }, big, 'big.json')).toEqual({
+      error: expect.stringMatching(/big\.json is 5\.0 MB; workflow files are limited to 5 MB/),
+    })
   })
 
   it('refuses JSON that is not a workflow', async () => {

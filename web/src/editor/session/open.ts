@@ -39,8 +39,10 @@ export function opening(request: StartRequest): Opening {
   const draft = loadDraft(current.key)
   if (draft) return fromDraft(draft)
   const definition = current.definition
-  if (!isObject(definition)) return { error: 'This workflow is not valid JSON, so it cannot be edited on the canvas. Fix it in a text editor, or paste the corrected JSON.' }
-  if (definition.steps !== undefined && !Array.isArray(definition.steps)) return { error: '"steps" is not a list, so this workflow cannot be edited on the canvas.' }
+  if (!isObject(definition))
+    return { error: 'This workflow is not valid JSON, so it cannot be edited on the canvas. Fix it in a text editor, or paste the corrected JSON.' }
+  if (definition.steps !== undefined && !Array.isArray(definition.steps))
+    return { error: '"steps" is not a list, so this workflow cannot be edited on the canvas.' }
   const doc = (Array.isArray(definition.steps) ? definition : { ...definition, steps: [] }) as unknown as Workflow
   const file = current.id?.startsWith('file:') === true
   return {

@@ -61,7 +61,16 @@ export async function start(request: StartRequest): Promise<void> {
       else store.getState().flushDraft()
       store.getState().dispose()
       unbind()
-      useEditSession.setState({ active: false, handle: undefined, dirty: false, key: undefined, problems: {}, stale: {}, restoredAt: undefined, leaving: undefined })
+      useEditSession.setState({
+        active: false,
+        handle: undefined,
+        dirty: false,
+        key: undefined,
+        problems: {},
+        stale: {},
+        restoredAt: undefined,
+        leaving: undefined,
+      })
     },
     confirmLeave: () => {
       if (!store.getState().dirty) return Promise.resolve(true)

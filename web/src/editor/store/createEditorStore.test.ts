@@ -11,7 +11,10 @@ const source = { key: 'file:two.vai-workflow.json', id: 'file:two.vai-workflow.j
 
 function setup(doc: Workflow = searchDoc(), extra: { storage?: Storage | null; savedJson?: string } = {}) {
   const api = fakeEditorApi()
-  const store = createEditorStore({ doc, source, savedJson: extra.savedJson }, { api, tools: () => tools, storage: extra.storage === undefined ? null : extra.storage })
+  const store = createEditorStore(
+    { doc, source, savedJson: extra.savedJson },
+    { api, tools: () => tools, storage: extra.storage === undefined ? null : extra.storage },
+  )
   return { api, store, s: () => store.getState() }
 }
 
@@ -136,7 +139,9 @@ describe('editor store: canvas view', () => {
     const before = s().nodes
     const b = findStep(s().doc, 'b')!
     s().replaceStep('b', { ...b, name: 'B' }, 'name')
-    const changed = s().nodes.filter((n, i) => n !== before[i]).map((n) => n.id)
+    const changed = s()
+      .nodes.filter((n, i) => n !== before[i])
+      .map((n) => n.id)
     expect(changed).toEqual(['b'])
   })
 
@@ -190,7 +195,9 @@ describe('editor store: operations that ask the server', () => {
   it('disconnects an edge by removing exactly its reference', async () => {
     const { api, s } = setup()
     api.references.mockResolvedValue(searchSites())
-    api.plan.mockImplementation(async (doc) => planOf(doc, [{ id: 'e', source: 'a', target: 'm', kind: 'reference', label: 'a.output.results', field: 'inputs.arrays[0]' }]))
+    api.plan.mockImplementation(async (doc) =>
+      planOf(doc, [{ id: 'e', source: 'a', target: 'm', kind: 'reference', label: 'a.output.results', field: 'inputs.arrays[0]' }]),
+    )
     await settle()
     await s().disconnectEdges(['e'])
     expect(findStep(s().doc, 'm')?.inputs.arrays).toEqual(['{{ b.output.results }}'])
@@ -279,7 +286,10 @@ describe('editor store: save and drafts', () => {
 
   it('asks for a name for a read-only workflow', async () => {
     const api = fakeEditorApi()
-    const store = createEditorStore({ doc: searchDoc(), source: { key: 'builtin:x', id: 'builtin:x', label: 'x', readOnly: true } }, { api, tools: () => tools, storage: null })
+    const store = createEditorStore(
+      { doc: searchDoc(), source: { key: 'builtin:x', id: 'builtin:x', label: 'x', readOnly: true } },
+      { api, tools: () => tools, storage: null },
+    )
     expect(await store.getState().save()).toEqual({ status: 'needs-name' })
     expect(api.save).not.toHaveBeenCalled()
   })

@@ -152,10 +152,25 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
         return
       }
       const ok = saveDraft(
-        { key: s.source.key, label: s.source.label, id: s.source.id, readOnly: s.source.readOnly, version: s.source.version, savedJson: s.savedJson, doc: s.doc, savedAt: now() },
+        {
+          key: s.source.key,
+          label: s.source.label,
+          id: s.source.id,
+          readOnly: s.source.readOnly,
+          version: s.source.version,
+          savedJson: s.savedJson,
+          doc: s.doc,
+          savedAt: now(),
+        },
         store,
       )
-      if (!ok) set({ notice: { tone: 'warning', text: 'Unsaved changes could not be kept in this browser (storage full or disabled): save or export before closing the tab.' } })
+      if (!ok)
+        set({
+          notice: {
+            tone: 'warning',
+            text: 'Unsaved changes could not be kept in this browser (storage full or disabled): save or export before closing the tab.',
+          },
+        })
     }
 
     async function analyse(): Promise<Analysis> {
@@ -282,7 +297,14 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
   // The first analysis: the read-only view's plan was strict; the editor wants draft mode and
   // the reference index.
   store.setState({ analysing: true })
-  analysisTimer = setTimeout(() => void store.getState().analysisNow().catch(() => undefined), 0)
+  analysisTimer = setTimeout(
+    () =>
+      void store
+        .getState()
+        .analysisNow()
+        .catch(() => undefined),
+    0,
+  )
   return store
 }
 

@@ -102,7 +102,8 @@ export function editActions(ctx: EditorContext): EditActions {
     }
     const copied = renameKeys(fragment.positions, renames)
     const known = Object.values(copied)
-    const origin = known.length > 0 ? { x: Math.min(...known.map((p) => p.x)) + offset.x, y: Math.min(...known.map((p) => p.y)) + offset.y } : spotFor(undefined)
+    const origin =
+      known.length > 0 ? { x: Math.min(...known.map((p) => p.x)) + offset.x, y: Math.min(...known.map((p) => p.y)) + offset.y } : spotFor(undefined)
     const place = placeFragment({ steps, positions: copied }, at ?? origin)
     const doc = withPositions(appendSteps(get().doc, steps), place)
     get().commit(doc, { place, select: steps.map((s) => s.id) })
@@ -143,7 +144,10 @@ export function editActions(ctx: EditorContext): EditActions {
       const first = kept[0]
       get().commit(doc, {
         notice: first
-          ? { tone: 'warning', text: `The reference to ${first.site.target ?? first.site.path} in ${first.site.stepId ?? 'the output'} · ${first.site.field} was kept: ${first.reason}. Edit the field to remove it.` }
+          ? {
+              tone: 'warning',
+              text: `The reference to ${first.site.target ?? first.site.path} in ${first.site.stepId ?? 'the output'} · ${first.site.field} was kept: ${first.reason}. Edit the field to remove it.`,
+            }
           : sites.length === 0
             ? { tone: 'warning', text: 'That connection is no longer in the workflow.' }
             : undefined,
@@ -155,7 +159,8 @@ export function editActions(ctx: EditorContext): EditActions {
       const notes = new Set(ids.filter((id) => id.startsWith(NOTE)).map((id) => id.slice(NOTE.length)))
       const steps = new Set(ids.filter((id) => !id.startsWith(NOTE) && id !== INPUTS_NODE && id !== OUTPUT_NODE))
       if (notes.size === 0 && steps.size === 0) {
-        if (ids.length > 0) get().setNotice({ tone: 'info', text: 'The inputs and output nodes belong to every workflow; change them in the workflow settings.' })
+        if (ids.length > 0)
+          get().setNotice({ tone: 'info', text: 'The inputs and output nodes belong to every workflow; change them in the workflow settings.' })
         return
       }
       let doc = get().doc
@@ -175,7 +180,10 @@ export function editActions(ctx: EditorContext): EditActions {
         notice: unreachable
           ? { tone: 'warning', text: `Deleted, but references to the deleted steps could not be removed (${unreachable}); validation lists them.` }
           : kept > 0
-            ? { tone: 'warning', text: `Deleted. ${kept} reference${kept === 1 ? '' : 's'} inside larger expressions still name${kept === 1 ? 's' : ''} the deleted step; the problems list shows where.` }
+            ? {
+                tone: 'warning',
+                text: `Deleted. ${kept} reference${kept === 1 ? '' : 's'} inside larger expressions still name${kept === 1 ? 's' : ''} the deleted step; the problems list shows where.`,
+              }
             : undefined,
       })
     },

@@ -26,7 +26,6 @@ export interface EditorApi {
   getWorkflow(id: string): Promise<WorkflowDocument>
 }
 
-
 /** A 4xx that carries diagnostics is an answer (an invalid document), not a failure. */
 async function answered(call: Promise<PlanResponse>): Promise<PlanResponse> {
   try {

@@ -43,7 +43,10 @@ export function fileActions(ctx: EditorContext): FileActions {
       if (before.key !== source.key) removeDraft(before.key, deps.storage ?? undefined)
       ctx.set({ source, busy: false })
       // What was written is the document as it was sent; later edits stay unsaved.
-      ctx.reset(get().doc, { savedJson: JSON.stringify(doc), notice: { tone: 'info', text: `Saved ${fileName.endsWith('.vai-workflow.json') ? fileName : `${fileName}.vai-workflow.json`}.` } })
+      ctx.reset(get().doc, {
+        savedJson: JSON.stringify(doc),
+        notice: { tone: 'info', text: `Saved ${fileName.endsWith('.vai-workflow.json') ? fileName : `${fileName}.vai-workflow.json`}.` },
+      })
       return { status: 'saved', id: saved.id, summary: saved.summary }
     } catch (e) {
       ctx.set({ busy: false })
@@ -76,7 +79,12 @@ export function fileActions(ctx: EditorContext): FileActions {
         const disk = await deps.api.getWorkflow(source.id)
         const definition = disk.definition
         if (!isObject(definition) || !Array.isArray(definition.steps)) {
-          ctx.set({ notice: { tone: 'error', text: 'The file on disk is not a workflow the editor can open (is it valid JSON with steps?). Your version is still here.' } })
+          ctx.set({
+            notice: {
+              tone: 'error',
+              text: 'The file on disk is not a workflow the editor can open (is it valid JSON with steps?). Your version is still here.',
+            },
+          })
           return
         }
         const doc = shareStructure(get().doc, definition as never)

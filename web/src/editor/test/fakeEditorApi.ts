@@ -35,7 +35,10 @@ export function planOf(doc: Workflow, edges: GraphEdge[] = []): PlanResponse {
 export function fakeEditorApi() {
   const api = {
     plan: vi.fn(async (doc: Workflow) => planOf(doc)),
-    planText: vi.fn(async (): Promise<PlanResponse> => ({ valid: false, diagnostics: [{ severity: 'error', code: 'INVALID_JSON', message: 'invalid JSON: trailing comma', line: 4, column: 18 }] })),
+    planText: vi.fn(async (): Promise<PlanResponse> => ({
+      valid: false,
+      diagnostics: [{ severity: 'error', code: 'INVALID_JSON', message: 'invalid JSON: trailing comma', line: 4, column: 18 }],
+    })),
     references: vi.fn(async (_doc: Workflow): Promise<ReferenceSite[]> => []),
     rewrite: vi.fn(async (body: { definition: JsonValue; steps?: Record<string, string>; inputs?: Record<string, string> }) => {
       const doc = structuredClone(body.definition) as unknown as Workflow

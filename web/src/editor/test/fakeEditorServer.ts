@@ -66,7 +66,18 @@ export function installEditorServer() {
     if (path === '/api/workflows/starters') return json({ starters } satisfies StarterList)
     if (path === '/api/workflows/plan' && body?.definition) {
       const doc = body.definition as Workflow
-      return json({ valid: true, diagnostics: [], graph: { name: doc.name, nodes: [], edges: edgesOf(doc), layers: [], estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, runnable: true } } satisfies PlanResponse)
+      return json({
+        valid: true,
+        diagnostics: [],
+        graph: {
+          name: doc.name,
+          nodes: [],
+          edges: edgesOf(doc),
+          layers: [],
+          estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 },
+          runnable: true,
+        },
+      } satisfies PlanResponse)
     }
     if (path === '/api/workflows/rewrite') {
       const doc = body.definition as Workflow
@@ -77,7 +88,11 @@ export function installEditorServer() {
     if (path === '/api/workflows/format') return json({ text: `${JSON.stringify(body.definition, null, 2)}\n` })
     if (path === '/api/workflows/save') {
       const id = `file:${body.fileName}.vai-workflow.json`
-      return json({ id, version: 'v2', summary: { id, name: body.definition.name, source: 'file', stepCount: body.definition.steps.length, inputs: [], readOnly: false } } satisfies SaveResponse)
+      return json({
+        id,
+        version: 'v2',
+        summary: { id, name: body.definition.name, source: 'file', stepCount: body.definition.steps.length, inputs: [], readOnly: false },
+      } satisfies SaveResponse)
     }
     if (path.startsWith('/api/workflows/builtin')) {
       const answer = await inner(input, init)

@@ -3,7 +3,14 @@ import type { ReferenceSite, ToolView, Workflow } from '../../api/types'
 
 const calls = { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }
 
-function tool(name: string, category: ToolView['category'], icon: string, schema: Partial<ToolView['inputSchema']>, outputs: string[], mainInput?: string): ToolView {
+function tool(
+  name: string,
+  category: ToolView['category'],
+  icon: string,
+  schema: Partial<ToolView['inputSchema']>,
+  outputs: string[],
+  mainInput?: string,
+): ToolView {
   return {
     name,
     label: name[0].toUpperCase() + name.slice(1),
@@ -67,7 +74,16 @@ export const tools: Record<string, ToolView> = {
     ['conditionResult', 'branchTaken'],
     'condition',
   ),
-  chunk: tool('chunk', 'utility', 'ContentCut', { properties: { text: { type: 'string' }, strategy: { type: 'string', default: 'recursive' }, size: { type: 'integer', default: 512 } }, required: ['text', 'strategy'] }, ['chunks']),
+  chunk: tool(
+    'chunk',
+    'utility',
+    'ContentCut',
+    {
+      properties: { text: { type: 'string' }, strategy: { type: 'string', default: 'recursive' }, size: { type: 'integer', default: 512 } },
+      required: ['text', 'strategy'],
+    },
+    ['chunks'],
+  ),
 }
 
 /** inputs.query → a, b (query) → m (merge) → output; a template step t reads a and inputs. */

@@ -20,8 +20,8 @@ export default function ConflictDialog({ fileName, onReload, onOverwrite, onClos
       <DialogTitle>{fileName} changed on disk</DialogTitle>
       <DialogContent>
         <DialogContentText id="conflict-text">
-          The file was changed outside the playground since you opened it. Saving now would overwrite those changes.
-          Reload it to see them (Undo brings your version back), or save yours anyway.
+          The file was changed outside the playground since you opened it. Saving now would overwrite those changes. Reload it to see them (Undo brings your
+          version back), or save yours anyway.
         </DialogContentText>
       </DialogContent>
       <DialogActions>

@@ -23,7 +23,19 @@ import ValidationStatus from './ValidationStatus'
 
 const FIT = { padding: 0.15, maxZoom: 1.25, duration: 250 }
 
-function Tool({ label, shortcut, disabled, onClick, children }: { label: string; shortcut?: string; disabled?: boolean; onClick(): void; children: ReactNode }) {
+function Tool({
+  label,
+  shortcut,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string
+  shortcut?: string
+  disabled?: boolean
+  onClick(): void
+  children: ReactNode
+}) {
   return (
     <Tooltip title={shortcut ? `${label} (${shortcut})` : label}>
       <span>
@@ -52,7 +64,11 @@ export default function EditToolbar() {
   }
 
   return (
-    <Box role="toolbar" aria-label="Editing" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, px: 1, py: 0.5, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap' }}>
+    <Box
+      role="toolbar"
+      aria-label="Editing"
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, px: 1, py: 0.5, borderBottom: 1, borderColor: 'divider', flexWrap: 'wrap' }}
+    >
       <Tool label="Undo" shortcut="Ctrl+Z" disabled={!canUndo} onClick={() => s().undo()}>
         <Undo fontSize="small" />
       </Tool>

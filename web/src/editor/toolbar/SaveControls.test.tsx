@@ -9,7 +9,9 @@ import SaveControls from './SaveControls'
 
 function session(readOnly = false) {
   const api = fakeEditorApi()
-  const source = readOnly ? { key: 'builtin:x', id: 'builtin:x', label: 'X', readOnly } : { key: 'file:two.vai-workflow.json', id: 'file:two.vai-workflow.json', label: 'Two', readOnly, version: 'v1' }
+  const source = readOnly
+    ? { key: 'builtin:x', id: 'builtin:x', label: 'X', readOnly }
+    : { key: 'file:two.vai-workflow.json', id: 'file:two.vai-workflow.json', label: 'Two', readOnly, version: 'v1' }
   const store = createEditorStore({ doc: searchDoc(), source }, { api, tools: () => tools, storage: null, debounceMs: 0 })
   useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
   return { api, store }
@@ -37,7 +39,12 @@ describe('Save controls', () => {
     store.getState().addStep('query')
     api.save.mockRejectedValueOnce(new ApiError('CONFLICT', 'changed on disk', 409))
     const disk = { ...searchDoc(), description: 'edited elsewhere' }
-    api.getWorkflow.mockResolvedValue({ summary: { id: 'file:two.vai-workflow.json', name: 'Two', source: 'file', stepCount: 4, inputs: [], readOnly: false }, text: JSON.stringify(disk), definition: disk, version: 'v9' })
+    api.getWorkflow.mockResolvedValue({
+      summary: { id: 'file:two.vai-workflow.json', name: 'Two', source: 'file', stepCount: 4, inputs: [], readOnly: false },
+      text: JSON.stringify(disk),
+      definition: disk,
+      version: 'v9',
+    })
     render(<SaveControls />)
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     fireEvent.click(await screen.findByRole('button', { name: 'Reload from disk' }))

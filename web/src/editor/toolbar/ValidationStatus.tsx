@@ -15,7 +15,9 @@ export default function ValidationStatus() {
     color = 'error.main'
   } else if (analysing) text = 'Checking…'
   else if (errors > 0 || warnings > 0) {
-    text = [errors > 0 && `${errors} error${errors === 1 ? '' : 's'}`, warnings > 0 && `${warnings} warning${warnings === 1 ? '' : 's'}`].filter(Boolean).join(' · ')
+    text = [errors > 0 && `${errors} error${errors === 1 ? '' : 's'}`, warnings > 0 && `${warnings} warning${warnings === 1 ? '' : 's'}`]
+      .filter(Boolean)
+      .join(' · ')
     color = errors > 0 ? 'error.main' : 'warning.main'
   } else text = 'Valid'
   return (
