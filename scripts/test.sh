@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run every test: Rust unit and integration tests, each built-in workflow's test cases through
+# Run every test: the hygiene gates (rustfmt, clippy with warnings denied, eslint, Prettier, the
+# TypeScript checks), Rust unit and integration tests, each built-in workflow's test cases through
 # the real `vai workflow test` command, the web app's unit tests (vitest), and the Playwright
 # specs against the release `vai playground` in Debian's Chromium. Every phase runs even when an
 # earlier one failed (unless it cannot: the specs need the release build); the exit status is
@@ -21,7 +22,14 @@ phase() {
   fi
 }
 
+# Hygiene first: the quick checks, so a formatting slip is reported within seconds.
+phase "cargo fmt --check" cargo fmt --all --check
+phase "Prettier --check (web, e2e)" npm run format:check
+phase "eslint (web)" npm run lint -w web
+phase "tsc (web, e2e)" npm run typecheck -w web -w e2e
+
 phase "cargo test" cargo test --locked --workspace
+phase "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
 
 # `cargo test` built the binary its integration tests drive; use that one (building it again
 # without the test features would recompile the providers for nothing).

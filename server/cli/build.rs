@@ -10,7 +10,7 @@ fn main() {
     collect(&root, &root, &mut files);
     files.sort();
     let mut code = String::from(
-        "/// (path relative to workflows/, contents)\npub static FILES: &[(&str, &str)] = &[\n",
+        "/// (path relative to workflows/, contents)\npub(crate) static FILES: &[(&str, &str)] = &[\n",
     );
     for (rel, abs) in &files {
         println!("cargo:rerun-if-changed={}", abs.display());

@@ -19,7 +19,7 @@ use vai_providers::{Embedder, Providers, Settings};
 use vai_workflow::Registry;
 
 /// What the process runs with.
-pub struct App {
+pub(crate) struct App {
     pub registry: Arc<Registry>,
     pub providers: Arc<Providers>,
     /// The local store and embedder, when the local backend serves the store.
@@ -27,7 +27,7 @@ pub struct App {
 }
 
 /// The local backend's parts, for seeding the sample knowledge base.
-pub struct Local {
+pub(crate) struct Local {
     pub store: Arc<LocalStore>,
     pub embedder: Arc<dyn Embedder>,
     /// Whether the embedder is the local model (the sample corpus is embedded with it).
@@ -86,7 +86,7 @@ fn setting_from(cfg: &Config, key: &str, origins: &[crate::config::Origin]) -> O
 
 /// Tools with no provider at all: for validating, planning and mocked tests, which must not
 /// depend on what this machine has configured.
-pub fn offline_registry(cfg: &Config) -> Arc<Registry> {
+pub(crate) fn offline_registry(cfg: &Config) -> Arc<Registry> {
     let providers = Arc::new(Providers::none(settings(cfg)));
     Arc::new(vai_tools::registry(providers, http_policy(cfg)))
 }
@@ -99,7 +99,7 @@ fn http_policy(cfg: &Config) -> vai_tools::http::HttpPolicy {
 }
 
 /// Tools wired to the configured providers (or the local backend).
-pub fn live(cfg: &Config) -> anyhow::Result<App> {
+pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
     let mut settings = settings(cfg);
     let mut providers = Providers::none(settings.clone());
 
@@ -176,7 +176,7 @@ pub fn live(cfg: &Config) -> anyhow::Result<App> {
 impl App {
     /// Seed the sample knowledge base into the local store on first use (a no-op afterwards).
     /// Returns a line to show the user when it did something.
-    pub async fn prepare_sample(&self) -> Option<Result<String, String>> {
+    pub(crate) async fn prepare_sample(&self) -> Option<Result<String, String>> {
         let local = self.local.as_ref().filter(|l| l.local_embeddings)?;
         match sample::ensure_seeded(local.store.as_ref(), local.embedder.as_ref()).await {
             Ok(report) if report.seeded => Some(Ok(format!(
@@ -193,7 +193,7 @@ impl App {
 
 /// Whether any step of `plan` reads or writes the vector store, so the sample knowledge base
 /// must be in place before it runs.
-pub fn needs_store(plan: &vai_workflow::Plan) -> bool {
+pub(crate) fn needs_store(plan: &vai_workflow::Plan) -> bool {
     plan.steps.iter().any(|s| {
         let tool = match &s.kind {
             vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
@@ -208,7 +208,7 @@ pub fn needs_store(plan: &vai_workflow::Plan) -> bool {
 
 /// What `GET /api/config/status` reports: which backend serves each capability and where its
 /// setting came from. Names settings, never their values (secrets stay in this process).
-pub fn config_status(cfg: &Config) -> vai_contract::ConfigStatus {
+pub(crate) fn config_status(cfg: &Config) -> vai_contract::ConfigStatus {
     use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus};
     let from = |name: &str, env: &str| {
         cfg.get(name).map(|s| {

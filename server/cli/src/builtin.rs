@@ -10,14 +10,14 @@ mod embedded {
 /// Where a workflow came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Source {
+pub(crate) enum Source {
     File,
     BuiltIn,
     Example,
 }
 
 impl Source {
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Source::File => "file",
             Source::BuiltIn => "built-in",
@@ -28,7 +28,7 @@ impl Source {
 
 /// A workflow's text and where it came from.
 #[derive(Debug, Clone)]
-pub struct Located {
+pub(crate) struct Located {
     pub name: String,
     /// What to call it in messages: the path, or `built-in "name"`.
     pub display: String,
@@ -41,7 +41,7 @@ pub struct Located {
 
 /// Why an argument names no workflow.
 #[derive(Debug, thiserror::Error)]
-pub enum LocateError {
+pub(crate) enum LocateError {
     #[error("no workflow file or built-in named \"{0}\" (see `vai workflow list`)")]
     NotFound(String),
     #[error("{0}")]
@@ -49,7 +49,7 @@ pub enum LocateError {
 }
 
 /// An existing path first, then a built-in, then an example.
-pub fn locate(arg: &str) -> Result<Located, LocateError> {
+pub(crate) fn locate(arg: &str) -> Result<Located, LocateError> {
     let path = Path::new(arg);
     if path.is_file() {
         let text = vai_workflow::load::read_text(path)?;
@@ -79,7 +79,7 @@ pub fn locate(arg: &str) -> Result<Located, LocateError> {
 }
 
 /// Every built-in and example: (name, source, text).
-pub fn all() -> Vec<(String, Source, &'static str)> {
+pub(crate) fn all() -> Vec<(String, Source, &'static str)> {
     embedded::FILES
         .iter()
         .filter_map(|(rel, text)| {
@@ -97,13 +97,13 @@ pub fn all() -> Vec<(String, Source, &'static str)> {
 }
 
 /// A test case: its display name (file) and text.
-pub struct CaseFile {
+pub(crate) struct CaseFile {
     pub file: String,
     pub text: String,
 }
 
 /// The test cases of a located workflow, sorted by file name.
-pub fn cases(located: &Located) -> Result<Vec<CaseFile>, String> {
+pub(crate) fn cases(located: &Located) -> Result<Vec<CaseFile>, String> {
     if let Some(path) = &located.path {
         return vai_workflow::testing::find_cases(path)
             .into_iter()

@@ -7,7 +7,7 @@ use vai_workflow::Limits;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ProjectConfig {
+pub(crate) struct ProjectConfig {
     #[serde(default)]
     pub db: Option<String>,
     #[serde(default)]
@@ -38,7 +38,7 @@ pub struct ProjectConfig {
 /// `limits` in `.vai.json`: byte budgets, each a whole number of bytes of at least 1 KiB.
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LimitsConfig {
+pub(crate) struct LimitsConfig {
     pub value_bytes: Option<u64>,
     pub step_output_bytes: Option<u64>,
     pub run_bytes: Option<u64>,
@@ -49,7 +49,7 @@ const MIN_LIMIT: u64 = 1024;
 
 impl LimitsConfig {
     /// The run limits: these values over the defaults.
-    pub fn apply(&self, mut limits: Limits) -> Limits {
+    pub(crate) fn apply(&self, mut limits: Limits) -> Limits {
         limits.value_bytes = self.value_bytes.unwrap_or(limits.value_bytes);
         limits.step_output_bytes = self.step_output_bytes.unwrap_or(limits.step_output_bytes);
         limits.run_bytes = self.run_bytes.unwrap_or(limits.run_bytes);
@@ -74,13 +74,13 @@ impl LimitsConfig {
 
 impl ProjectConfig {
     /// The limits runs get: `limits` over the defaults.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         self.limits
             .map_or(Limits::DEFAULT, |l| l.apply(Limits::DEFAULT))
     }
 
     /// A setting by its dotted key (`db`, `chat.provider`).
-    pub fn lookup(&self, key: &str) -> Option<String> {
+    pub(crate) fn lookup(&self, key: &str) -> Option<String> {
         match key {
             "db" => self.db.clone(),
             "collection" => self.collection.clone(),
@@ -94,7 +94,7 @@ impl ProjectConfig {
 }
 
 /// The nearest `.vai.json` from `start` upwards; a broken file is an error that names it.
-pub fn load(start: &Path) -> anyhow::Result<ProjectConfig> {
+pub(crate) fn load(start: &Path) -> anyhow::Result<ProjectConfig> {
     let mut dir = Some(start);
     while let Some(d) = dir {
         let candidate = d.join(".vai.json");

@@ -6,14 +6,14 @@ use std::io::{IsTerminal, Write};
 use vai_workflow::{RunEvent, events::EventSink, model::Formatters, value};
 
 /// Prints one line per step event to stderr.
-pub struct Progress {
+pub(crate) struct Progress {
     names: HashMap<String, String>,
     verbose: bool,
     colour: bool,
 }
 
 impl Progress {
-    pub fn new(names: HashMap<String, String>, verbose: bool) -> Self {
+    pub(crate) fn new(names: HashMap<String, String>, verbose: bool) -> Self {
         Self {
             names,
             verbose,
@@ -122,7 +122,7 @@ fn indent(text: &str, prefix: &str) -> String {
 }
 
 /// Render a run's output for stdout, following the workflow's `formatters` when it has them.
-pub fn output(output: &Value, formatters: Option<&Formatters>) -> String {
+pub(crate) fn output(output: &Value, formatters: Option<&Formatters>) -> String {
     let format = formatters
         .and_then(|f| f.default.as_deref())
         .unwrap_or("auto");

@@ -567,7 +567,7 @@ async fn cross_origin_socket_upgrades_are_refused() {
     let server = TestApp::serve().await;
     for origin in [Some("http://evil.example"), None] {
         let result = connect(server.port, Some(origin)).await;
-        let Err(tokio_tungstenite::tungstenite::Error::Http(response)) = result else {
+        let Err(tungstenite::Error::Http(response)) = result else {
             panic!("upgrade with origin {origin:?} was not refused");
         };
         assert_eq!(response.status(), StatusCode::FORBIDDEN);

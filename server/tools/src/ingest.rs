@@ -117,7 +117,7 @@ impl Tool for Ingest {
             // is held to the step output budget, like an output.
             let chunks = chunk::chunk_text(text, &options, call.budget().remaining()).map_err(
                 |e| match e {
-                    chunk::ChunkError::TooLarge { .. } => {
+                    ChunkError::TooLarge { .. } => {
                         ToolError::limit("chunks", call.budget().limit())
                     }
                     e => ToolError::invalid(NAME, "chunkSize", e.to_string()),

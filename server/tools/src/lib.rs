@@ -164,7 +164,7 @@ mod catalog_tests {
     use super::*;
 
     fn all() -> Registry {
-        super::unconfigured_registry()
+        unconfigured_registry()
     }
 
     /// docs/tools.md is generated; regenerate with `VAI_UPDATE_GENERATED=1 cargo test -p vai-tools catalog`.

@@ -100,7 +100,7 @@ mod tests {
     #[tokio::test]
     async fn needs_no_reranker() {
         let fakes = Fakes::new();
-        let providers = vai_providers::Providers::none(Default::default())
+        let providers = Providers::none(Default::default())
             .with_embedder(fakes.embedder.clone())
             .with_store(fakes.store.clone());
         let tool = Search::new(Arc::new(providers));

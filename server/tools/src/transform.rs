@@ -233,7 +233,7 @@ impl<'t> Mapping<'t> {
                 for (k, t) in entries {
                     match t {
                         Template::Literal(v) => {
-                            resolved.push((k.clone(), literal_entry(v.clone())))
+                            resolved.push((k.clone(), literal_entry(v.clone())));
                         }
                         t if uses_locals(t) => resolved.push((k.clone(), Entry::PerItem(t))),
                         t => {

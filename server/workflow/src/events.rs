@@ -109,7 +109,7 @@ pub trait EventSink: Send + Sync {
 
 impl<F: Fn(RunEvent) + Send + Sync> EventSink for F {
     fn emit(&self, event: RunEvent) {
-        self(event)
+        self(event);
     }
 }
 

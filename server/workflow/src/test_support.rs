@@ -14,7 +14,7 @@ type Behaviour = Arc<dyn Fn(Map<String, Value>) -> Result<Value, ToolError> + Se
 
 /// A tool whose output is computed by a closure, after an optional delay read from the
 /// `delayMs` input.
-pub struct FnTool {
+pub(crate) struct FnTool {
     spec: ToolSpec,
     f: Behaviour,
     pub calls: Arc<AtomicUsize>,
@@ -23,7 +23,7 @@ pub struct FnTool {
 }
 
 impl FnTool {
-    pub fn new(
+    pub(crate) fn new(
         name: &'static str,
         required: &[&str],
         f: impl Fn(Map<String, Value>) -> Result<Value, ToolError> + Send + Sync + 'static,
@@ -38,12 +38,16 @@ impl FnTool {
     }
 
     /// Its declaration, to give it outputs or deferred inputs before registering it.
-    pub fn spec_mut(&mut self) -> &mut ToolSpec {
+    pub(crate) fn spec_mut(&mut self) -> &mut ToolSpec {
         &mut self.spec
     }
 }
 
-pub fn spec(name: &'static str, required: &[&str], deferred: &'static [DeferredInput]) -> ToolSpec {
+pub(crate) fn spec(
+    name: &'static str,
+    required: &[&str],
+    deferred: &'static [DeferredInput],
+) -> ToolSpec {
     ToolSpec {
         name,
         label: name,
@@ -83,7 +87,7 @@ impl Tool for FnTool {
 }
 
 /// A filter-like tool with a deferred condition, to test per-element evaluation.
-pub struct Keep;
+pub(crate) struct Keep;
 
 static KEEP_DEFERRED: [DeferredInput; 1] = [DeferredInput {
     name: "condition",
@@ -126,11 +130,11 @@ impl Tool for Keep {
 /// A registry with: `echo` (returns its inputs), `fail` (always fails), `flaky` (fails
 /// transiently while the shared counter is below `failures`), `search` (returns `results`
 /// input, requires `query`), `keep`, and the engine's conditional and loop.
-pub fn registry() -> Registry {
+pub(crate) fn registry() -> Registry {
     registry_with(|_| {})
 }
 
-pub fn registry_with(extra: impl FnOnce(&mut Registry)) -> Registry {
+pub(crate) fn registry_with(extra: impl FnOnce(&mut Registry)) -> Registry {
     let mut r = Registry::new();
     r.register(Arc::new(FnTool::new("echo", &[], |inputs| {
         Ok(Value::Object(inputs))

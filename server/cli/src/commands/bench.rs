@@ -13,7 +13,7 @@ use vai_workflow::{Mode, RunOptions, RunStatus, events::NoEvents};
 /// Measure the engine: the 503-step chain workflow (in-process and as a whole `vai workflow run`
 /// process), per-step overhead on trivial steps, and validating + planning 1,000 steps.
 #[derive(Debug, Args)]
-pub struct BenchArgs {
+pub(super) struct BenchArgs {
     /// Repetitions of each measurement (the median is reported).
     #[arg(long, default_value_t = 5)]
     pub iterations: usize,
@@ -27,7 +27,7 @@ pub struct BenchArgs {
 
 /// The chain benchmark: a seed transform over `items` objects, `chains` parallel chains of
 /// `depth` steps cycling filter → transform → merge, a merge of the tails and a final template.
-pub fn chain_workflow(chains: usize, depth: usize) -> Value {
+pub(super) fn chain_workflow(chains: usize, depth: usize) -> Value {
     let mut steps = vec![
         json!({"id": "seed", "tool": "transform", "inputs": {"array": "{{ inputs.items }}", "fields": ["id", "score", "text", "extra"]}}),
     ];
@@ -64,7 +64,7 @@ pub fn chain_workflow(chains: usize, depth: usize) -> Value {
 }
 
 /// `n` objects `{id, score, text, extra}` with scores 0–9.
-pub fn items(n: usize) -> Value {
+pub(super) fn items(n: usize) -> Value {
     Value::Array(
         (0..n)
             .map(|i| json!({"id": i, "score": (i * 7) % 10, "text": format!("document {i} about retrieval"), "extra": format!("metadata-{}", i % 13)}))
@@ -92,7 +92,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-pub async fn run(args: BenchArgs) -> anyhow::Result<u8> {
+pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
     let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let iterations = args.iterations.max(1);
     let mut figures = serde_json::Map::new();

@@ -9,18 +9,18 @@ mod workflow;
 use clap::{Parser, Subcommand};
 
 /// The run finished (or the command did what was asked).
-pub const EXIT_OK: u8 = 0;
+pub(crate) const EXIT_OK: u8 = 0;
 /// The run failed, or a test failed.
-pub const EXIT_FAILED: u8 = 1;
+pub(crate) const EXIT_FAILED: u8 = 1;
 /// The workflow, an input or an argument is invalid.
-pub const EXIT_INVALID: u8 = 2;
+pub(crate) const EXIT_INVALID: u8 = 2;
 /// Interrupted (Ctrl-C).
-pub const EXIT_INTERRUPTED: u8 = 130;
+pub(crate) const EXIT_INTERRUPTED: u8 = 130;
 
 /// vai — portable RAG workflows: run `.vai-workflow.json` pipelines from the command line.
 #[derive(Debug, Parser)]
 #[command(name = "vai", version, about, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -41,7 +41,7 @@ enum Command {
     Playground(playground::PlaygroundArgs),
 }
 
-pub async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
+pub(crate) async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Workflow(cmd) => workflow::dispatch(cmd).await,
         Command::Config(cmd) => config::dispatch(cmd),

@@ -11,7 +11,7 @@ use vai_providers::{EmbedRequest, InputType, Message};
 /// Check each provider (Voyage AI, MongoDB, LLM, the local backend): one line each, with a hint
 /// when something is wrong.
 #[derive(Debug, Args)]
-pub struct PingArgs {
+pub(super) struct PingArgs {
     /// Give up on a provider after this many seconds.
     #[arg(long, default_value_t = 20)]
     pub timeout: u64,
@@ -24,7 +24,7 @@ struct Line {
     hint: Option<String>,
 }
 
-pub async fn run(args: PingArgs) -> anyhow::Result<u8> {
+pub(super) async fn run(args: PingArgs) -> anyhow::Result<u8> {
     let cfg = Config::load(&std::env::current_dir()?, &[])?;
     let limit = Duration::from_secs(args.timeout.max(1));
     let mut lines = Vec::new();

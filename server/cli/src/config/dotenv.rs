@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 /// Parse `.env` text; malformed lines are skipped (a `.env` is often shared with other tools).
-pub fn parse(text: &str) -> HashMap<String, String> {
+pub(super) fn parse(text: &str) -> HashMap<String, String> {
     let mut out = HashMap::new();
     for line in text.lines() {
         let line = line.trim();

@@ -14,7 +14,7 @@ use vai_workflow::fsutil;
 
 /// Where a value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
+pub(crate) enum Origin {
     Flag,
     Env,
     DotEnv,
@@ -37,7 +37,7 @@ impl fmt::Display for Origin {
 /// A setting vai knows: its `vai config` name, the user-config key, the environment variable
 /// and the `.vai.json` key (secrets have none).
 #[derive(Debug, Clone, Copy)]
-pub struct Key {
+pub(crate) struct Key {
     pub name: &'static str,
     pub config_key: &'static str,
     pub env: &'static str,
@@ -46,7 +46,7 @@ pub struct Key {
     pub help: &'static str,
 }
 
-pub const KEYS: &[Key] = &[
+pub(crate) const KEYS: &[Key] = &[
     Key {
         name: "api-key",
         config_key: "apiKey",
@@ -129,21 +129,21 @@ pub const KEYS: &[Key] = &[
     },
 ];
 
-pub fn key(name: &str) -> Option<&'static Key> {
+pub(crate) fn key(name: &str) -> Option<&'static Key> {
     KEYS.iter()
         .find(|k| k.name == name || k.config_key == name || k.env == name)
 }
 
 /// A resolved value and its origin.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Setting {
+pub(crate) struct Setting {
     pub value: String,
     pub origin: Origin,
 }
 
 /// Everything configured for this process.
 #[derive(Debug, Clone, Default)]
-pub struct Config {
+pub(crate) struct Config {
     values: HashMap<&'static str, Setting>,
     pub project: ProjectConfig,
     pub user_config_path: PathBuf,
@@ -155,7 +155,7 @@ pub struct Config {
 impl Config {
     /// Gather configuration for a process started in `cwd`, with `flags` (key name → value)
     /// given on the command line.
-    pub fn load(cwd: &Path, flags: &[(&str, String)]) -> anyhow::Result<Config> {
+    pub(crate) fn load(cwd: &Path, flags: &[(&str, String)]) -> anyhow::Result<Config> {
         let project = project::load(cwd)?;
         let project_dir = project
             .path
@@ -200,11 +200,11 @@ impl Config {
         })
     }
 
-    pub fn get(&self, name: &str) -> Option<&Setting> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Setting> {
         self.values.get(name)
     }
 
-    pub fn value(&self, name: &str) -> Option<&str> {
+    pub(crate) fn value(&self, name: &str) -> Option<&str> {
         self.get(name).map(|s| s.value.as_str())
     }
 }
@@ -219,7 +219,7 @@ fn value_text(v: &Value) -> Option<String> {
 }
 
 /// `VAI_CONFIG_PATH`, else `~/.vai/config.json`.
-pub fn user_config_path() -> PathBuf {
+pub(crate) fn user_config_path() -> PathBuf {
     if let Some(p) = std::env::var_os("VAI_CONFIG_PATH").filter(|p| !p.is_empty()) {
         return PathBuf::from(p);
     }
@@ -233,7 +233,7 @@ fn home() -> PathBuf {
 }
 
 /// The user config file as a JSON object; absent → empty. A broken file is an error naming it.
-pub fn read_user_config(path: &Path) -> anyhow::Result<Map<String, Value>> {
+pub(crate) fn read_user_config(path: &Path) -> anyhow::Result<Map<String, Value>> {
     match std::fs::read_to_string(path) {
         Ok(text) => match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(m)) => Ok(m),
@@ -248,7 +248,7 @@ pub fn read_user_config(path: &Path) -> anyhow::Result<Map<String, Value>> {
 /// Write the user config with owner-only permissions (the file holds API keys): a new file,
 /// private from its creation, replaces the old one atomically. Of the directories on the way,
 /// only those this creates are made private; existing ones (a project, `$HOME`) are left alone.
-pub fn write_user_config(path: &Path, config: &Map<String, Value>) -> anyhow::Result<()> {
+pub(crate) fn write_user_config(path: &Path, config: &Map<String, Value>) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fsutil::create_private_dir_all(dir)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
@@ -260,7 +260,7 @@ pub fn write_user_config(path: &Path, config: &Map<String, Value>) -> anyhow::Re
 }
 
 /// `abcd...wxyz` for secrets of 10 characters or more, `****` for shorter ones.
-pub fn mask(value: &str) -> String {
+pub(crate) fn mask(value: &str) -> String {
     let chars: Vec<char> = value.chars().collect();
     if chars.len() < 10 {
         return "****".to_string();

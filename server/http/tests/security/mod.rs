@@ -98,7 +98,7 @@ async fn the_socket_upgrade_needs_the_token() {
     let server = TestApp::serve().await;
     for authorization in [None, Some("Bearer wrong-token-0123456789")] {
         let result = connect_as(server.port, None, authorization).await;
-        let Err(tokio_tungstenite::tungstenite::Error::Http(response)) = result else {
+        let Err(tungstenite::Error::Http(response)) = result else {
             panic!("an upgrade with {authorization:?} was not refused");
         };
         assert_eq!(response.status(), StatusCode::UNAUTHORIZED);

@@ -3,7 +3,7 @@
 
 mod socket;
 
-pub use socket::{SendJson, collect_run, connect, connect_as, next_json};
+pub(crate) use socket::{SendJson, collect_run, connect, connect_as, next_json};
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode};
@@ -21,12 +21,12 @@ use vai_workflow::{
 };
 
 /// The access token every test server uses.
-pub const TOKEN: &str = "test-token-0123456789";
+pub(crate) const TOKEN: &str = "test-token-0123456789";
 
-pub const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
+pub(crate) const MINE: &str = r#"{"name": "Mine", "inputs": {"q": {"type": "string"}}, "steps": [{"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}}]}"#;
 
 /// `a` → `b` → `c`, each echoing text; the output maps `c`.
-pub fn chain() -> Value {
+pub(crate) fn chain() -> Value {
     json!({"name": "Chain", "inputs": {"q": {"type": "string", "required": true}}, "steps": [
         {"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}"}},
         {"id": "b", "tool": "echo", "inputs": {"text": "{{ a.output.text }}"}},
@@ -35,7 +35,7 @@ pub fn chain() -> Value {
 }
 
 /// `chain` with steps that take 50 ms each, so a subscriber sees the run under way.
-pub fn timed_chain() -> Value {
+pub(crate) fn timed_chain() -> Value {
     let mut wf = chain();
     for step in wf["steps"].as_array_mut().unwrap() {
         step["inputs"]["delayMs"] = json!(50);
@@ -44,7 +44,7 @@ pub fn timed_chain() -> Value {
 }
 
 /// A chain whose steps take a while, so a second client can join mid-run.
-pub fn slow_chain() -> Value {
+pub(crate) fn slow_chain() -> Value {
     json!({"name": "Slow", "steps": [
         {"id": "a", "tool": "echo", "inputs": {"delayMs": 100}},
         {"id": "b", "tool": "echo", "inputs": {"delayMs": 300, "v": "{{ a.output.delayMs }}"}},
@@ -53,7 +53,7 @@ pub fn slow_chain() -> Value {
 }
 
 /// One step that never finishes on its own.
-pub fn stuck() -> Value {
+pub(crate) fn stuck() -> Value {
     json!({"name": "Stuck", "steps": [{"id": "wait", "tool": "wait", "inputs": {}}]})
 }
 
@@ -146,7 +146,7 @@ impl Tool for Lookup {
 }
 
 /// The fake tools: `echo`, `big`, `wait` and `lookup`.
-pub fn registry() -> Arc<Registry> {
+pub(crate) fn registry() -> Arc<Registry> {
     let mut r = Registry::new();
     r.register(Arc::new(Echo(spec(
         "echo",
@@ -230,7 +230,7 @@ fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) ->
 }
 
 /// The app under test.
-pub struct TestApp {
+pub(crate) struct TestApp {
     pub state: AppState,
     pub port: u16,
     /// The start directory: the workflow files it lists and saves into.
@@ -239,11 +239,11 @@ pub struct TestApp {
 
 impl TestApp {
     /// Requests go through the router; nothing listens.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::with_limits(Limits::default())
     }
 
-    pub fn with_limits(limits: Limits) -> Self {
+    pub(crate) fn with_limits(limits: Limits) -> Self {
         let port = 3333;
         let dir = workflow_dir();
         Self {
@@ -254,7 +254,7 @@ impl TestApp {
     }
 
     /// A playground started without a directory: nothing to list files from or save into.
-    pub fn without_directory() -> Self {
+    pub(crate) fn without_directory() -> Self {
         let mut app = Self::new();
         let mut settings = settings(app.port, app.dir.clone(), registry(), Limits::default());
         settings.library.dir = None;
@@ -263,17 +263,17 @@ impl TestApp {
     }
 
     /// A real server on a loopback port, for sockets.
-    pub async fn serve() -> Self {
+    pub(crate) async fn serve() -> Self {
         Self::serve_tools(registry(), Limits::default()).await
     }
 
     /// A real server whose workflows may also use the real `http` tool, as the playground's do.
-    pub async fn serve_with_http() -> Self {
+    pub(crate) async fn serve_with_http() -> Self {
         Self::serve_tools(registry_with_http(), Limits::default()).await
     }
 
     /// A real server with these limits, served as `vai playground` serves it.
-    pub async fn serve_with(limits: Limits) -> Self {
+    pub(crate) async fn serve_with(limits: Limits) -> Self {
         Self::serve_tools(registry(), limits).await
     }
 
@@ -290,12 +290,12 @@ impl TestApp {
         Self { state, port, dir }
     }
 
-    pub fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         format!("127.0.0.1:{}", self.port)
     }
 
     /// A request that names this server and carries the token.
-    pub fn request(&self, method: &str, uri: &str) -> axum::http::request::Builder {
+    pub(crate) fn request(&self, method: &str, uri: &str) -> axum::http::request::Builder {
         Request::builder()
             .method(method)
             .uri(uri)
@@ -303,24 +303,24 @@ impl TestApp {
             .header("authorization", format!("Bearer {TOKEN}"))
     }
 
-    pub async fn send(&self, request: Request<Body>) -> Response<Body> {
+    pub(crate) async fn send(&self, request: Request<Body>) -> Response<Body> {
         vai_http::app(self.state.clone())
             .oneshot(request)
             .await
             .unwrap()
     }
 
-    pub async fn raw_get(&self, uri: &str) -> Response<Body> {
+    pub(crate) async fn raw_get(&self, uri: &str) -> Response<Body> {
         let request = self.request("GET", uri).body(Body::empty()).unwrap();
         self.send(request).await
     }
 
-    pub async fn get(&self, uri: &str) -> (StatusCode, Value) {
+    pub(crate) async fn get(&self, uri: &str) -> (StatusCode, Value) {
         let host = self.host();
         self.get_with(uri, &host, None).await
     }
 
-    pub async fn get_with(
+    pub(crate) async fn get_with(
         &self,
         uri: &str,
         host: &str,
@@ -335,11 +335,11 @@ impl TestApp {
         json_of(self.send(request.body(Body::empty()).unwrap()).await).await
     }
 
-    pub async fn post(&self, uri: &str, body: Value) -> (StatusCode, Value) {
+    pub(crate) async fn post(&self, uri: &str, body: Value) -> (StatusCode, Value) {
         self.post_raw(uri, &body.to_string()).await
     }
 
-    pub async fn post_raw(&self, uri: &str, body: &str) -> (StatusCode, Value) {
+    pub(crate) async fn post_raw(&self, uri: &str, body: &str) -> (StatusCode, Value) {
         let request = self
             .request("POST", uri)
             .header("content-type", "application/json")
@@ -349,7 +349,7 @@ impl TestApp {
     }
 
     /// Start a run; its id.
-    pub async fn start(&self, definition: Value, inputs: Value) -> String {
+    pub(crate) async fn start(&self, definition: Value, inputs: Value) -> String {
         let (status, body) = self
             .post(
                 "/api/runs",
@@ -361,7 +361,7 @@ impl TestApp {
     }
 
     /// The run's snapshot once it has finished.
-    pub async fn wait_finished(&self, run_id: &str) -> Value {
+    pub(crate) async fn wait_finished(&self, run_id: &str) -> Value {
         for _ in 0..500 {
             let (status, snapshot) = self.get(&format!("/api/runs/{run_id}")).await;
             assert_eq!(status, StatusCode::OK, "{snapshot}");
@@ -374,7 +374,7 @@ impl TestApp {
     }
 }
 
-pub async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
+pub(crate) async fn json_of(response: Response<Body>) -> (StatusCode, Value) {
     let status = response.status();
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
         .await

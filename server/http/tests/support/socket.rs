@@ -11,10 +11,10 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::TOKEN;
 
-pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub(super) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// Open `/api/ws` with `origin` (default: the server's own) and the token.
-pub async fn connect(
+pub(crate) async fn connect(
     port: u16,
     origin: Option<Option<&str>>,
 ) -> Result<Socket, tungstenite::Error> {
@@ -22,7 +22,7 @@ pub async fn connect(
 }
 
 /// Open `/api/ws` with `origin` (default: the server's own) and this `Authorization`, if any.
-pub async fn connect_as(
+pub(crate) async fn connect_as(
     port: u16,
     origin: Option<Option<&str>>,
     authorization: Option<&str>,
@@ -47,7 +47,7 @@ pub async fn connect_as(
 }
 
 /// The next text message, as JSON.
-pub async fn next_json(ws: &mut Socket) -> Value {
+pub(crate) async fn next_json(ws: &mut Socket) -> Value {
     loop {
         let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
             .await
@@ -62,7 +62,7 @@ pub async fn next_json(ws: &mut Socket) -> Value {
 
 /// Subscribe to `run_id`: its snapshot, then every event to `run_finished` (or none when the
 /// snapshot shows it finished). Other messages (`run_created`) are passed over.
-pub async fn collect_run(ws: &mut Socket, run_id: &str) -> (Value, Vec<Value>) {
+pub(crate) async fn collect_run(ws: &mut Socket, run_id: &str) -> (Value, Vec<Value>) {
     ws.send_json(json!({"type": "subscribe", "runId": run_id}))
         .await;
     let snapshot = loop {
@@ -89,7 +89,7 @@ pub async fn collect_run(ws: &mut Socket, run_id: &str) -> (Value, Vec<Value>) {
     (snapshot["run"].clone(), events)
 }
 
-pub trait SendJson {
+pub(crate) trait SendJson {
     async fn send_json(&mut self, value: Value);
 }
 

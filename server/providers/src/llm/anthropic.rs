@@ -15,8 +15,8 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 const NAME: &str = "anthropic";
-pub const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
-pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+pub(super) const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+pub(super) const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 const API_VERSION: &str = "2023-06-01";
 /// The Messages API requires `max_tokens`; the reference sends 4096.
 const DEFAULT_MAX_TOKENS: u32 = 4096;

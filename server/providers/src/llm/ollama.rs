@@ -10,8 +10,8 @@ use crate::net::RetryPolicy;
 use async_trait::async_trait;
 
 const NAME: &str = "ollama";
-pub const DEFAULT_MODEL: &str = "llama3.1";
-pub const DEFAULT_BASE_URL: &str = "http://localhost:11434";
+pub(super) const DEFAULT_MODEL: &str = "llama3.1";
+pub(super) const DEFAULT_BASE_URL: &str = "http://localhost:11434";
 
 /// A client of a local (or remote) Ollama server.
 pub struct Ollama {

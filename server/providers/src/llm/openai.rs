@@ -15,8 +15,8 @@ use serde_json::{Map, Value, json};
 use std::ops::ControlFlow;
 
 const NAME: &str = "openai";
-pub const DEFAULT_MODEL: &str = "gpt-4o";
-pub const DEFAULT_BASE_URL: &str = "https://api.openai.com";
+pub(super) const DEFAULT_MODEL: &str = "gpt-4o";
+pub(super) const DEFAULT_BASE_URL: &str = "https://api.openai.com";
 
 /// A client of an OpenAI-compatible `/v1/chat/completions` endpoint.
 pub(crate) struct ChatCompletions {
@@ -30,7 +30,7 @@ pub(crate) struct ChatCompletions {
 }
 
 impl ChatCompletions {
-    pub fn new(
+    pub(super) fn new(
         provider: &'static str,
         api_key: Option<&str>,
         model: &str,
@@ -46,7 +46,7 @@ impl ChatCompletions {
         })
     }
 
-    pub async fn stream(
+    pub(super) async fn stream(
         &self,
         request: &CompletionRequest,
         sink: &mut StreamSink<'_>,

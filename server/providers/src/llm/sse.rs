@@ -37,12 +37,12 @@ pub(crate) struct SseParser {
 }
 
 impl SseParser {
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         Self::default()
     }
 
     /// Feed the next bytes; returns the events they completed, in order.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+    pub(super) fn push(&mut self, bytes: &[u8]) -> Result<Vec<SseEvent>, SseError> {
         let mut events = Vec::new();
         let mut rest = bytes;
         if self.after_cr {

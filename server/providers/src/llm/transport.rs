@@ -57,7 +57,7 @@ pub(crate) struct Transport {
 }
 
 impl Transport {
-    pub fn new(provider: &'static str, secret: Option<&str>) -> Result<Self, ProviderError> {
+    pub(super) fn new(provider: &'static str, secret: Option<&str>) -> Result<Self, ProviderError> {
         install_crypto_provider();
         let client = reqwest::Client::builder()
             .user_agent(concat!("vai/", env!("CARGO_PKG_VERSION")))
@@ -75,7 +75,7 @@ impl Transport {
     }
 
     /// Run `call` within the overall time cap.
-    pub async fn capped<T>(
+    pub(super) async fn capped<T>(
         &self,
         call: impl Future<Output = Result<T, ProviderError>>,
     ) -> Result<T, ProviderError> {
@@ -86,7 +86,7 @@ impl Transport {
 
     /// POST `body` as JSON, retrying transient failures; returns the successful response, whose
     /// body is still to be read.
-    pub async fn post(
+    pub(super) async fn post(
         &self,
         url: &str,
         headers: &[(&str, &str)],
@@ -145,7 +145,7 @@ impl Transport {
 
     /// Read a response as server-sent events, handing each to `on_event` until it breaks or the
     /// body ends. Each chunk must arrive within the idle timeout.
-    pub async fn events(
+    pub(super) async fn events(
         &self,
         mut response: reqwest::Response,
         mut on_event: impl FnMut(SseEvent) -> Result<ControlFlow<()>, ProviderError>,
@@ -171,18 +171,22 @@ impl Transport {
     }
 
     /// The whole body of a response that is not an event stream.
-    pub async fn body(&self, response: reqwest::Response) -> Result<String, ProviderError> {
+    pub(super) async fn body(&self, response: reqwest::Response) -> Result<String, ProviderError> {
         response.text().await.map_err(|e| self.network(&e))
     }
 
     /// Parse `data` (part of an answer) as JSON, or say it is malformed.
-    pub fn parse<T: DeserializeOwned>(&self, what: &str, data: &str) -> Result<T, ProviderError> {
+    pub(super) fn parse<T: DeserializeOwned>(
+        &self,
+        what: &str,
+        data: &str,
+    ) -> Result<T, ProviderError> {
         serde_json::from_str(data).map_err(|e| {
             self.malformed(format!("malformed JSON in {what} ({e}): {}", snippet(data)))
         })
     }
 
-    pub fn malformed(&self, message: String) -> ProviderError {
+    pub(super) fn malformed(&self, message: String) -> ProviderError {
         ProviderError::other(self.provider, self.redact(message))
     }
 

@@ -18,14 +18,14 @@ pub(crate) struct Recorded {
 }
 
 impl Recorded {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     }
 
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
     }
 }
@@ -40,7 +40,7 @@ pub(crate) struct Reply {
 }
 
 impl Reply {
-    pub fn json(status: u16, body: serde_json::Value) -> Self {
+    pub(crate) fn json(status: u16, body: serde_json::Value) -> Self {
         Reply {
             status,
             headers: vec![("content-type".into(), "application/json".into())],
@@ -48,7 +48,7 @@ impl Reply {
         }
     }
 
-    pub fn text(status: u16, body: &str) -> Self {
+    pub(crate) fn text(status: u16, body: &str) -> Self {
         Reply {
             status,
             headers: vec![("content-type".into(), "text/plain".into())],
@@ -57,7 +57,7 @@ impl Reply {
     }
 
     /// Server-sent events, one chunk per event, each after `gap`.
-    pub fn sse(events: &[String], gap: Duration) -> Self {
+    pub(crate) fn sse(events: &[String], gap: Duration) -> Self {
         Reply {
             status: 200,
             headers: vec![("content-type".into(), "text/event-stream".into())],
@@ -68,13 +68,13 @@ impl Reply {
         }
     }
 
-    pub fn header(mut self, name: &str, value: &str) -> Self {
+    pub(crate) fn header(mut self, name: &str, value: &str) -> Self {
         self.headers.push((name.into(), value.into()));
         self
     }
 
     /// Wait `pause` before sending anything (to trigger client timeouts).
-    pub fn delayed(mut self, pause: Duration) -> Self {
+    pub(crate) fn delayed(mut self, pause: Duration) -> Self {
         if let Some(first) = self.chunks.first_mut() {
             first.0 += pause;
         }
@@ -92,7 +92,7 @@ pub(crate) struct FakeServer {
 
 impl FakeServer {
     /// Start a server; `handler(request, n)` answers the n-th request (from 0).
-    pub async fn start(
+    pub(crate) async fn start(
         handler: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static,
     ) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0")
@@ -155,7 +155,7 @@ impl FakeServer {
         FakeServer { base, requests }
     }
 
-    pub fn requests(&self) -> Vec<Recorded> {
+    pub(crate) fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().expect("lock").clone()
     }
 }

@@ -230,7 +230,7 @@ async fn large_inputs_are_split_by_count_in_order_and_usage_is_summed() {
         .map(|r| r.json()["input"].as_array().unwrap().len())
         .collect();
     assert_eq!(sizes.iter().sum::<usize>(), 2_500);
-    let mut sorted = sizes.clone();
+    let mut sorted = sizes;
     sorted.sort_unstable();
     assert_eq!(sorted, [500, 1_000, 1_000]);
     let tags: Vec<f32> = out.embeddings.iter().map(|v| v[0]).collect();

@@ -13,11 +13,11 @@ use serde_json::{Map, Value};
 use std::collections::HashSet;
 
 /// Most steps a workflow may have.
-pub const MAX_STEPS: usize = 10_000;
+pub(super) const MAX_STEPS: usize = 10_000;
 /// Most `forEach` iterations that may run at once.
-pub const MAX_FOR_EACH_CONCURRENCY: u64 = 16;
+pub(super) const MAX_FOR_EACH_CONCURRENCY: u64 = 16;
 /// Longest per-attempt timeout a step may ask for (one hour).
-pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+pub(super) const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 const FORMATS: &[&str] = &["json", "table", "markdown", "text", "csv"];
 

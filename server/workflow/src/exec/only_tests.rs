@@ -160,9 +160,9 @@ async fn recorded_inputs_stop_at_the_run_budget_without_failing_the_run() {
     let options = RunOptions {
         inputs,
         capture_inputs: true,
-        limits: crate::Limits {
+        limits: Limits {
             run_bytes: 4_000,
-            ..crate::Limits::DEFAULT
+            ..Limits::DEFAULT
         },
         ..RunOptions::default()
     };

@@ -7,11 +7,11 @@ use clap::Args;
 
 /// Print one setting's effective value and where it comes from (secrets masked).
 #[derive(Debug, Args)]
-pub struct GetArgs {
+pub(crate) struct GetArgs {
     pub key: String,
 }
 
-pub fn run(args: GetArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: GetArgs) -> anyhow::Result<u8> {
     let k = key(&args.key).ok_or_else(|| unknown_key(&args.key))?;
     let cfg = Config::load(&std::env::current_dir()?, &[])?;
     match cfg.get(k.name) {

@@ -7,7 +7,7 @@ use serde_json::json;
 
 /// List every setting with its effective value and origin (secrets masked).
 #[derive(Debug, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// Print as JSON.
     #[arg(long)]
     pub json: bool,
@@ -19,7 +19,7 @@ struct Row {
     shown: Option<(String, String)>,
 }
 
-pub fn run(args: ListArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: ListArgs) -> anyhow::Result<u8> {
     let cfg = Config::load(&std::env::current_dir()?, &[])?;
     let rows: Vec<Row> = KEYS
         .iter()

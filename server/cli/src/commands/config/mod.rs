@@ -7,14 +7,14 @@ mod set;
 use clap::Subcommand;
 
 #[derive(Debug, Subcommand)]
-pub enum ConfigCommand {
+pub(super) enum ConfigCommand {
     Set(set::SetArgs),
     Unset(set::UnsetArgs),
     Get(get::GetArgs),
     List(list::ListArgs),
 }
 
-pub fn dispatch(cmd: ConfigCommand) -> anyhow::Result<u8> {
+pub(super) fn dispatch(cmd: ConfigCommand) -> anyhow::Result<u8> {
     match cmd {
         ConfigCommand::Set(a) => set::run(a),
         ConfigCommand::Unset(a) => set::unset(a),

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 /// Save a setting in the user config (~/.vai/config.json, readable by you only).
 #[derive(Debug, Args)]
-pub struct SetArgs {
+pub(crate) struct SetArgs {
     /// Setting name, e.g. api-key, mongodb-uri, llm-provider, default-db (see `vai config list`).
     pub key: String,
     /// The value.
@@ -17,11 +17,11 @@ pub struct SetArgs {
 
 /// Remove a setting from the user config.
 #[derive(Debug, Args)]
-pub struct UnsetArgs {
+pub(crate) struct UnsetArgs {
     pub key: String,
 }
 
-pub fn run(args: SetArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: SetArgs) -> anyhow::Result<u8> {
     let k = key(&args.key).ok_or_else(|| unknown_key(&args.key))?;
     if k.name == "llm-provider" && !["anthropic", "openai", "ollama"].contains(&args.value.as_str())
     {
@@ -49,7 +49,7 @@ pub fn run(args: SetArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-pub fn unset(args: UnsetArgs) -> anyhow::Result<u8> {
+pub(super) fn unset(args: UnsetArgs) -> anyhow::Result<u8> {
     let k = key(&args.key).ok_or_else(|| unknown_key(&args.key))?;
     let path = config::user_config_path();
     let mut user = config::read_user_config(&path)?;

@@ -7,7 +7,7 @@ use vai_http::Limits;
 
 /// Every limit of the server; the defaults are `vai_http::Limits::default()`'s.
 #[derive(Debug, Args)]
-pub struct LimitArgs {
+pub(crate) struct LimitArgs {
     /// HTTP connections served at once; more wait in the listen queue until one closes.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
@@ -34,7 +34,7 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         Limits {
             max_connections: self.max_connections as usize,
             header_timeout: Duration::from_secs(self.header_timeout),
@@ -52,7 +52,7 @@ impl LimitArgs {
 /// connection should come from those caps, with a clear answer, not from `accept` failing.
 /// Returns a warning to print when it could not.
 #[cfg(unix)]
-pub fn raise_fd_limit() -> Option<String> {
+pub(super) fn raise_fd_limit() -> Option<String> {
     use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
     let now = getrlimit(Resource::Nofile);
     // `None` is unlimited.

@@ -24,7 +24,7 @@ const TOKEN_ENV: &str = "VAI_PLAYGROUND_TOKEN";
 /// Open the playground in the browser: draw, run, inspect and edit workflows, with live
 /// per-step status. Serves on 127.0.0.1 only, unless --host says otherwise.
 #[derive(Debug, Args)]
-pub struct PlaygroundArgs {
+pub(super) struct PlaygroundArgs {
     /// A workflow to open: the name of a built-in or example, or a `*.vai-workflow.json` file
     /// in the current directory.
     pub workflow: Option<String>,
@@ -50,7 +50,7 @@ pub struct PlaygroundArgs {
     pub limits: limits::LimitArgs,
 }
 
-pub async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
+pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     let given = args
         .token
         .clone()

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// last); everything else as it was. Exits 1 with --check when a file would change, 2 when one
 /// cannot be read or is not JSON.
 #[derive(Debug, Args)]
-pub struct FmtArgs {
+pub(crate) struct FmtArgs {
     /// Workflow files.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
@@ -20,7 +20,7 @@ pub struct FmtArgs {
     pub check: bool,
 }
 
-pub fn run(args: FmtArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: FmtArgs) -> anyhow::Result<u8> {
     let mut invalid = false;
     let mut changed = 0;
     for path in &args.files {

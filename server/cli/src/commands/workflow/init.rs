@@ -9,7 +9,7 @@ use vai_workflow::starters;
 
 /// Create a new workflow file. Asks for what is missing when run in a terminal.
 #[derive(Debug, Args)]
-pub struct InitArgs {
+pub(crate) struct InitArgs {
     /// Workflow name (free text; the file name is derived from it).
     #[arg(long)]
     pub name: Option<String>,
@@ -45,7 +45,7 @@ impl From<Starter> for starters::Starter {
     }
 }
 
-pub fn run(args: InitArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: InitArgs) -> anyhow::Result<u8> {
     let interactive = std::io::stdin().is_terminal();
     let name = match args.name {
         Some(n) => n,
@@ -122,7 +122,7 @@ fn write_json(path: &Path, value: &Value) -> anyhow::Result<()> {
 }
 
 /// "My RAG flow!" → "my-rag-flow".
-pub fn slugify(name: &str) -> String {
+pub(super) fn slugify(name: &str) -> String {
     let mut slug = String::new();
     for c in name.chars() {
         if c.is_ascii_alphanumeric() {

@@ -7,13 +7,13 @@ use serde_json::{Value, json};
 
 /// List the built-in and example workflows, and workflow files in the current directory.
 #[derive(Debug, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// Print the list as JSON.
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(args: ListArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: ListArgs) -> anyhow::Result<u8> {
     let mut rows: Vec<(String, Source, String, usize)> = builtin::all()
         .into_iter()
         .map(|(name, source, text)| {

@@ -13,7 +13,7 @@ use clap::Subcommand;
 use vai_workflow::{Compiled, Mode, Registry};
 
 #[derive(Debug, Subcommand)]
-pub enum WorkflowCommand {
+pub(super) enum WorkflowCommand {
     Run(run::RunArgs),
     Validate(validate::ValidateArgs),
     List(list::ListArgs),
@@ -23,7 +23,7 @@ pub enum WorkflowCommand {
     Fmt(fmt::FmtArgs),
 }
 
-pub async fn dispatch(cmd: WorkflowCommand) -> anyhow::Result<u8> {
+pub(super) async fn dispatch(cmd: WorkflowCommand) -> anyhow::Result<u8> {
     match cmd {
         WorkflowCommand::Run(a) => run::run(a).await,
         WorkflowCommand::Validate(a) => validate::run(a),

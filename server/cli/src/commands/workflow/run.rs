@@ -13,7 +13,7 @@ use vai_workflow::{Mode, Plan, RunOptions, RunStatus, exec::prepare_inputs};
 
 /// Run a workflow: a file path or the name of a built-in or example.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Workflow file, or the name of a built-in (see `vai workflow list`).
     pub workflow: String,
     /// An input as key=value; repeatable. Values are converted to the declared type
@@ -47,7 +47,7 @@ pub struct RunArgs {
     pub allow_hosts: Vec<String>,
 }
 
-pub async fn run(args: RunArgs) -> anyhow::Result<u8> {
+pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
@@ -219,7 +219,7 @@ fn dry_run(
             (partial, errs.iter().map(ToString::to_string).collect())
         }
     };
-    let estimate = crate::commands::workflow::run::estimate(plan, registry);
+    let estimate = estimate(plan, registry);
     let mut defaults = plan.workflow.defaults.clone();
     defaults.extend(overrides.clone());
     if as_json {

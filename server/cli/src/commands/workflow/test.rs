@@ -12,7 +12,7 @@ use vai_workflow::testing::{parse_case, run_case};
 
 /// Run a workflow's test cases: tests/<workflow>.<case>.test.json beside it, with mocked tools.
 #[derive(Debug, Args)]
-pub struct TestArgs {
+pub(crate) struct TestArgs {
     /// Workflow file, or the name of a built-in.
     pub workflow: String,
     /// Run only this case: its name, its <case> part, or a test file path.
@@ -23,7 +23,7 @@ pub struct TestArgs {
     pub json: bool,
 }
 
-pub async fn run(args: TestArgs) -> anyhow::Result<u8> {
+pub(super) async fn run(args: TestArgs) -> anyhow::Result<u8> {
     let cfg = Config::load(&std::env::current_dir()?, &[])?;
     let registry = app::offline_registry(&cfg);
     let (located, compiled) = match load(&args.workflow, &registry, Mode::Strict) {

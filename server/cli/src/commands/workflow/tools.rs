@@ -6,13 +6,13 @@ use clap::Args;
 
 /// List the tools a step can use, with their category and inputs.
 #[derive(Debug, Args)]
-pub struct ToolsArgs {
+pub(crate) struct ToolsArgs {
     /// Print every tool's full declaration (input schema, outputs, help) as JSON.
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(args: ToolsArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: ToolsArgs) -> anyhow::Result<u8> {
     let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let specs: Vec<_> = registry.specs().collect();
     if args.json {

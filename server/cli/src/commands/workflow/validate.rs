@@ -9,7 +9,7 @@ use vai_workflow::Mode;
 
 /// Check workflows without running them; every problem is reported.
 #[derive(Debug, Args)]
-pub struct ValidateArgs {
+pub(crate) struct ValidateArgs {
     /// Workflow files or names of built-ins.
     #[arg(required = true)]
     pub workflows: Vec<String>,
@@ -21,7 +21,7 @@ pub struct ValidateArgs {
     pub draft: bool,
 }
 
-pub fn run(args: ValidateArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: ValidateArgs) -> anyhow::Result<u8> {
     let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let mode = if args.draft {
         Mode::Draft
@@ -37,13 +37,10 @@ pub fn run(args: ValidateArgs) -> anyhow::Result<u8> {
             }
             continue;
         }
-        let (located, compiled) = match load(arg, &registry, mode) {
-            Ok(x) => x,
-            Err(_) => {
-                all_valid = false;
-                reports.push(json!({"file": arg, "valid": false}));
-                continue;
-            }
+        let Ok((located, compiled)) = load(arg, &registry, mode) else {
+            all_valid = false;
+            reports.push(json!({"file": arg, "valid": false}));
+            continue;
         };
         let valid = compiled.is_valid();
         all_valid &= valid;

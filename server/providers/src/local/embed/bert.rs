@@ -63,7 +63,7 @@ struct Layer {
 impl Bert {
     /// Build the encoder from tensors named as in a Hugging Face `BertModel` checkpoint
     /// (`embeddings.*`, `encoder.layer.<i>.*`, no `bert.` prefix).
-    pub(super) fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
+    pub(super) fn load(vb: VarBuilder<'_>, config: &Config) -> Result<Self> {
         if config.hidden_act != "gelu" {
             candle_core::bail!("unsupported activation {:?}", config.hidden_act);
         }
@@ -133,7 +133,7 @@ impl Bert {
 }
 
 impl Layer {
-    fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
+    fn load(vb: VarBuilder<'_>, config: &Config) -> Result<Self> {
         let h = config.hidden_size;
         let i = config.intermediate_size;
         let eps = config.layer_norm_eps;
@@ -204,14 +204,14 @@ impl Layer {
     }
 }
 
-fn linear(vb: VarBuilder, in_dim: usize, out_dim: usize) -> Result<Linear> {
+fn linear(vb: VarBuilder<'_>, in_dim: usize, out_dim: usize) -> Result<Linear> {
     Ok(Linear::new(
         vb.get((out_dim, in_dim), "weight")?,
         Some(vb.get(out_dim, "bias")?),
     ))
 }
 
-fn layer_norm(vb: VarBuilder, dim: usize, eps: f64) -> Result<LayerNorm> {
+fn layer_norm(vb: VarBuilder<'_>, dim: usize, eps: f64) -> Result<LayerNorm> {
     Ok(LayerNorm::new(
         vb.get(dim, "weight")?,
         vb.get(dim, "bias")?,

@@ -129,7 +129,7 @@ impl VectorCache {
         let d = self.dims;
         let mut heap: BinaryHeap<Hit> = BinaryHeap::with_capacity(k + 1);
         let vectors = self.vectors[range.start * d..range.end * d].chunks_exact(d);
-        for (pos, vector) in range.clone().zip(vectors) {
+        for (pos, vector) in range.zip(vectors) {
             if filter.is_some_and(|f| !f.matches(&self.docs[pos])) {
                 continue;
             }
