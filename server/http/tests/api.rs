@@ -26,8 +26,26 @@ async fn the_tool_catalog_lists_tools_and_categories() {
     assert_eq!(echo["color"], "#40E0FF");
     assert_eq!(echo["mainInput"], "text");
     assert_eq!(echo["apiCalls"]["vectorSearch"], 1);
-    assert_eq!(body["categories"].as_array().unwrap().len(), 7);
-    assert_eq!(body["categories"][4]["id"], "control_flow");
+    // The order docs/tools.md uses too (both read `Category::ALL`).
+    let ids: Vec<&str> = body["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "retrieval",
+            "embedding",
+            "management",
+            "generation",
+            "control_flow",
+            "utility",
+            "integration"
+        ]
+    );
+    assert_eq!(body["categories"][4]["label"], "Control flow");
 }
 
 #[tokio::test]

@@ -63,7 +63,7 @@ pub fn catalog_markdown(registry: &Registry) -> String {
          Outputs are what `{{ <step>.output.<field> }}` reads. See [workflows.md](workflows.md) for the file format.\n\n",
     );
     let mut specs: Vec<&ToolSpec> = registry.specs().collect();
-    specs.sort_by_key(|s| (category_order(s), s.name));
+    specs.sort_by_key(|s| (s.category.rank(), s.name));
     out.push_str("| tool | category | what it does |\n|---|---|---|\n");
     for s in &specs {
         out.push_str(&format!(
@@ -127,22 +127,6 @@ pub fn catalog_markdown(registry: &Registry) -> String {
         }
     }
     out
-}
-
-fn category_order(s: &ToolSpec) -> usize {
-    use vai_workflow::Category::*;
-    [
-        Retrieval,
-        Embedding,
-        Management,
-        Generation,
-        ControlFlow,
-        Utility,
-        Integration,
-    ]
-    .iter()
-    .position(|c| *c == s.category)
-    .unwrap_or(99)
 }
 
 /// Every tool, with no provider configured: for tests that only need the declarations.

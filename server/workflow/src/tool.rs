@@ -40,6 +40,27 @@ pub enum Category {
 }
 
 impl Category {
+    /// Every category, in the order the palette, the catalog and docs/tools.md list them: the
+    /// pipeline's own order (find, embed, manage, generate), then control flow, utilities and
+    /// integrations.
+    pub const ALL: [Category; 7] = [
+        Category::Retrieval,
+        Category::Embedding,
+        Category::Management,
+        Category::Generation,
+        Category::ControlFlow,
+        Category::Utility,
+        Category::Integration,
+    ];
+
+    /// Where this category comes in [`Category::ALL`].
+    pub fn rank(self) -> usize {
+        Category::ALL
+            .iter()
+            .position(|c| *c == self)
+            .unwrap_or(Category::ALL.len())
+    }
+
     pub fn colour(self) -> &'static str {
         match self {
             Category::Retrieval => "#40E0FF",

@@ -6,16 +6,6 @@ use axum::extract::State;
 use vai_contract::{CategoryView, ToolCatalog, ToolOutput, ToolView};
 use vai_workflow::Category;
 
-const CATEGORIES: [Category; 7] = [
-    Category::Retrieval,
-    Category::Embedding,
-    Category::Management,
-    Category::Utility,
-    Category::ControlFlow,
-    Category::Generation,
-    Category::Integration,
-];
-
 pub(super) async fn catalog(State(state): State<AppState>) -> Json<ToolCatalog> {
     let tools = state
         .inner()
@@ -42,7 +32,7 @@ pub(super) async fn catalog(State(state): State<AppState>) -> Json<ToolCatalog> 
             api_calls: s.api_calls,
         })
         .collect();
-    let categories = CATEGORIES
+    let categories = Category::ALL
         .iter()
         .map(|&c| CategoryView {
             id: c,
