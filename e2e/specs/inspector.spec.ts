@@ -40,7 +40,10 @@ test('clicking a template reference selects the step it names', async ({ page })
   await expect(inspector.getByRole('heading', { name: 'Query the second collection' })).toBeVisible()
   await expect(inspector.getByText(/\bquery\b/i).first()).toBeVisible()
 
-  // The same from another step: rerank_all reads merge.output.results.
+  // The same from another step: rerank_all reads merge.output.results. Jumping to search_2
+  // centred the view on it, which can leave rerank_all under the inspector: fit the view first,
+  // as a person would pan to it.
+  await page.getByRole('button', { name: 'Fit view' }).click()
   await node(page, 'rerank_all').click()
   await expect(inspector.getByRole('heading', { name: 'Rerank the combined hits' })).toBeVisible()
   await inspector.getByRole('button', { name: /merge/ }).first().click()
