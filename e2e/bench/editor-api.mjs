@@ -136,7 +136,6 @@ export function plan(doc) {
       category: t?.category ?? 'utility',
       color: t?.color ?? '#9E9E9E',
       icon: t?.icon ?? 'HelpOutline',
-      layer: 0,
       continueOnError: false,
       summary: typeof s.inputs?.[t?.mainInput] === 'string' ? s.inputs[t.mainInput].slice(0, 80) : undefined,
     })
@@ -163,7 +162,14 @@ export function plan(doc) {
   return {
     valid: true,
     diagnostics: [],
-    graph: { name: doc.name, nodes, edges, layers: [], estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, runnable: true },
+    graph: {
+      name: doc.name,
+      nodes,
+      edges,
+      layers: [],
+      estimate: { fixed: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, perItem: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 } },
+      runnable: true,
+    },
   }
 }
 

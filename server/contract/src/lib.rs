@@ -44,7 +44,7 @@ pub fn typescript() -> String {
         Formatters, InputDecl, InputType, Note, RetryPolicy, Step, UiPosition, Workflow, WorkflowUi,
     };
     use vai_workflow::{
-        ApiCalls, Category, Diagnostic, Mode, RunEvent, RunStatus, Severity, Usage,
+        ApiCalls, Category, Diagnostic, Estimate, Mode, RunEvent, RunStatus, Severity, Usage,
     };
 
     // Every integer on the wire fits a JavaScript number.
@@ -87,6 +87,7 @@ pub fn typescript() -> String {
         Diagnostic,
         Category,
         ApiCalls,
+        Estimate,
         Usage,
         RunStatus,
         RunEvent,

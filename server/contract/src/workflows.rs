@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 use vai_workflow::model::InputType;
-use vai_workflow::{ApiCalls, Category, Diagnostic, Mode};
+use vai_workflow::{Category, Diagnostic, Estimate, Mode};
 
 /// Where a workflow in the library comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -122,8 +122,9 @@ pub struct GraphView {
     pub edges: Vec<GraphEdge>,
     /// Step ids per Kahn layer.
     pub layers: Vec<Vec<String>>,
-    /// Estimated provider calls for one run.
-    pub estimate: ApiCalls,
+    /// Expected provider calls: per run, and per item of each `forEach` or `loop` (the same
+    /// estimate `vai workflow run --dry-run` prints).
+    pub estimate: Estimate,
     /// False when the workflow has errors: it can be drawn, not run.
     pub runnable: bool,
 }
@@ -167,7 +168,6 @@ pub struct StepNode {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub summary: Option<String>,
-    pub layer: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub condition: Option<String>,

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use vai_contract::{EdgeKind, GraphEdge, GraphNode, GraphView, InputField, StepNode};
 use vai_workflow::compile::EdgeKind as EngineEdge;
-use vai_workflow::{ApiCalls, Category, Compiled, Registry};
+use vai_workflow::{Category, Compiled, Registry};
 
 pub(crate) const INPUTS_NODE: &str = "__inputs";
 pub(crate) const OUTPUT_NODE: &str = "__output";
@@ -18,13 +18,6 @@ pub(crate) fn view(compiled: &Compiled, registry: &Registry) -> Option<GraphView
     let outline = compiled.outline.as_ref()?;
     let steps = &workflow.steps;
     let id = |i: usize| steps[i].id.clone();
-
-    let mut layer_of = vec![0; steps.len()];
-    for (l, layer) in outline.layers.iter().enumerate() {
-        for &i in layer {
-            layer_of[i] = l;
-        }
-    }
 
     let mut nodes = Vec::with_capacity(steps.len() + 2);
     nodes.push(GraphNode::Inputs {
@@ -41,17 +34,8 @@ pub(crate) fn view(compiled: &Compiled, registry: &Registry) -> Option<GraphView
             })
             .collect(),
     });
-    let mut estimate = ApiCalls::default();
-    for (i, step) in steps.iter().enumerate() {
+    for step in steps {
         let spec = registry.spec(&step.tool);
-        if let Some(spec) = spec {
-            let c = spec.api_calls;
-            estimate.embed += c.embed;
-            estimate.rerank += c.rerank;
-            estimate.vector_search += c.vector_search;
-            estimate.llm += c.llm;
-            estimate.http += c.http;
-        }
         // An unknown tool still draws, in neutral grey.
         let category = spec.map_or(Category::Utility, |s| s.category);
         nodes.push(GraphNode::Step(StepNode {
@@ -66,7 +50,6 @@ pub(crate) fn view(compiled: &Compiled, registry: &Registry) -> Option<GraphView
                 .and_then(|s| s.main_input)
                 .and_then(|k| step.inputs.get(k))
                 .map(summary),
-            layer: layer_of[i],
             condition: step.condition.clone(),
             for_each: step.for_each.clone(),
             continue_on_error: step.continue_on_error.unwrap_or(false),
@@ -124,7 +107,7 @@ pub(crate) fn view(compiled: &Compiled, registry: &Registry) -> Option<GraphView
             .iter()
             .map(|l| l.iter().map(|&i| id(i)).collect())
             .collect(),
-        estimate,
+        estimate: vai_workflow::estimate(workflow, registry),
         runnable: compiled.plan.is_some() && compiled.is_valid(),
     })
 }

@@ -222,7 +222,7 @@ async fn the_plan_draws_nodes_edges_and_layers() {
     assert_eq!(nodes[1]["kind"], "step");
     assert_eq!(nodes[1]["summary"], "{{ inputs.q }}");
     assert_eq!(nodes[1]["category"], "retrieval");
-    assert_eq!(nodes[2]["layer"], 1);
+    assert!(nodes[2].get("layer").is_none(), "layers are in graph.layers only");
     assert_eq!(nodes.last().unwrap()["kind"], "output");
     assert_eq!(nodes.last().unwrap()["fields"], json!(["answer"]));
     let edges: Vec<(String, String, String, String)> = graph["edges"]
@@ -238,8 +238,9 @@ async fn the_plan_draws_nodes_edges_and_layers() {
     assert!(edges.contains(&edge("__inputs", "a", "input", "inputs.text")));
     assert!(edges.contains(&edge("a", "b", "reference", "inputs.text")));
     assert!(edges.contains(&edge("c", "__output", "output", "output.answer")));
-    // Three echo steps, one vector search each.
-    assert_eq!(graph["estimate"]["vectorSearch"], 3);
+    // Three echo steps, one vector search each: the engine's estimate, as `--dry-run` prints.
+    assert_eq!(graph["estimate"]["fixed"]["vectorSearch"], 3);
+    assert_eq!(graph["estimate"]["perItem"]["vectorSearch"], 0);
 }
 
 #[tokio::test]

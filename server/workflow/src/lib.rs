@@ -23,6 +23,7 @@ pub use tool::{
 pub mod compile;
 pub mod diagnostic;
 pub mod edit;
+pub mod estimate;
 pub mod events;
 pub mod exec;
 pub mod format;
@@ -37,6 +38,7 @@ pub mod testing;
 
 pub use compile::{Compiled, Mode, Plan, compile};
 pub use diagnostic::{Diagnostic, Severity};
+pub use estimate::{Estimate, estimate};
 pub use events::{EventSink, RunEvent, RunStatus};
 pub use exec::{Mocks, OnlyStep, RunOptions, RunResult, StepRecord, StepStatus, run};
 pub use model::Workflow;

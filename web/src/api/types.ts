@@ -214,6 +214,11 @@ export type Category = "retrieval" | "embedding" | "management" | "utility" | "c
 export type ApiCalls = { embed: number, rerank: number, vectorSearch: number, llm: number, http: number, };
 
 /**
+ * Expected provider calls: once per run, and once per item of each `forEach` or `loop`.
+ */
+export type Estimate = { fixed: ApiCalls, perItem: ApiCalls, };
+
+/**
  * Token and request counts a tool reports for cost display. Never stored in the context.
  */
 export type Usage = { embedTokens?: number, rerankTokens?: number, llmInputTokens?: number, llmOutputTokens?: number, requests?: number, };
@@ -342,9 +347,10 @@ export type GraphView = { name: string, description?: string, nodes: Array<Graph
  */
 layers: Array<Array<string>>, 
 /**
- * Estimated provider calls for one run.
+ * Expected provider calls: per run, and per item of each `forEach` or `loop` (the same
+ * estimate `vai workflow run --dry-run` prints).
  */
-estimate: ApiCalls, 
+estimate: Estimate, 
 /**
  * False when the workflow has errors: it can be drawn, not run.
  */
@@ -366,7 +372,7 @@ icon: string, description?: string,
 /**
  * One line rendering the tool's main input (`"{{ inputs.query }}"`).
  */
-summary?: string, layer: number, condition?: string, forEach?: string, continueOnError: boolean, };
+summary?: string, condition?: string, forEach?: string, continueOnError: boolean, };
 
 /**
  * A declared workflow input, as the inputs node and the run bar show it.

@@ -3,7 +3,7 @@ import type { Category, EdgeKind, GraphEdge, GraphNode, GraphView } from '../api
 
 type Step = Extract<GraphNode, { kind: 'step' }>
 
-function step(id: string, tool: string, category: Category, layer: number, extra: Partial<Step> = {}): Step {
+function step(id: string, tool: string, category: Category, extra: Partial<Step> = {}): Step {
   return {
     kind: 'step',
     id,
@@ -12,7 +12,6 @@ function step(id: string, tool: string, category: Category, layer: number, extra
     category,
     color: '#40E0FF',
     icon: 'Search',
-    layer,
     continueOnError: false,
     summary: `{{ inputs.query }}`,
     ...extra,
@@ -36,11 +35,11 @@ export function branchingGraph(): GraphView {
           { name: 'limit', type: 'number', required: false, default: 5 },
         ],
       },
-      step('search', 'search', 'retrieval', 0),
-      step('check', 'conditional', 'control_flow', 1, { color: '#90A4AE', icon: 'CallSplit' }),
-      step('answer', 'generate', 'generation', 2, { color: '#69F0AE', icon: 'AutoAwesome', condition: '{{ check.output.branch == "then" }}' }),
-      step('fallback', 'http', 'integration', 2, { color: '#F5A623', icon: 'Http', forEach: '{{ search.output.results }}' }),
-      step('log', 'template', 'control_flow', 3, { color: '#90A4AE', icon: 'NoSuchIcon' }),
+      step('search', 'search', 'retrieval'),
+      step('check', 'conditional', 'control_flow', { color: '#90A4AE', icon: 'CallSplit' }),
+      step('answer', 'generate', 'generation', { color: '#69F0AE', icon: 'AutoAwesome', condition: '{{ check.output.branch == "then" }}' }),
+      step('fallback', 'http', 'integration', { color: '#F5A623', icon: 'Http', forEach: '{{ search.output.results }}' }),
+      step('log', 'template', 'control_flow', { color: '#90A4AE', icon: 'NoSuchIcon' }),
       { kind: 'output', id: '__output', fields: ['answer'] },
     ],
     edges: [
@@ -52,7 +51,7 @@ export function branchingGraph(): GraphView {
       edge('answer', '__output', 'output', 'answer.output.text', 'output.answer'),
     ],
     layers: [['search'], ['check'], ['answer', 'fallback'], ['log']],
-    estimate: { embed: 1, rerank: 0, vectorSearch: 1, llm: 1, http: 1 },
+    estimate: { fixed: { embed: 1, rerank: 0, vectorSearch: 1, llm: 1, http: 1 }, perItem: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 } },
     runnable: true,
   }
 }
@@ -70,11 +69,18 @@ export function largeGraph(count: number): GraphView {
     const layer = unique.length === 0 ? 0 : Math.max(...unique.map((p) => layerOf.get(p)!)) + 1
     layerOf.set(id, layer)
     ;(layers[layer] ??= []).push(id)
-    nodes.push(step(id, 'search', 'retrieval', layer))
+    nodes.push(step(id, 'search', 'retrieval'))
     if (unique.length === 0) edges.push(edge('__inputs', id, 'input', 'inputs.query', 'inputs.query'))
     for (const p of unique) edges.push(edge(p, id, 'reference', `${p}.output.results`, 'inputs.documents'))
   }
   nodes.push({ kind: 'output', id: '__output', fields: ['last'] })
   edges.push(edge(`s${count - 1}`, '__output', 'output', `s${count - 1}.output`, 'output.last'))
-  return { name: 'large', nodes, edges, layers, estimate: { embed: 0, rerank: 0, vectorSearch: count, llm: 0, http: 0 }, runnable: true }
+  return {
+    name: 'large',
+    nodes,
+    edges,
+    layers,
+    estimate: { fixed: { embed: 0, rerank: 0, vectorSearch: count, llm: 0, http: 0 }, perItem: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 } },
+    runnable: true,
+  }
 }

@@ -24,7 +24,9 @@ export default function PlanDialog({ onClose }: { onClose(): void }) {
   const errors = useWorkflowStore((s) => s.diagnostics.filter((d) => d.severity === 'error').length)
   if (!graph) return null
   const names = new Map(graph.nodes.map((n) => [n.id, n.kind === 'step' ? n.name : n.id]))
-  const total = CALLS.reduce((sum, c) => sum + graph.estimate[c.key], 0)
+  const { fixed, perItem } = graph.estimate
+  const shown = CALLS.filter((c) => fixed[c.key] + perItem[c.key] > 0)
+  const repeated = CALLS.some((c) => perItem[c.key] > 0)
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
@@ -59,24 +61,40 @@ export default function PlanDialog({ onClose }: { onClose(): void }) {
           ))}
         </Box>
         <Typography variant="subtitle2" sx={{ mt: 2 }}>
-          Estimated API calls per run{total === 0 ? ': none' : ''}
+          Estimated API calls{shown.length === 0 ? ': none' : ''}
         </Typography>
-        {total > 0 && (
-          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content max-content', columnGap: 2, m: 0, mt: 0.5 }}>
-            {CALLS.filter((c) => graph.estimate[c.key] > 0).map((c) => (
-              <Box key={c.key} sx={{ display: 'contents' }}>
-                <Typography component="dt" variant="body2">
-                  {c.label}
-                </Typography>
-                <Typography component="dd" variant="body2" sx={{ m: 0, fontVariantNumeric: 'tabular-nums' }}>
-                  {graph.estimate[c.key]}
-                </Typography>
-              </Box>
-            ))}
+        {shown.length > 0 && (
+          <Box
+            component="table"
+            aria-label="Estimated API calls"
+            sx={{
+              borderCollapse: 'collapse',
+              mt: 0.5,
+              '& th, & td': { px: 1, py: 0.25, textAlign: 'left', typography: 'body2' },
+              '& td': { fontVariantNumeric: 'tabular-nums' },
+            }}
+          >
+            <thead>
+              <tr>
+                <th />
+                <th scope="col">per run</th>
+                {repeated && <th scope="col">per forEach/loop item</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((c) => (
+                <tr key={c.key}>
+                  <th scope="row">{c.label}</th>
+                  <td>{fixed[c.key]}</td>
+                  {repeated && <td>{perItem[c.key]}</td>}
+                </tr>
+              ))}
+            </tbody>
           </Box>
         )}
         <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block', mt: 1 }}>
-          A forEach step is counted once; it makes one call per item when it runs.
+          Every step is counted once, both branches of a conditional included; a step that repeats per item makes its calls once per item when it runs. The
+          CLI's <code>vai workflow run --dry-run</code> prints the same estimate.
         </Typography>
       </DialogContent>
       <DialogActions>

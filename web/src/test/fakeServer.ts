@@ -33,7 +33,6 @@ export const graph: GraphView = {
       category: 'retrieval',
       color: '#40E0FF',
       icon: 'Search',
-      layer: 0,
       continueOnError: false,
     },
     {
@@ -44,14 +43,13 @@ export const graph: GraphView = {
       category: 'control_flow',
       color: '#90A4AE',
       icon: 'MergeType',
-      layer: 1,
       continueOnError: false,
     },
     { kind: 'output', id: '__output', fields: ['results'] },
   ],
   edges: [],
   layers: [['search'], ['merge']],
-  estimate: { embed: 1, rerank: 0, vectorSearch: 1, llm: 0, http: 0 },
+  estimate: { fixed: { embed: 1, rerank: 0, vectorSearch: 1, llm: 0, http: 0 }, perItem: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 } },
   runnable: true,
 }
 

@@ -32,7 +32,6 @@ export function stepNode(step: Step, tool: ToolView | undefined): StepGraphNode 
     category: tool?.category ?? UNKNOWN.category,
     color: tool?.color ?? UNKNOWN.color,
     icon: tool?.icon ?? UNKNOWN.icon,
-    layer: 0,
     continueOnError: step.continueOnError === true,
   }
   if (typeof step.description === 'string') node.description = step.description

@@ -3,6 +3,7 @@
 //! is unsaved and which nodes carry problems or stale outputs, the URL and library follow a
 //! save, and leaving the page with unsaved changes asks first.
 import type { Diagnostic, GraphView } from '../../api/types'
+import { NO_ESTIMATE } from '../../plan/estimate'
 import { loadLibrary } from '../../state/libraryActions'
 import { setUrl } from '../../state/openWorkflow'
 import { useRecentStore } from '../../state/recentStore'
@@ -11,7 +12,6 @@ import { useWorkflowStore, type WorkflowStore } from '../../state/workflowStore'
 import { useEditSession, type EditSession } from '../editSession'
 import type { EditorState, EditorStore } from '../store/createEditorStore'
 
-const NO_CALLS = { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }
 const TITLE = 'vai playground'
 
 /** Validation severity per step: errors win over warnings; notes are not marks. */
@@ -33,7 +33,7 @@ function graphOf(s: EditorState): GraphView {
     nodes: s.nodes,
     edges: s.edges,
     layers: planned?.layers ?? [],
-    estimate: planned?.estimate ?? NO_CALLS,
+    estimate: planned?.estimate ?? NO_ESTIMATE,
     runnable: planned?.runnable ?? false,
   }
 }

@@ -3,6 +3,7 @@
 import { vi } from 'vitest'
 import type { GraphEdge, JsonValue, PlanResponse, ReferenceSite, Step, Workflow } from '../../api/types'
 import type { EditorApi } from '../store/editorApi'
+import { NO_ESTIMATE } from '../../plan/estimate'
 
 export interface Held<T> {
   resolve(value: T): void
@@ -28,7 +29,14 @@ export function planOf(doc: Workflow, edges: GraphEdge[] = []): PlanResponse {
   return {
     valid: true,
     diagnostics: [],
-    graph: { name: doc.name, nodes: [], edges, layers: [], estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, runnable: true },
+    graph: {
+      name: doc.name,
+      nodes: [],
+      edges,
+      layers: [],
+      estimate: NO_ESTIMATE,
+      runnable: true,
+    },
   }
 }
 

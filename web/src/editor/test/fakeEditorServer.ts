@@ -2,6 +2,7 @@
 //! the whole app in edit mode.
 import type { GraphEdge, PlanResponse, SaveResponse, StarterList, Workflow } from '../../api/types'
 import { installFakeServer, summaries } from '../../test/fakeServer'
+import { NO_ESTIMATE } from '../../plan/estimate'
 import { renameIn } from './fakeEditorApi'
 import { tools } from './fixtures'
 
@@ -74,7 +75,7 @@ export function installEditorServer() {
           nodes: [],
           edges: edgesOf(doc),
           layers: [],
-          estimate: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 },
+          estimate: NO_ESTIMATE,
           runnable: true,
         },
       } satisfies PlanResponse)

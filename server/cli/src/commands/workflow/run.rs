@@ -219,7 +219,7 @@ fn dry_run(
             (partial, errs.iter().map(ToString::to_string).collect())
         }
     };
-    let estimate = estimate(plan, registry);
+    let estimate = vai_workflow::estimate(&plan.workflow, registry);
     let mut defaults = plan.workflow.defaults.clone();
     defaults.extend(overrides.clone());
     if as_json {
@@ -299,15 +299,14 @@ fn dry_run(
         }
     }
     println!("\nEstimated API calls:");
-    for (label, key) in [
-        ("embeddings", "embed"),
-        ("reranks", "rerank"),
-        ("vector searches", "vectorSearch"),
-        ("LLM calls", "llm"),
-        ("HTTP requests", "http"),
+    let (f, p) = (estimate.fixed, estimate.per_item);
+    for (label, fixed, per_item) in [
+        ("embeddings", f.embed, p.embed),
+        ("reranks", f.rerank, p.rerank),
+        ("vector searches", f.vector_search, p.vector_search),
+        ("LLM calls", f.llm, p.llm),
+        ("HTTP requests", f.http, p.http),
     ] {
-        let fixed = estimate["fixed"][key].as_u64().unwrap_or(0);
-        let per_item = estimate["perItem"][key].as_u64().unwrap_or(0);
         let extra = if per_item > 0 {
             format!(" + {per_item} per forEach/loop item")
         } else {
@@ -316,38 +315,6 @@ fn dry_run(
         println!("  {label:<16} {fixed}{extra}");
     }
     EXIT_OK
-}
-
-/// Provider calls one run makes: fixed ones, and ones repeated per forEach/loop item.
-pub(crate) fn estimate(plan: &Plan, registry: &vai_workflow::Registry) -> Value {
-    let mut fixed = [0u32; 5];
-    let mut per_item = [0u32; 5];
-    for s in &plan.steps {
-        let tool = match &s.kind {
-            vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
-            _ => s.tool.as_str(),
-        };
-        let Some(spec) = registry.spec(tool) else {
-            continue;
-        };
-        let c = spec.api_calls;
-        // `query` reranks unless its inputs turn reranking off with a literal false.
-        let raw = &plan.workflow.steps[plan.step_index(&s.id).unwrap_or(0)].inputs;
-        let rerank = if tool == "query" && raw.get("rerank") == Some(&Value::Bool(false)) {
-            0
-        } else {
-            c.rerank
-        };
-        let counts = [c.embed, rerank, c.vector_search, c.llm, c.http];
-        let repeated =
-            s.for_each.is_some() || matches!(s.kind, vai_workflow::compile::StepKind::Loop { .. });
-        let target = if repeated { &mut per_item } else { &mut fixed };
-        for (t, c) in target.iter_mut().zip(counts) {
-            *t += c;
-        }
-    }
-    let obj = |a: [u32; 5]| json!({"embed": a[0], "rerank": a[1], "vectorSearch": a[2], "llm": a[3], "http": a[4]});
-    json!({"fixed": obj(fixed), "perItem": obj(per_item)})
 }
 
 fn describe_inputs(inputs: &Map<String, Value>) -> String {

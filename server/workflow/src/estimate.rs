@@ -1,0 +1,76 @@
+//! The provider calls a workflow is expected to make: what `vai workflow run --dry-run` prints
+//! and the playground's Plan dialog shows — one count, made here, for both.
+//!
+//! It reads the workflow as written, so it answers for a draft with errors too. Every step is
+//! counted once, branches of a `conditional` included (an upper bound: a run takes one of them).
+//! A step with `forEach`, and a `loop`'s inner step, repeat per item, a number known only at
+//! run time: their calls are counted per item. A `query` step reranks unless its `rerank` input
+//! is the literal `false`.
+
+use crate::model::Workflow;
+use crate::tool::{ApiCalls, Registry};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Expected provider calls: once per run, and once per item of each `forEach` or `loop`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Estimate {
+    pub fixed: ApiCalls,
+    pub per_item: ApiCalls,
+}
+
+/// The estimate of `workflow`; steps of unknown tools count nothing.
+pub fn estimate(workflow: &Workflow, registry: &Registry) -> Estimate {
+    let mut out = Estimate::default();
+    for step in &workflow.steps {
+        let (tool, inputs, looped) = match inner_step(&step.tool, &step.inputs) {
+            Some((tool, inputs)) => (tool, inputs, true),
+            None => (step.tool.as_str(), &step.inputs, false),
+        };
+        let Some(spec) = registry.spec(tool) else {
+            continue;
+        };
+        let mut calls = spec.api_calls;
+        if tool == "query" && inputs.get("rerank") == Some(&Value::Bool(false)) {
+            calls.rerank = 0;
+        }
+        let target = if looped || step.for_each.is_some() {
+            &mut out.per_item
+        } else {
+            &mut out.fixed
+        };
+        add(target, calls);
+    }
+    out
+}
+
+/// A `loop` step's inner tool and its inputs (`inputs.step.tool`, `inputs.step.inputs`).
+fn inner_step<'a>(
+    tool: &str,
+    inputs: &'a Map<String, Value>,
+) -> Option<(&'a str, &'a Map<String, Value>)> {
+    if tool != "loop" {
+        return None;
+    }
+    let inner = inputs.get("step")?.as_object()?;
+    let tool = inner.get("tool")?.as_str()?;
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    let inputs = match inner.get("inputs") {
+        Some(Value::Object(m)) => m,
+        _ => EMPTY.get_or_init(Map::new),
+    };
+    Some((tool, inputs))
+}
+
+fn add(total: &mut ApiCalls, calls: ApiCalls) {
+    total.embed += calls.embed;
+    total.rerank += calls.rerank;
+    total.vector_search += calls.vector_search;
+    total.llm += calls.llm;
+    total.http += calls.http;
+}
+
+#[cfg(test)]
+mod tests;

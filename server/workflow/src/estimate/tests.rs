@@ -1,0 +1,65 @@
+use super::*;
+use crate::test_support::{FnTool, registry_with};
+use serde_json::json;
+use std::sync::Arc;
+
+fn calls(embed: u32, rerank: u32, vector_search: u32, llm: u32, http: u32) -> ApiCalls {
+    ApiCalls {
+        embed,
+        rerank,
+        vector_search,
+        llm,
+        http,
+    }
+}
+
+/// The engine's test tools plus `query` (embed, rerank, vector search) and `generate` (LLM).
+fn registry() -> Registry {
+    registry_with(|r| {
+        for (name, c) in [
+            ("query", calls(1, 1, 1, 0, 0)),
+            ("generate", calls(0, 0, 0, 1, 0)),
+        ] {
+            let mut tool = FnTool::new(name, &[], |_| Ok(json!({})));
+            tool.spec_mut().api_calls = c;
+            r.register(Arc::new(tool));
+        }
+    })
+}
+
+fn workflow(steps: Value) -> Workflow {
+    serde_json::from_value(json!({"name": "w", "steps": steps})).unwrap()
+}
+
+#[test]
+fn counts_each_step_once_and_repeated_steps_per_item() {
+    let w = workflow(json!([
+        {"id": "a", "tool": "query", "inputs": {"query": "q"}},
+        {"id": "b", "tool": "query", "inputs": {"query": "q", "rerank": false}},
+        {"id": "each", "tool": "generate", "forEach": "{{ a.output.results }}", "inputs": {"prompt": "{{ item }}"}},
+        {"id": "lp", "tool": "loop", "inputs": {"items": "{{ a.output.results }}", "as": "hit",
+            "step": {"tool": "query", "inputs": {"query": "{{ hit }}", "rerank": false}}}},
+        {"id": "answer", "tool": "generate", "inputs": {"prompt": "p"}},
+        {"id": "unknown", "tool": "no_such_tool", "inputs": {}}
+    ]));
+    assert_eq!(
+        estimate(&w, &registry()),
+        Estimate {
+            // a (with rerank), b (rerank off), answer.
+            fixed: calls(2, 1, 2, 1, 0),
+            // each's generate; the loop's inner query without rerank.
+            per_item: calls(1, 0, 1, 1, 0),
+        }
+    );
+}
+
+#[test]
+fn a_draft_with_errors_is_estimated_as_written() {
+    // A loop without an inner step and a step missing its inputs still count what they can.
+    let w = workflow(json!([
+        {"id": "lp", "tool": "loop", "inputs": {}},
+        {"id": "a", "tool": "query"}
+    ]));
+    assert_eq!(estimate(&w, &registry()).fixed, calls(1, 1, 1, 0, 0));
+    assert_eq!(estimate(&w, &registry()).per_item, ApiCalls::default());
+}

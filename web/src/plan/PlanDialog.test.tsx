@@ -1,0 +1,43 @@
+import { render, screen, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { GraphView } from '../api/types'
+import { graph } from '../test/fakeServer'
+import { useWorkflowStore } from '../state/workflowStore'
+import PlanDialog from './PlanDialog'
+import { NO_ESTIMATE } from './estimate'
+
+function show(estimate: GraphView['estimate']) {
+  useWorkflowStore.setState({ graph: { ...graph, estimate }, diagnostics: [] })
+  render(<PlanDialog onClose={() => {}} />)
+  return screen.queryByRole('table', { name: 'Estimated API calls' })
+}
+
+afterEach(() => useWorkflowStore.setState({ graph: undefined }))
+
+describe('PlanDialog', () => {
+  it('shows the calls per run, and per item only when a step repeats', () => {
+    const table = show({ fixed: { ...NO_ESTIMATE.fixed, embed: 2, vectorSearch: 2 }, perItem: NO_ESTIMATE.perItem })!
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['', 'per run'])
+    expect(within(table).getByRole('row', { name: 'Embedding 2' })).toBeTruthy()
+    expect(within(table).queryByRole('row', { name: /LLM/ })).toBeNull()
+  })
+
+  it('adds a per-item column for forEach and loop steps', () => {
+    const table = show({ fixed: { ...NO_ESTIMATE.fixed, embed: 1 }, perItem: { ...NO_ESTIMATE.perItem, llm: 1 } })!
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['', 'per run', 'per forEach/loop item'])
+    expect(within(table).getByRole('row', { name: 'LLM 0 1' })).toBeTruthy()
+  })
+
+  it('says when nothing calls a provider', () => {
+    expect(show(NO_ESTIMATE)).toBeNull()
+    expect(screen.getByText('Estimated API calls: none')).toBeTruthy()
+  })
+})
