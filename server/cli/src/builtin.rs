@@ -128,3 +128,25 @@ pub(crate) fn cases(located: &Located) -> Result<Vec<CaseFile>, String> {
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    /// Built-ins and examples are listed by name in the playground: a name is for people (the
+    /// file stem is the id), so it is not the slug again.
+    #[test]
+    fn every_shipped_workflow_has_a_display_name() {
+        for (path, text) in super::embedded::FILES {
+            if !path.ends_with(".json") || path.contains("tests/") || path.ends_with("schema.json")
+            {
+                continue;
+            }
+            let doc: serde_json::Value = serde_json::from_str(text).unwrap();
+            let name = doc["name"].as_str().unwrap_or_default();
+            let stem = path.rsplit('/').next().unwrap().trim_end_matches(".json");
+            assert!(
+                name.starts_with(char::is_uppercase) && name != stem,
+                "{path}: name {name:?} reads as a slug"
+            );
+        }
+    }
+}
