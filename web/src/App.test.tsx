@@ -1,7 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { installFakeServer, sockets } from './test/fakeServer'
-import { useRecentStore } from './state/recentStore'
 import { useRunStore } from './state/runStore'
 import { useWorkflowStore } from './state/workflowStore'
 
@@ -31,9 +30,6 @@ describe('App shell', () => {
     localStorage.clear()
     window.history.replaceState(null, '', '/')
     server = installFakeServer()
-    useWorkflowStore.getState().close()
-    useRunStore.getState().reset()
-    useRecentStore.setState({ recents: [] })
   })
 
   it('shows the regions and an empty state', async () => {

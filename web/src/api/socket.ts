@@ -1,8 +1,6 @@
 //! The WebSocket to `/api/ws`: reconnects with backoff, re-subscribes to the followed run, and
-//! feeds every server message into the run store's reducer. It stops once the API has refused
-//! the page for want of the access token.
-import { useConnectionStore } from '../state/connectionStore'
-import { useRunStore } from '../state/runStore'
+//! hands what it hears to the sinks it is started with; it knows no store (state/runWiring.ts
+//! connects them). It stops once the API has refused the page for want of the access token.
 import { api, isAccessDenied } from './client'
 import type { ClientMessage, RunSummary, ServerMessage } from './types'
 
@@ -18,22 +16,33 @@ export function socketUrl(loc: Pick<Location, 'protocol' | 'host'> = window.loca
   return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/api/ws`
 }
 
-class RunSocket {
+export type ConnectionState = 'connecting' | 'open' | 'closed'
+
+/** Where the socket reports what it hears. */
+export interface RunSocketSinks {
+  /** The socket is connecting, open, or closed (and will retry). */
+  onConnection(state: ConnectionState): void
+  /** A server message for the reducer: a snapshot, an event, or an error it ignores. */
+  onMessage(message: ServerMessage): void
+  /** The server no longer knows the followed run (e.g. it was restarted). */
+  onLost(runId: string): void
+  /** A run exists (`hello`) or started elsewhere (`run_created`), e.g. from another tab. */
+  onAnnounce(run: RunSummary): void
+}
+
+export class RunSocket {
   private ws?: WebSocket
   private followed?: string
   private failures = 0
   private timer?: ReturnType<typeof setTimeout>
   private started = false
-  private onAnnounce?: (run: RunSummary) => void
+  private sinks?: RunSocketSinks
   /** When the followed run last heard from the server (snapshot or event), for the watchdog. */
   lastHeardAt = 0
 
-  /**
-   * Opens the socket once; later calls do nothing. `onAnnounce` hears about runs that exist
-   * (`hello`) or start elsewhere (`run_created`), e.g. from another tab.
-   */
-  start(onAnnounce?: (run: RunSummary) => void): void {
-    this.onAnnounce = onAnnounce
+  /** Opens the socket once; a later call only replaces the sinks. */
+  start(sinks: RunSocketSinks): void {
+    this.sinks = sinks
     if (this.started) return
     this.started = true
     this.connect()
@@ -58,7 +67,7 @@ class RunSocket {
 
   private connect(): void {
     if (isAccessDenied()) return
-    useConnectionStore.getState().setState('connecting')
+    this.sinks?.onConnection('connecting')
     let ws: WebSocket
     try {
       ws = new WebSocket(socketUrl())
@@ -71,7 +80,7 @@ class RunSocket {
     ws.onopen = () => {
       opened = true
       this.failures = 0
-      useConnectionStore.getState().setState('open')
+      this.sinks?.onConnection('open')
       // Continue from a fresh snapshot: events missed while disconnected are in it.
       if (this.followed) this.send({ type: 'subscribe', runId: this.followed })
     }
@@ -82,20 +91,19 @@ class RunSocket {
       } catch {
         return
       }
-      if (message.type === 'hello') message.runs.forEach((run) => this.onAnnounce?.(run))
-      else if (message.type === 'run_created') this.onAnnounce?.(message.run)
-      else if (message.type === 'error' && message.code === 'NOT_FOUND' && this.followed && message.runId === this.followed)
-        useRunStore.getState().lose('The server no longer has this run (was it restarted?).')
+      if (message.type === 'hello') message.runs.forEach((run) => this.sinks?.onAnnounce(run))
+      else if (message.type === 'run_created') this.sinks?.onAnnounce(message.run)
+      else if (message.type === 'error' && message.code === 'NOT_FOUND' && this.followed && message.runId === this.followed) this.sinks?.onLost(this.followed)
       else {
         if ((message.type === 'snapshot' ? message.run.runId : message.type === 'event' ? message.runId : undefined) === this.followed)
           this.lastHeardAt = Date.now()
-        useRunStore.getState().apply(message)
+        this.sinks?.onMessage(message)
       }
     }
     ws.onclose = () => {
       if (this.ws !== ws) return
       this.ws = undefined
-      useConnectionStore.getState().setState('closed')
+      this.sinks?.onConnection('closed')
       // A handshake refused for want of the access token looks like any failed connection;
       // one API call tells (a 401 there stops the reconnecting).
       if (!opened) void api.configStatus().catch(() => undefined)
@@ -111,4 +119,5 @@ class RunSocket {
   }
 }
 
+/** The page's one connection, which run actions follow and unfollow runs on. */
 export const runSocket = new RunSocket()

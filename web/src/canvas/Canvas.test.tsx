@@ -1,14 +1,10 @@
 import { act, cleanup, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { useRunStore } from '../state/runStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import Canvas from './Canvas'
 import { branchingGraph, largeGraph } from './fixtures'
 
-beforeEach(() => {
-  useRunStore.getState().reset()
-  useWorkflowStore.setState({ graph: undefined, selected: undefined, loading: false })
-})
 afterEach(cleanup)
 
 describe('Canvas', () => {

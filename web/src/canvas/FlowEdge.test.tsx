@@ -1,6 +1,6 @@
 import { act, cleanup, render } from '@testing-library/react'
 import { Position, ReactFlowProvider } from '@xyflow/react'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { useRunStore } from '../state/runStore'
 import FlowEdge from './FlowEdge'
 import { branchingGraph } from './fixtures'
@@ -36,7 +36,6 @@ function renderEdge(kind: 'reference' | 'else') {
   return { edge, path: () => container.querySelector('path.react-flow__edge-path') as SVGPathElement }
 }
 
-beforeEach(() => useRunStore.getState().reset())
 afterEach(cleanup)
 
 describe('FlowEdge', () => {

@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { ReactFlowProvider, useStoreApi } from '@xyflow/react'
 import { useEffect } from 'react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { StepState } from '../api/types'
 import { useEditSession } from '../editor/editSession'
 import { useRunStore } from '../state/runStore'
@@ -38,10 +38,6 @@ function setSteps(steps: Record<string, StepState>) {
   act(() => useRunStore.setState({ steps }))
 }
 
-beforeEach(() => {
-  useRunStore.getState().reset()
-  useWorkflowStore.setState({ selected: undefined })
-})
 afterEach(() => {
   cleanup()
   vi.useRealTimers()
@@ -136,6 +132,5 @@ describe('step nodes', () => {
     setSteps({ search: { status: 'completed', durationMs: 5 } })
     expect(screen.getByTestId('node-search').textContent).toContain('stale')
     expect(screen.getByTestId('node-check').textContent).not.toContain('stale')
-    act(() => useEditSession.setState({ problems: {}, stale: {} }))
   })
 })

@@ -1,8 +1,6 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { useWorkflowStore } from '../state/workflowStore'
 import { focusNode, useCanvasStore } from './useCanvasStore'
-
-beforeEach(() => useWorkflowStore.setState({ selected: undefined }))
 
 describe('useCanvasStore', () => {
   it('focus selects the node and centres the attached canvas on it', () => {

@@ -1,9 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import App from '../App'
-import { useCatalogStore } from '../state/catalogStore'
-import { useRecentStore } from '../state/recentStore'
-import { useRunStore } from '../state/runStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import { loadDraft } from './drafts'
 import { stopEditing, useEditSession } from './editSession'
@@ -33,15 +30,13 @@ beforeAll(async () => {
 describe('edit mode', { timeout: 20_000 }, () => {
   let server: ReturnType<typeof installEditorServer>
   beforeEach(() => {
-    stopEditing(true)
     localStorage.clear()
     window.history.replaceState(null, '', '/')
     server = installEditorServer()
-    useCatalogStore.setState({ loaded: false, tools: {}, categories: [] })
-    useWorkflowStore.getState().close()
-    useRunStore.getState().reset()
-    useRecentStore.setState({ recents: [] })
   })
+  // Not in beforeEach: the setup's store reset runs first and would drop the handle that
+  // unbinds the session from the stores.
+  afterEach(() => stopEditing(true))
 
   it('adds a step from the palette by keyboard, marks the workflow unsaved, and undoes it', async () => {
     await openAndEdit()

@@ -46,7 +46,11 @@ export interface EditSession {
   leaving?: (go: boolean) => void
 }
 
-export const useEditSession = create<EditSession>()(() => ({ active: false, starting: false, dirty: false, problems: {}, stale: {} }))
+export function createEditSession() {
+  return create<EditSession>()(() => ({ active: false, starting: false, dirty: false, problems: {}, stale: {} }))
+}
+
+export const useEditSession = createEditSession()
 
 export async function startEditing(request: StartRequest = { kind: 'current' }): Promise<void> {
   if (useEditSession.getState().starting) return

@@ -1,6 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import SaveTestCase from './SaveTestCase'
 
@@ -14,7 +13,6 @@ function answer(status: number, body: unknown) {
 
 beforeEach(() => {
   bodies.length = 0
-  useEditSession.setState({ dirty: false })
   useWorkflowStore.setState({ current: { id: 'file:flow.vai-workflow.json', key: 'file:flow.vai-workflow.json', label: 'Flow', text: '{}' } })
 })
 

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ReferenceSite } from '../api/types'
 import { useWorkflowStore } from '../state/workflowStore'
 import TemplateText from './TemplateText'
@@ -57,8 +57,6 @@ function serve() {
   useWorkflowStore.getState().setOpened({ current: { key: 'k', label: 'Two', text: '', definition }, diagnostics: [] })
   return calls
 }
-
-afterEach(() => useWorkflowStore.getState().close())
 
 describe('TemplateText', () => {
   it('links the references the index lists at its pointer, asking once per document', async () => {

@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { GraphView } from '../api/types'
 import { graph } from '../test/fakeServer'
 import { useWorkflowStore } from '../state/workflowStore'
@@ -11,8 +11,6 @@ function show(estimate: GraphView['estimate']) {
   render(<PlanDialog onClose={() => {}} />)
   return screen.queryByRole('table', { name: 'Estimated API calls' })
 }
-
-afterEach(() => useWorkflowStore.setState({ graph: undefined }))
 
 describe('PlanDialog', () => {
   it('shows the calls per run, and per item only when a step repeats', () => {

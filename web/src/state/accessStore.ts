@@ -9,9 +9,13 @@ export interface AccessStore {
   deny(): void
 }
 
-export const useAccessStore = create<AccessStore>()((set) => ({
-  denied: false,
-  deny: () => set({ denied: true }),
-}))
+export function createAccessStore() {
+  return create<AccessStore>()((set) => ({
+    denied: false,
+    deny: () => set({ denied: true }),
+  }))
+}
+
+export const useAccessStore = createAccessStore()
 
 onAccessDenied(() => useAccessStore.getState().deny())

@@ -13,19 +13,23 @@ export interface CatalogStore {
   load(): Promise<void>
 }
 
-export const useCatalogStore = create<CatalogStore>()((set, get) => ({
-  tools: {},
-  categories: [],
-  loaded: false,
-  load: async () => {
-    if (get().loaded) return
-    try {
-      const [catalog, config] = await Promise.all([api.tools(), api.configStatus()])
-      const tools: Record<string, ToolView> = {}
-      for (const tool of catalog.tools) tools[tool.name] = tool
-      set({ tools, categories: catalog.categories, config, loaded: true, error: undefined })
-    } catch (e) {
-      set({ error: errorInfo(e).message })
-    }
-  },
-}))
+export function createCatalogStore() {
+  return create<CatalogStore>()((set, get) => ({
+    tools: {},
+    categories: [],
+    loaded: false,
+    load: async () => {
+      if (get().loaded) return
+      try {
+        const [catalog, config] = await Promise.all([api.tools(), api.configStatus()])
+        const tools: Record<string, ToolView> = {}
+        for (const tool of catalog.tools) tools[tool.name] = tool
+        set({ tools, categories: catalog.categories, config, loaded: true, error: undefined })
+      } catch (e) {
+        set({ error: errorInfo(e).message })
+      }
+    },
+  }))
+}
+
+export const useCatalogStore = createCatalogStore()

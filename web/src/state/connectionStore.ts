@@ -1,7 +1,6 @@
 //! Whether the run socket is connected, so the UI can say so instead of silently going stale.
 import { create } from 'zustand'
-
-export type ConnectionState = 'connecting' | 'open' | 'closed'
+import type { ConnectionState } from '../api/socket'
 
 export interface ConnectionStore {
   state: ConnectionState
@@ -10,8 +9,12 @@ export interface ConnectionStore {
   setState(state: ConnectionState): void
 }
 
-export const useConnectionStore = create<ConnectionStore>()((set) => ({
-  state: 'connecting',
-  everOpened: false,
-  setState: (state) => set((s) => ({ state, everOpened: s.everOpened || state === 'open' })),
-}))
+export function createConnectionStore() {
+  return create<ConnectionStore>()((set) => ({
+    state: 'connecting',
+    everOpened: false,
+    setState: (state) => set((s) => ({ state, everOpened: s.everOpened || state === 'open' })),
+  }))
+}
+
+export const useConnectionStore = createConnectionStore()

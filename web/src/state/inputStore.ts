@@ -15,13 +15,17 @@ export interface InputStore {
   setValue(name: string, value: FormValue): void
 }
 
-export const useInputStore = create<InputStore>()((set, get) => ({
-  values: {},
-  load: (key, fields) => set({ key, values: initialValues(fields, readStored<FormValues>(PREFIX + key, {})) }),
-  setValue: (name, value) => {
-    const { key, values } = get()
-    const next = { ...values, [name]: value }
-    if (key) writeStored(PREFIX + key, next)
-    set({ values: next })
-  },
-}))
+export function createInputStore() {
+  return create<InputStore>()((set, get) => ({
+    values: {},
+    load: (key, fields) => set({ key, values: initialValues(fields, readStored<FormValues>(PREFIX + key, {})) }),
+    setValue: (name, value) => {
+      const { key, values } = get()
+      const next = { ...values, [name]: value }
+      if (key) writeStored(PREFIX + key, next)
+      set({ values: next })
+    },
+  }))
+}
+
+export const useInputStore = createInputStore()

@@ -8,16 +8,21 @@ export interface RecentStore {
   forget(key: string): void
 }
 
-export const useRecentStore = create<RecentStore>()((set, get) => ({
-  recents: loadRecents(),
-  remember: (entry) => {
-    const recents = withRecent(get().recents, { ...entry, openedAt: Date.now() })
-    saveRecents(recents)
-    set({ recents })
-  },
-  forget: (key) => {
-    const recents = get().recents.filter((e) => e.key !== key)
-    saveRecents(recents)
-    set({ recents })
-  },
-}))
+/** A store holding the list saved when it is created. */
+export function createRecentStore() {
+  return create<RecentStore>()((set, get) => ({
+    recents: loadRecents(),
+    remember: (entry) => {
+      const recents = withRecent(get().recents, { ...entry, openedAt: Date.now() })
+      saveRecents(recents)
+      set({ recents })
+    },
+    forget: (key) => {
+      const recents = get().recents.filter((e) => e.key !== key)
+      saveRecents(recents)
+      set({ recents })
+    },
+  }))
+}
+
+export const useRecentStore = createRecentStore()

@@ -15,7 +15,6 @@ describe('pollRunIfSilent', () => {
   beforeEach(() => {
     globalThis.fetch = fetchMock as unknown as typeof fetch
     fetchMock.mockClear()
-    useRunStore.getState().reset()
     useRunStore.getState().begin('r1')
     runSocket.lastHeardAt = 1000
   })

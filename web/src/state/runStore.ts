@@ -25,25 +25,23 @@ function stateOf(store: RunStore): RunView {
   return state
 }
 
-export const useRunStore = create<RunStore>()((set, get) => ({
-  ...initialRunState,
-  starting: false,
-  setStart: (state) => set(state),
-  begin: (runId, workflowId) => set({ ...clear(get()), ...beginRun(runId, workflowId), starting: false, startError: undefined }),
-  apply: (message) => {
-    const before = stateOf(get())
-    const after = runReducer(before, message)
-    if (after !== before) set(after)
-  },
-  lose: (reason) => {
-    if (get().status === 'running') set({ status: 'failed', error: reason })
-  },
-  reset: () => set({ ...clear(get()), starting: false, startError: undefined }),
-}))
-
-/** Every data key set back to undefined (zustand merges, so absent keys would survive). */
-function clear(store: RunStore): Partial<RunView> {
-  const blank: Record<string, unknown> = {}
-  for (const key of Object.keys(stateOf(store))) blank[key] = undefined
-  return { ...blank, ...initialRunState }
+export function createRunStore() {
+  return create<RunStore>()((set, get, store) => ({
+    ...initialRunState,
+    starting: false,
+    setStart: (state) => set(state),
+    // Replacing rather than merging drops the previous run's optional keys (error, output, …).
+    begin: (runId, workflowId) => set({ ...store.getInitialState(), ...beginRun(runId, workflowId) }, true),
+    apply: (message) => {
+      const before = stateOf(get())
+      const after = runReducer(before, message)
+      if (after !== before) set(after)
+    },
+    lose: (reason) => {
+      if (get().status === 'running') set({ status: 'failed', error: reason })
+    },
+    reset: () => set(store.getInitialState(), true),
+  }))
 }
+
+export const useRunStore = createRunStore()

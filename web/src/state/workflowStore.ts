@@ -41,20 +41,24 @@ export interface WorkflowStore {
   close(): void
 }
 
-export const useWorkflowStore = create<WorkflowStore>()((set) => ({
-  diagnostics: [],
-  loading: false,
-  library: [],
-  libraryLoading: false,
-  select: (id) => set({ selected: id }),
-  setOpened: ({ current, graph, diagnostics }) => set({ current, graph, diagnostics, selected: undefined, loading: false, loadError: undefined }),
-  setLoading: (loading) => set({ loading }),
-  setLoadError: (message) => set({ loadError: message, loading: false }),
-  setLibrary: (library) => set({ library }),
-  setLibraryState: (state) => set(state),
-  setDiagnostics: (diagnostics) => set({ diagnostics }),
-  close: () => set({ current: undefined, graph: undefined, diagnostics: [], selected: undefined, loadError: undefined }),
-}))
+export function createWorkflowStore() {
+  return create<WorkflowStore>()((set) => ({
+    diagnostics: [],
+    loading: false,
+    library: [],
+    libraryLoading: false,
+    select: (id) => set({ selected: id }),
+    setOpened: ({ current, graph, diagnostics }) => set({ current, graph, diagnostics, selected: undefined, loading: false, loadError: undefined }),
+    setLoading: (loading) => set({ loading }),
+    setLoadError: (message) => set({ loadError: message, loading: false }),
+    setLibrary: (library) => set({ library }),
+    setLibraryState: (state) => set(state),
+    setDiagnostics: (diagnostics) => set({ diagnostics }),
+    close: () => set({ current: undefined, graph: undefined, diagnostics: [], selected: undefined, loadError: undefined }),
+  }))
+}
+
+export const useWorkflowStore = createWorkflowStore()
 
 /** Whether the definition parsed (so it can be sent to /api/runs). */
 export function hasDefinition(w?: OpenWorkflow): boolean {

@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react'
-import { afterEach } from 'vitest'
+import { afterEach, beforeEach } from 'vitest'
+import { resetStores } from '../state/resetStores'
 
 // jsdom lacks a few browser APIs that React Flow and MUI touch.
 class ResizeObserverStub {
@@ -16,3 +17,6 @@ g.DOMMatrixReadOnly ??= class {
 
 // vitest runs without globals, so testing-library cannot register its own cleanup.
 afterEach(() => cleanup())
+
+// The stores live as long as the page, which in vitest is the whole test file.
+beforeEach(() => resetStores())

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { useCatalogStore } from '../../state/catalogStore'
 import { findStep } from '../doc/model'
 import { useEditSession } from '../editSession'
@@ -18,7 +18,6 @@ function session() {
 }
 
 beforeEach(() => useCatalogStore.setState({ tools, categories: [], loaded: true }))
-afterEach(() => useEditSession.setState({ active: false, handle: undefined }))
 
 describe('ConnectMenu', () => {
   it('connects by keyboard: choose the target, what to read and the input', () => {

@@ -1,5 +1,5 @@
 import { act, renderHook } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { useCatalogStore } from '../../state/catalogStore'
 import { useWorkflowStore } from '../../state/workflowStore'
 import { findStep } from '../doc/model'
@@ -27,7 +27,6 @@ function session() {
 }
 
 beforeEach(() => useCatalogStore.setState({ tools, categories: [], loaded: true }))
-afterEach(() => useEditSession.setState({ active: false, handle: undefined }))
 
 describe('form bindings', () => {
   it('give a step form its step, tool, ids, inputs and only its diagnostics', () => {

@@ -13,7 +13,6 @@ beforeEach(() => {
       { id: 'utility', label: 'Utility', color: '#90A4AE' },
     ],
     loaded: true,
-    error: undefined,
   })
 })
 

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../api/client'
 import { useEditSession } from '../editSession'
 import { createEditorStore } from '../store/createEditorStore'
@@ -16,8 +16,6 @@ function session(readOnly = false) {
   useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
   return { api, store }
 }
-
-afterEach(() => useEditSession.setState({ active: false, handle: undefined }))
 
 describe('Save controls', () => {
   it('explains a conflict and saves anyway on request', async () => {
