@@ -105,7 +105,7 @@ pub(crate) struct CaseFile {
 /// The test cases of a located workflow, sorted by file name.
 pub(crate) fn cases(located: &Located) -> Result<Vec<CaseFile>, String> {
     if let Some(path) = &located.path {
-        return vai_workflow::testing::find_cases(path)
+        return vai_workflow::test_cases::find_cases(path)
             .into_iter()
             .map(|p| {
                 std::fs::read_to_string(&p)

@@ -25,7 +25,7 @@ pub struct ToolView {
     pub help: String,
     /// JSON Schema (draft 2020-12 subset) of the step's `inputs`, with `format` widget hints.
     pub input_schema: InputSchema,
-    pub outputs: Vec<ToolOutput>,
+    pub outputs: Vec<ToolOutputField>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub main_input: Option<String>,
@@ -34,7 +34,7 @@ pub struct ToolView {
 
 /// One output field of a tool.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct ToolOutput {
+pub struct ToolOutputField {
     pub name: String,
     pub description: String,
 }

@@ -9,7 +9,7 @@ pub mod socket;
 pub mod workflows;
 
 pub use catalog::{
-    Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolOutput,
+    Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolOutputField,
     ToolView,
 };
 pub use edit::{
@@ -133,7 +133,7 @@ pub fn typescript() -> String {
         JsonType,
         AdditionalProperties,
         WidgetFormat,
-        ToolOutput,
+        ToolOutputField,
         CategoryView,
         ConfigStatus,
         ProviderId,

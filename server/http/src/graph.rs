@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 use vai_contract::{EdgeKind, GraphEdge, GraphNode, GraphView, InputField, StepNode};
-use vai_workflow::compile::EdgeKind as EngineEdge;
+use vai_workflow::compile::DependencyKind;
 use vai_workflow::{Category, Compiled, Registry};
 
 pub(crate) const INPUTS_NODE: &str = "__inputs";
@@ -77,10 +77,10 @@ pub(crate) fn view(compiled: &Compiled, registry: &Registry) -> Option<GraphView
     }
     for e in &outline.edges {
         let (kind, label) = match e.kind {
-            EngineEdge::Reference => (EdgeKind::Reference, e.label.clone()),
-            EngineEdge::DependsOn => (EdgeKind::DependsOn, id(e.from)),
-            EngineEdge::Then => (EdgeKind::Then, id(e.to)),
-            EngineEdge::Else => (EdgeKind::Else, id(e.to)),
+            DependencyKind::Reference => (EdgeKind::Reference, e.label.clone()),
+            DependencyKind::DependsOn => (EdgeKind::DependsOn, id(e.from)),
+            DependencyKind::Then => (EdgeKind::Then, id(e.to)),
+            DependencyKind::Else => (EdgeKind::Else, id(e.to)),
         };
         edges.push(id(e.from), id(e.to), kind, &label, &e.field);
     }

@@ -23,7 +23,7 @@ pub use limits::{Limits, MAX_SOCKET_MESSAGE};
 pub use routes::ws::serve as serve_socket;
 pub use runs::RunManager;
 pub use serve::serve;
-pub use state::{AppState, BeforeRun, Settings};
+pub use state::{AppState, BeforeRun, ServerSettings};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;

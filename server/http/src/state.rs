@@ -17,7 +17,7 @@ use vai_workflow::{Limits as RunLimits, Plan, Registry};
 pub type BeforeRun = Arc<dyn Fn(&Plan) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// What the composition root hands the server.
-pub struct Settings {
+pub struct ServerSettings {
     pub registry: Arc<Registry>,
     pub library: Library,
     pub config: ConfigStatus,
@@ -54,7 +54,7 @@ pub(crate) struct Inner {
 }
 
 impl AppState {
-    pub fn new(settings: Settings) -> Self {
+    pub fn new(settings: ServerSettings) -> Self {
         let runs = RunManager::new(
             settings.registry.clone(),
             settings.before_run,

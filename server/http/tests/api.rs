@@ -222,7 +222,10 @@ async fn the_plan_draws_nodes_edges_and_layers() {
     assert_eq!(nodes[1]["kind"], "step");
     assert_eq!(nodes[1]["summary"], "{{ inputs.q }}");
     assert_eq!(nodes[1]["category"], "retrieval");
-    assert!(nodes[2].get("layer").is_none(), "layers are in graph.layers only");
+    assert!(
+        nodes[2].get("layer").is_none(),
+        "layers are in graph.layers only"
+    );
     assert_eq!(nodes.last().unwrap()["kind"], "output");
     assert_eq!(nodes.last().unwrap()["fields"], json!(["answer"]));
     let edges: Vec<(String, String, String, String)> = graph["edges"]

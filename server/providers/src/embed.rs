@@ -6,25 +6,25 @@ use serde_json::{Number, Value};
 
 /// What the text will be used as; Voyage models embed queries and documents differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum InputType {
+pub enum EmbedInputType {
     Query,
     Document,
 }
 
-impl InputType {
+impl EmbedInputType {
     /// The wire name ("query" / "document").
     pub fn as_str(self) -> &'static str {
         match self {
-            InputType::Query => "query",
-            InputType::Document => "document",
+            EmbedInputType::Query => "query",
+            EmbedInputType::Document => "document",
         }
     }
 
     /// Parse the wire name; anything else is `None`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
-            "query" => Some(InputType::Query),
-            "document" => Some(InputType::Document),
+            "query" => Some(EmbedInputType::Query),
+            "document" => Some(EmbedInputType::Document),
             _ => None,
         }
     }
@@ -36,7 +36,7 @@ pub struct EmbedRequest {
     pub texts: Vec<String>,
     pub model: String,
     /// `None` lets the model embed without a query/document hint.
-    pub input_type: Option<InputType>,
+    pub input_type: Option<EmbedInputType>,
     /// Requested output dimensions; `None` takes the model's default.
     pub dimensions: Option<u32>,
 }
@@ -129,9 +129,12 @@ mod tests {
 
     #[test]
     fn input_types_parse_their_wire_names_only() {
-        assert_eq!(InputType::parse("query"), Some(InputType::Query));
-        assert_eq!(InputType::parse("document"), Some(InputType::Document));
-        assert_eq!(InputType::parse("Query"), None);
-        assert_eq!(InputType::Document.as_str(), "document");
+        assert_eq!(EmbedInputType::parse("query"), Some(EmbedInputType::Query));
+        assert_eq!(
+            EmbedInputType::parse("document"),
+            Some(EmbedInputType::Document)
+        );
+        assert_eq!(EmbedInputType::parse("Query"), None);
+        assert_eq!(EmbedInputType::Document.as_str(), "document");
     }
 }

@@ -25,7 +25,7 @@ pub mod fakes;
 pub(crate) mod testing;
 
 pub use embed::{
-    EmbedRequest, EmbedResponse, Embedder, InputType, cosine_similarity, vector_from_json,
+    EmbedInputType, EmbedRequest, EmbedResponse, Embedder, cosine_similarity, vector_from_json,
     vector_to_json,
 };
 pub use error::ProviderError;

@@ -42,7 +42,7 @@ pub struct Message {
     /// The text: the user's words, the assistant's answer, or a tool's result.
     pub content: String,
     /// Assistant turns: the tools the model asked to call, in order.
-    pub tool_calls: Vec<ToolCall>,
+    pub tool_calls: Vec<LlmToolCall>,
     /// Tool turns: the id of the call this answers.
     pub tool_call_id: Option<String>,
     /// Tool turns: the tool failed and `content` says why.
@@ -69,7 +69,7 @@ impl Message {
     }
 
     /// An assistant turn that called tools (`content` may be empty).
-    pub fn assistant_with_tool_calls(content: impl Into<String>, calls: Vec<ToolCall>) -> Self {
+    pub fn assistant_with_tool_calls(content: impl Into<String>, calls: Vec<LlmToolCall>) -> Self {
         Message {
             tool_calls: calls,
             ..Message::assistant(content)
@@ -101,7 +101,7 @@ pub struct ToolDefinition {
 /// A call the model made: the provider's call id, the tool's name and its parsed arguments
 /// (always a JSON value; `{}` when the model sent none).
 #[derive(Debug, Clone, PartialEq)]
-pub struct ToolCall {
+pub struct LlmToolCall {
     pub id: String,
     pub name: String,
     pub arguments: Value,
@@ -143,7 +143,7 @@ pub struct Completion {
     pub model: String,
     pub usage: TokenUsage,
     /// Tools the model asked to call; non-empty with [`StopReason::ToolUse`].
-    pub tool_calls: Vec<ToolCall>,
+    pub tool_calls: Vec<LlmToolCall>,
     pub stop_reason: StopReason,
 }
 
@@ -162,7 +162,7 @@ pub enum StreamEvent {
     /// The model began calling a tool; its arguments are still arriving.
     ToolCallStarted { id: String, name: String },
     /// A tool call is complete.
-    ToolCall(ToolCall),
+    ToolCall(LlmToolCall),
 }
 
 /// Where streaming events go. A plain closure: `&mut |event| …`.
@@ -364,7 +364,7 @@ mod tests {
 
     #[test]
     fn a_completion_becomes_the_assistant_turn() {
-        let call = ToolCall {
+        let call = LlmToolCall {
             id: "c1".into(),
             name: "search".into(),
             arguments: serde_json::json!({"q": "x"}),

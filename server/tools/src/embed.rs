@@ -4,7 +4,7 @@ use crate::args;
 use crate::retrieval::{Served, object, provider_error, single_vector, string};
 use serde_json::Value;
 use std::sync::{Arc, LazyLock};
-use vai_providers::{EmbedRequest, InputType, Providers, vector_to_json};
+use vai_providers::{EmbedInputType, EmbedRequest, Providers, vector_to_json};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolFuture, ToolSpec};
 
@@ -82,8 +82,8 @@ impl Tool for Embed {
         Box::pin(async move {
             let text = args::required_str(NAME, &call, "text")?.to_string();
             let input_type = match args::choice(&SPEC, &call, "inputType")? {
-                "document" => InputType::Document,
-                _ => InputType::Query,
+                "document" => EmbedInputType::Document,
+                _ => EmbedInputType::Query,
             };
             let dimensions = args::opt_count(&SPEC, &call, "dimensions")?.map(|d| d as u32);
             let model = self
@@ -147,7 +147,7 @@ mod tests {
             vector_to_json(&fakes.embedder.vector("hello world"))
         );
         let request = &fakes.embedder.requests()[0];
-        assert_eq!(request.input_type, Some(InputType::Query));
+        assert_eq!(request.input_type, Some(EmbedInputType::Query));
         assert_eq!(request.dimensions, None);
         assert_eq!(out.usage.unwrap().embed_tokens, 2);
         assert_eq!(out.backend.as_deref(), Some("fake"));
@@ -168,7 +168,7 @@ mod tests {
         let request = &fakes.embedder.requests()[0];
         assert_eq!(
             (request.input_type, request.dimensions),
-            (Some(InputType::Document), Some(8))
+            (Some(EmbedInputType::Document), Some(8))
         );
         assert_eq!(request.model, "voyage-4-large");
 

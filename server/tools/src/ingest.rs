@@ -6,7 +6,9 @@ use crate::retrieval::{COLLECTION, DB, Served, namespace, object, provider_error
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use std::time::SystemTime;
-use vai_providers::{Document, EmbedRequest, InputType, Providers, VectorIndex, vector_to_json};
+use vai_providers::{
+    Document, EmbedInputType, EmbedRequest, Providers, VectorIndex, vector_to_json,
+};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::limits::measure;
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
@@ -154,7 +156,7 @@ impl Tool for Ingest {
                 .embed(EmbedRequest {
                     texts: chunks.iter().map(|c| c.content.clone()).collect(),
                     model,
-                    input_type: Some(InputType::Document),
+                    input_type: Some(EmbedInputType::Document),
                     dimensions: None,
                 })
                 .await
@@ -303,7 +305,7 @@ mod tests {
         // Every chunk went to the embedder in one request, as documents.
         let request = &fakes.embedder.requests()[0];
         assert_eq!(request.texts.len(), 3);
-        assert_eq!(request.input_type, Some(InputType::Document));
+        assert_eq!(request.input_type, Some(EmbedInputType::Document));
         assert_eq!(out.backend.as_deref(), Some("fake+memory"));
         assert_eq!(out.usage.as_ref().unwrap().requests, 3);
 

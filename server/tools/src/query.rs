@@ -67,7 +67,7 @@ mod tests {
     use crate::retrieval::testing::{Fakes, run};
     use serde_json::{Value, json};
     use std::time::Duration;
-    use vai_providers::{InputType, ProviderError, Settings};
+    use vai_providers::{EmbedInputType, ProviderError, Settings};
     use vai_workflow::ToolError;
 
     fn defaults() -> Value {
@@ -125,7 +125,7 @@ mod tests {
         assert_eq!(rerank.model, "rerank-2.5");
         assert_eq!(rerank.top_k, None);
         let embed = &fakes.embedder.requests()[0];
-        assert_eq!(embed.input_type, Some(InputType::Query));
+        assert_eq!(embed.input_type, Some(EmbedInputType::Query));
         assert_eq!(embed.model, "voyage-4-large");
         let search = &fakes.store.searches()[0];
         assert_eq!((search.limit, search.num_candidates), (3, 45));

@@ -5,7 +5,7 @@
 use crate::args;
 use serde_json::{Map, Value};
 use vai_providers::{
-    Document, EmbedRequest, InputType, Namespace, ProviderError, Providers, RerankRequest,
+    Document, EmbedInputType, EmbedRequest, Namespace, ProviderError, Providers, RerankRequest,
     ScoredDocument, TokenUsage, VectorQuery,
 };
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
@@ -132,7 +132,7 @@ pub(crate) async fn retrieve(
         .embed(EmbedRequest {
             texts: vec![query.clone()],
             model,
-            input_type: Some(InputType::Query),
+            input_type: Some(EmbedInputType::Query),
             dimensions: None,
         })
         .await

@@ -4,7 +4,7 @@ use crate::args;
 use crate::retrieval::{Served, object, provider_error};
 use serde_json::Value;
 use std::sync::{Arc, LazyLock};
-use vai_providers::{EmbedRequest, InputType, Providers, cosine_similarity};
+use vai_providers::{EmbedInputType, EmbedRequest, Providers, cosine_similarity};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
@@ -86,7 +86,7 @@ impl Tool for Similarity {
                 .embed(EmbedRequest {
                     texts: vec![text1, text2],
                     model,
-                    input_type: Some(InputType::Document),
+                    input_type: Some(EmbedInputType::Document),
                     dimensions: None,
                 })
                 .await
@@ -144,7 +144,7 @@ mod tests {
         let requests = fakes.embedder.requests();
         assert_eq!(requests.len(), 2);
         assert_eq!(requests[0].texts, ["The cat sat", "the cat SAT"]);
-        assert_eq!(requests[0].input_type, Some(InputType::Document));
+        assert_eq!(requests[0].input_type, Some(EmbedInputType::Document));
         assert_eq!(same.usage.unwrap().requests, 1);
     }
 

@@ -32,13 +32,13 @@ pub mod inputs;
 pub mod load;
 pub mod model;
 pub mod starters;
+pub mod test_cases;
 #[cfg(test)]
 pub(crate) mod test_support;
-pub mod testing;
 
 pub use compile::{Compiled, Mode, Plan, compile};
 pub use diagnostic::{Diagnostic, Severity};
 pub use estimate::{Estimate, estimate};
 pub use events::{EventSink, RunEvent, RunStatus};
-pub use exec::{Mocks, OnlyStep, RunOptions, RunResult, StepRecord, StepStatus, run};
+pub use exec::{Mocks, OnlyStep, RunOptions, RunResult, StepOutcome, StepRecord, run};
 pub use model::Workflow;

@@ -3,7 +3,7 @@
 
 use crate::compile::Plan;
 use crate::events::NoEvents;
-use crate::exec::{Mocks, RunOptions, StepStatus, run};
+use crate::exec::{Mocks, RunOptions, StepOutcome, run};
 use crate::tool::Registry;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -182,10 +182,10 @@ pub async fn run_case(
             continue;
         };
         let got = match record.status {
-            StepStatus::Completed => Some(ExpectedStatus::Completed),
-            StepStatus::Skipped => Some(ExpectedStatus::Skipped),
-            StepStatus::Failed => Some(ExpectedStatus::Failed),
-            StepStatus::Pending | StepStatus::Cancelled => None,
+            StepOutcome::Completed => Some(ExpectedStatus::Completed),
+            StepOutcome::Skipped => Some(ExpectedStatus::Skipped),
+            StepOutcome::Failed => Some(ExpectedStatus::Failed),
+            StepOutcome::Pending | StepOutcome::Cancelled => None,
         };
         let want_text = status_text(want.status);
         if got == Some(want.status) {
@@ -198,11 +198,11 @@ pub async fn run_case(
                 .map(|d| format!(" ({d})"))
                 .unwrap_or_default();
             let got_text = match record.status {
-                StepStatus::Completed => "completed",
-                StepStatus::Skipped => "skipped",
-                StepStatus::Failed => "failed",
-                StepStatus::Pending => "never ran",
-                StepStatus::Cancelled => "was cancelled",
+                StepOutcome::Completed => "completed",
+                StepOutcome::Skipped => "skipped",
+                StepOutcome::Failed => "failed",
+                StepOutcome::Pending => "never ran",
+                StepOutcome::Cancelled => "was cancelled",
             };
             assertions.push(fail(format!(
                 "step \"{id}\" expected {want_text}, but {got_text}{detail}"
@@ -268,7 +268,7 @@ pub async fn run_case(
         let failed: Vec<&str> = result
             .steps
             .iter()
-            .filter(|r| r.status == StepStatus::Failed)
+            .filter(|r| r.status == StepOutcome::Failed)
             .map(|r| r.id.as_str())
             .collect();
         assertions.push(check(

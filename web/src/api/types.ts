@@ -588,7 +588,7 @@ icon: string, description: string, help: string,
 /**
  * JSON Schema (draft 2020-12 subset) of the step's `inputs`, with `format` widget hints.
  */
-inputSchema: InputSchema, outputs: Array<ToolOutput>, mainInput?: string, apiCalls: ApiCalls, };
+inputSchema: InputSchema, outputs: Array<ToolOutputField>, mainInput?: string, apiCalls: ApiCalls, };
 
 /**
  * The schema of a step's `inputs` object.
@@ -660,7 +660,7 @@ export type WidgetFormat = "multiline" | "expression" | "step-ids" | "uri";
 /**
  * One output field of a tool.
  */
-export type ToolOutput = { name: string, description: string, };
+export type ToolOutputField = { name: string, description: string, };
 
 /**
  * A node colour group.

@@ -6,7 +6,7 @@ use clap::Args;
 use std::future::Future;
 use std::time::{Duration, Instant};
 use vai_providers::llm::CompletionRequest;
-use vai_providers::{EmbedRequest, InputType, Message};
+use vai_providers::{EmbedInputType, EmbedRequest, Message};
 
 /// Check each provider (Voyage AI, MongoDB, LLM, the local backend): one line each, with a hint
 /// when something is wrong.
@@ -47,7 +47,7 @@ pub(super) async fn run(args: PingArgs) -> anyhow::Result<u8> {
         let request = EmbedRequest {
             texts: vec!["ping".into()],
             model: providers.settings.default_embedding_model.clone(),
-            input_type: Some(InputType::Query),
+            input_type: Some(EmbedInputType::Query),
             dimensions: None,
         };
         lines.push(

@@ -3,7 +3,7 @@
 use super::Json;
 use crate::state::AppState;
 use axum::extract::State;
-use vai_contract::{CategoryView, ToolCatalog, ToolOutput, ToolView};
+use vai_contract::{CategoryView, ToolCatalog, ToolOutputField, ToolView};
 use vai_workflow::Category;
 
 pub(super) async fn catalog(State(state): State<AppState>) -> Json<ToolCatalog> {
@@ -23,7 +23,7 @@ pub(super) async fn catalog(State(state): State<AppState>) -> Json<ToolCatalog> 
             outputs: s
                 .outputs
                 .iter()
-                .map(|(name, description)| ToolOutput {
+                .map(|(name, description)| ToolOutputField {
                     name: (*name).into(),
                     description: (*description).into(),
                 })

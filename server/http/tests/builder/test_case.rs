@@ -52,7 +52,7 @@ async fn a_completed_run_becomes_a_case_that_passes() {
     let text = std::fs::read_to_string(app.dir.join("tests/lookup.basic.test.json")).unwrap();
     assert_eq!(saved["text"], text);
 
-    let case = vai_workflow::testing::parse_case(&text, "lookup.basic.test.json").unwrap();
+    let case = vai_workflow::test_cases::parse_case(&text, "lookup.basic.test.json").unwrap();
     assert_eq!(case.inputs, *json!({"q": "rust"}).as_object().unwrap());
     assert_eq!(
         case.mocks.keys().collect::<Vec<_>>(),
@@ -74,7 +74,7 @@ async fn a_completed_run_becomes_a_case_that_passes() {
     let registry = support::registry();
     let compiled = vai_workflow::compile(&flow(), &registry, vai_workflow::Mode::Strict);
     let plan = compiled.plan.unwrap();
-    let result = vai_workflow::testing::run_case(
+    let result = vai_workflow::test_cases::run_case(
         plan.clone(),
         Arc::clone(&registry),
         &case,
@@ -85,7 +85,7 @@ async fn a_completed_run_becomes_a_case_that_passes() {
     assert!(result.passed, "{:#?}", result.assertions);
     let mut unmocked = case.clone();
     unmocked.mocks.clear();
-    let result = vai_workflow::testing::run_case(
+    let result = vai_workflow::test_cases::run_case(
         plan,
         registry,
         &unmocked,

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tower::ServiceExt;
 use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
-use vai_http::{AccessToken, AppState, Library, LibraryEntry, Limits, Settings};
+use vai_http::{AccessToken, AppState, Library, LibraryEntry, Limits, ServerSettings};
 use vai_workflow::{
     ApiCalls, Category, InputSchema, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
 };
@@ -191,9 +191,9 @@ fn registry_with_http() -> Arc<Registry> {
     Arc::new(r)
 }
 
-fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) -> Settings {
+fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) -> ServerSettings {
     let text = |v: Value| Cow::Owned(serde_json::to_string_pretty(&v).unwrap());
-    Settings {
+    ServerSettings {
         registry,
         library: Library {
             entries: vec![

@@ -97,13 +97,13 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{InputType, cosine_similarity};
+    use crate::{EmbedInputType, cosine_similarity};
 
     fn request(texts: &[&str], dimensions: Option<u32>) -> EmbedRequest {
         EmbedRequest {
             texts: texts.iter().map(|t| t.to_string()).collect(),
             model: "voyage-4-large".into(),
-            input_type: Some(InputType::Document),
+            input_type: Some(EmbedInputType::Document),
             dimensions,
         }
     }

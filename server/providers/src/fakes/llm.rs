@@ -2,7 +2,7 @@
 //! the tool calls a test scripted (tests only).
 
 use super::{Faults, Log, words};
-use crate::llm::{StopReason, StreamEvent, StreamSink, ToolCall};
+use crate::llm::{LlmToolCall, StopReason, StreamEvent, StreamSink};
 use crate::{Completion, CompletionRequest, Llm, ProviderError, Role, TokenUsage};
 use async_trait::async_trait;
 use std::collections::VecDeque;
@@ -17,7 +17,7 @@ pub struct FakeLlm {
     name: String,
     requests: Log<CompletionRequest>,
     faults: Faults,
-    tool_turns: Mutex<VecDeque<Vec<ToolCall>>>,
+    tool_turns: Mutex<VecDeque<Vec<LlmToolCall>>>,
 }
 
 impl Default for FakeLlm {
@@ -50,7 +50,7 @@ impl FakeLlm {
     }
 
     /// Answer the next request by calling these tools (stop reason `ToolUse`, no text).
-    pub fn call_tools_next(&self, calls: Vec<ToolCall>) {
+    pub fn call_tools_next(&self, calls: Vec<LlmToolCall>) {
         super::lock(&self.tool_turns).push_back(calls);
     }
 }
@@ -182,7 +182,7 @@ mod tests {
     #[tokio::test]
     async fn scripted_tool_calls_then_an_answer_from_their_results() {
         let llm = FakeLlm::new();
-        let call = ToolCall {
+        let call = LlmToolCall {
             id: "call_1".into(),
             name: "search".into(),
             arguments: json!({"query": "vai"}),

@@ -5,7 +5,7 @@
 use super::sse::SseEvent;
 use super::transport::{self, Limits, Transport, is_event_stream, short};
 use super::{
-    Completion, CompletionRequest, Llm, Role, StopReason, StreamEvent, StreamSink, ToolCall,
+    Completion, CompletionRequest, Llm, LlmToolCall, Role, StopReason, StreamEvent, StreamSink,
 };
 use crate::net::RetryPolicy;
 use crate::{ProviderError, TokenUsage};
@@ -186,7 +186,7 @@ struct Decoder {
     text: String,
     usage: TokenUsage,
     blocks: HashMap<u64, Block>,
-    tool_calls: Vec<ToolCall>,
+    tool_calls: Vec<LlmToolCall>,
     stop_reason: Option<StopReason>,
     stopped: bool,
 }
@@ -268,7 +268,7 @@ impl Decoder {
                         "" => Value::Object(Map::new()),
                         json => t.parse(&format!("the arguments of tool call {name}"), json)?,
                     };
-                    let call = ToolCall {
+                    let call = LlmToolCall {
                         id,
                         name,
                         arguments,
@@ -350,7 +350,7 @@ impl Decoder {
             match block["type"].as_str() {
                 Some("text") => self.push_text(block["text"].as_str().unwrap_or_default(), sink),
                 Some("tool_use") => {
-                    let call = ToolCall {
+                    let call = LlmToolCall {
                         id: block["id"].as_str().unwrap_or_default().to_string(),
                         name: block["name"].as_str().unwrap_or_default().to_string(),
                         arguments: block.get("input").cloned().unwrap_or(json!({})),

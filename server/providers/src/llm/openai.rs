@@ -6,7 +6,7 @@
 use super::sse::SseEvent;
 use super::transport::{self, Limits, Transport, is_event_stream, short};
 use super::{
-    Completion, CompletionRequest, Llm, Role, StopReason, StreamEvent, StreamSink, ToolCall,
+    Completion, CompletionRequest, Llm, LlmToolCall, Role, StopReason, StreamEvent, StreamSink,
 };
 use crate::net::RetryPolicy;
 use crate::{ProviderError, TokenUsage};
@@ -369,7 +369,7 @@ impl Decoder {
                 true => format!("call_{slot}"),
                 false => call.id,
             };
-            let call = ToolCall {
+            let call = LlmToolCall {
                 id,
                 name: call.name,
                 arguments,

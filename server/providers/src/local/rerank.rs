@@ -2,8 +2,8 @@
 //! candidates.
 
 use crate::{
-    EmbedRequest, Embedder, InputType, ProviderError, RerankRequest, RerankResponse, RerankScore,
-    Reranker, TokenUsage, cosine_similarity,
+    EmbedInputType, EmbedRequest, Embedder, ProviderError, RerankRequest, RerankResponse,
+    RerankScore, Reranker, TokenUsage, cosine_similarity,
 };
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -97,7 +97,7 @@ impl Reranker for LocalReranker {
             .embed(EmbedRequest {
                 texts,
                 model: self.embedding_model.clone(),
-                input_type: Some(InputType::Query),
+                input_type: Some(EmbedInputType::Query),
                 dimensions: None,
             })
             .await?;
@@ -106,7 +106,7 @@ impl Reranker for LocalReranker {
             .embed(EmbedRequest {
                 texts: request.documents.clone(),
                 model: self.embedding_model.clone(),
-                input_type: Some(InputType::Document),
+                input_type: Some(EmbedInputType::Document),
                 dimensions: None,
             })
             .await?;

@@ -3,8 +3,8 @@
 //! which loads them once into the `vai_demo` database so the built-in workflows run offline.
 
 use crate::{
-    Document, EmbedRequest, Embedder, InputType, Namespace, ProviderError, Settings, VectorIndex,
-    VectorStore, vector_to_json,
+    Document, EmbedInputType, EmbedRequest, Embedder, Namespace, ProviderError, Settings,
+    VectorIndex, VectorStore, vector_to_json,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -118,7 +118,7 @@ async fn seed(
             .embed(EmbedRequest {
                 texts: batch.iter().map(|d| d.text.to_string()).collect(),
                 model: settings.default_embedding_model.clone(),
-                input_type: Some(InputType::Document),
+                input_type: Some(EmbedInputType::Document),
                 dimensions: None,
             })
             .await?;

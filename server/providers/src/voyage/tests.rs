@@ -1,7 +1,7 @@
 //! The Voyage AI client against a fake Voyage server on loopback that speaks the real wire format.
 
 use super::*;
-use crate::InputType;
+use crate::EmbedInputType;
 use crate::testing::fake_http::{FakeServer, Recorded, Reply};
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -138,7 +138,7 @@ async fn embed_sends_the_voyage_wire_format_with_bearer_auth() {
     let voyage = client(&server);
     let out = voyage
         .embed(EmbedRequest {
-            input_type: Some(InputType::Document),
+            input_type: Some(EmbedInputType::Document),
             dimensions: Some(512),
             ..embed_request(numbered(2), "voyage-4-large")
         })

@@ -11,7 +11,7 @@ mod step;
 mod structure;
 
 pub use outline::{InputRef, Outline, OutputRef};
-pub use plan::{Edge, EdgeKind, Plan, PlannedStep, StepKind};
+pub use plan::{DependencyKind, Edge, Plan, PlannedStep, StepKind};
 
 use crate::diagnostic::{Diagnostic, Severity, has_errors};
 use crate::model::Workflow;

@@ -82,7 +82,7 @@ pub enum StepKind {
 /// Why one step depends on another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum EdgeKind {
+pub enum DependencyKind {
     Reference,
     DependsOn,
     Then,
@@ -94,7 +94,7 @@ pub enum EdgeKind {
 pub struct Edge {
     pub from: usize,
     pub to: usize,
-    pub kind: EdgeKind,
+    pub kind: DependencyKind,
     /// The referenced path (`search.output.results`), or the field (`dependsOn`, `then`).
     pub label: String,
     /// Where in the dependent step the reference sits (`inputs.query`, `condition`).

@@ -3,7 +3,7 @@
 //! `loop`.
 
 use super::outline::InputRef;
-use super::plan::{DEFAULT_FOR_EACH_CONCURRENCY, Edge, EdgeKind, PlannedStep, StepKind};
+use super::plan::{DEFAULT_FOR_EACH_CONCURRENCY, DependencyKind, Edge, PlannedStep, StepKind};
 use super::refs::{GLOBALS, parse_template, references_by_field, syntax_diag, unknown_ref};
 use super::{Diags, nearest};
 use crate::control::{CONDITIONAL, LOOP, LOOP_HARD_MAX};
@@ -95,8 +95,8 @@ impl StepCx<'_> {
                     }
                     None => None,
                 };
-                let then = self.branch("then", EdgeKind::Then);
-                let otherwise = self.branch("else", EdgeKind::Else);
+                let then = self.branch("then", DependencyKind::Then);
+                let otherwise = self.branch("else", DependencyKind::Else);
                 match cond {
                     Some(condition) => {
                         kind = StepKind::Conditional {
@@ -219,7 +219,7 @@ impl StepCx<'_> {
                 Some(&j) => self.edges.push(Edge {
                     from: j,
                     to: self.i,
-                    kind: EdgeKind::DependsOn,
+                    kind: DependencyKind::DependsOn,
                     label: "dependsOn".into(),
                     field: "dependsOn".into(),
                 }),
@@ -354,7 +354,7 @@ impl StepCx<'_> {
         })
     }
 
-    fn branch(&mut self, key: &str, kind: EdgeKind) -> Vec<usize> {
+    fn branch(&mut self, key: &str, kind: DependencyKind) -> Vec<usize> {
         let field = format!("inputs.{key}");
         let ids = match self.step.inputs.get(key) {
             None | Some(Value::Null) => return Vec::new(),
@@ -449,7 +449,7 @@ impl StepCx<'_> {
                         .field(field)
                         .referencing(root),
                 ),
-                Some(&j) => self.edges.push(Edge { from: j, to: self.i, kind: EdgeKind::Reference, label: r.path.clone(), field: field.to_string() }),
+                Some(&j) => self.edges.push(Edge { from: j, to: self.i, kind: DependencyKind::Reference, label: r.path.clone(), field: field.to_string() }),
                 None => {
                     let id = self.step.id.clone();
                     unknown_ref(self.d, Some(&id), field, r, self.index);

@@ -284,7 +284,7 @@ fn conditional_branches_become_edges() {
     assert!(
         plan.edges
             .iter()
-            .any(|e| e.kind == EdgeKind::Else && plan.steps[e.to].id == "no")
+            .any(|e| e.kind == DependencyKind::Else && plan.steps[e.to].id == "no")
     );
 }
 

@@ -64,9 +64,9 @@ async fn a_chain_of_deep_wrappers_fails_at_the_first_step_past_the_nesting_bound
     let wf = json!({"name": "deep", "steps": steps, "output": "{{ s79.output }}"});
     let result = run_limited(wf, json!({"x": [1]}), Limits::DEFAULT).await;
     // s0's output nests 2 levels, s1's 121: s2 would make 240.
-    assert_eq!(step(&result, "s1").status, StepStatus::Completed);
+    assert_eq!(step(&result, "s1").status, StepOutcome::Completed);
     assert_limit(&result, "s2", "inputs.v", "deeper than 128 levels");
-    assert_eq!(step(&result, "s3").status, StepStatus::Pending);
+    assert_eq!(step(&result, "s3").status, StepOutcome::Pending);
 }
 
 #[tokio::test]
@@ -147,13 +147,13 @@ async fn the_run_budget_stops_the_step_that_would_pass_it() {
     let completed = result
         .steps
         .iter()
-        .filter(|s| s.status == StepStatus::Completed)
+        .filter(|s| s.status == StepOutcome::Completed)
         .count();
     assert_eq!(completed, 3, "{:?}", result.error);
     let failed = result
         .steps
         .iter()
-        .find(|s| s.status == StepStatus::Failed)
+        .find(|s| s.status == StepOutcome::Failed)
         .unwrap();
     assert!(
         failed

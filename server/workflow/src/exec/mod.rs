@@ -86,7 +86,7 @@ enum Role {
 /// Final state of one step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum StepStatus {
+pub enum StepOutcome {
     /// Never reached (the run stopped first).
     Pending,
     Completed,
@@ -101,7 +101,7 @@ pub enum StepStatus {
 pub struct StepRecord {
     pub id: String,
     pub tool: String,
-    pub status: StepStatus,
+    pub status: StepOutcome,
     pub duration_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -221,7 +221,7 @@ impl Scheduler {
             .map(|s| StepRecord {
                 id: s.id.clone(),
                 tool: s.tool.clone(),
-                status: StepStatus::Pending,
+                status: StepOutcome::Pending,
                 duration_ms: 0,
                 error: None,
                 reason: None,
@@ -541,7 +541,7 @@ impl Scheduler {
         self.context
             .insert(step.id.clone(), json!({"output": null, "skipped": true}));
         let rec = &mut self.records[i];
-        rec.status = StepStatus::Skipped;
+        rec.status = StepOutcome::Skipped;
         rec.reason = Some(reason);
         self.done(i);
         Ok(())
@@ -570,7 +570,7 @@ impl Scheduler {
                 let mut entry = Map::with_capacity(1);
                 entry.insert("output".into(), success.output);
                 let entry = Arc::new(Value::Object(entry));
-                self.records[i].status = StepStatus::Completed;
+                self.records[i].status = StepOutcome::Completed;
                 if self.keep_outputs() {
                     self.records[i].output = entry.get("output").cloned();
                 }
@@ -596,7 +596,7 @@ impl Scheduler {
                     continued,
                     inputs,
                 });
-                self.records[i].status = StepStatus::Failed;
+                self.records[i].status = StepOutcome::Failed;
                 self.records[i].error = Some(error.clone());
                 if !continued {
                     self.state[i] = State::Done;
@@ -651,7 +651,7 @@ impl Scheduler {
         for (i, state) in self.state.iter_mut().enumerate() {
             if matches!(state, State::Running) {
                 *state = State::Done;
-                self.records[i].status = StepStatus::Cancelled;
+                self.records[i].status = StepOutcome::Cancelled;
                 self.sink.emit(RunEvent::StepCancelled {
                     step_id: self.plan.steps[i].id.clone(),
                 });

@@ -63,7 +63,7 @@ async fn only_the_target_runs_and_its_upstream_is_replayed() {
     let c = result.steps.iter().find(|s| s.id == "c").unwrap();
     assert_eq!(c.output, Some(json!({"from": "replayed"})));
     let side = result.steps.iter().find(|s| s.id == "side").unwrap();
-    assert_eq!(side.status, StepStatus::Skipped);
+    assert_eq!(side.status, StepOutcome::Skipped);
     assert_eq!(side.reason.as_deref(), Some("only step \"c\" was run"));
 }
 
@@ -78,9 +78,9 @@ async fn upstream_without_a_recorded_output_is_skipped() {
     };
     let (result, _) = run_events(chain(), options).await;
     let a = result.steps.iter().find(|s| s.id == "a").unwrap();
-    assert_eq!(a.status, StepStatus::Skipped);
+    assert_eq!(a.status, StepOutcome::Skipped);
     let b = result.steps.iter().find(|s| s.id == "b").unwrap();
-    assert_eq!(b.status, StepStatus::Completed);
+    assert_eq!(b.status, StepOutcome::Completed);
 }
 
 /// The inputs each step's terminal event carries: `(step, inputs)`.

@@ -67,7 +67,7 @@ async fn run_opts(reg: Registry, wf: Value, options: RunOptions) -> (RunResult, 
     (result, rec)
 }
 
-fn status_of(r: &RunResult, id: &str) -> StepStatus {
+fn status_of(r: &RunResult, id: &str) -> StepOutcome {
     r.steps.iter().find(|s| s.id == id).unwrap().status
 }
 
@@ -112,8 +112,8 @@ async fn conditional_skips_the_branch_not_taken() {
         {"id": "fallback", "tool": "echo", "inputs": {}}
     ], "output": {"c": "{{ c.output }}"}});
     let (r, _) = run_with(registry(), wf.clone(), json!({"found": [1]})).await;
-    assert_eq!(status_of(&r, "use"), StepStatus::Completed);
-    assert_eq!(status_of(&r, "fallback"), StepStatus::Skipped);
+    assert_eq!(status_of(&r, "use"), StepOutcome::Completed);
+    assert_eq!(status_of(&r, "fallback"), StepOutcome::Skipped);
     assert_eq!(
         r.steps[3].reason.as_deref(),
         Some("conditional branch not taken")
@@ -123,8 +123,8 @@ async fn conditional_skips_the_branch_not_taken() {
         json!({"conditionResult": true, "branchTaken": "then", "enabledSteps": ["use"], "skippedSteps": ["fallback"]})
     );
     let (r, _) = run_with(registry(), wf, json!({"found": []})).await;
-    assert_eq!(status_of(&r, "use"), StepStatus::Skipped);
-    assert_eq!(status_of(&r, "fallback"), StepStatus::Completed);
+    assert_eq!(status_of(&r, "use"), StepOutcome::Skipped);
+    assert_eq!(status_of(&r, "fallback"), StepOutcome::Completed);
 }
 
 #[tokio::test]
@@ -135,8 +135,8 @@ async fn a_skipped_conditional_runs_neither_branch() {
         {"id": "b", "tool": "echo", "inputs": {}}
     ]});
     let (r, _) = run_with(registry(), wf, json!({})).await;
-    assert_eq!(status_of(&r, "a"), StepStatus::Skipped);
-    assert_eq!(status_of(&r, "b"), StepStatus::Skipped);
+    assert_eq!(status_of(&r, "a"), StepOutcome::Skipped);
+    assert_eq!(status_of(&r, "b"), StepOutcome::Skipped);
     assert_eq!(
         r.steps[1].reason.as_deref(),
         Some("conditional \"c\" did not run")
@@ -185,7 +185,7 @@ async fn continue_on_error_records_the_error_and_goes_on() {
     ], "output": "{{ next.output }}"});
     let (r, _) = run_with(registry(), wf, json!({})).await;
     assert_eq!(r.status, RunStatus::Completed);
-    assert_eq!(status_of(&r, "bad"), StepStatus::Failed);
+    assert_eq!(status_of(&r, "bad"), StepOutcome::Failed);
     assert_eq!(r.output.unwrap(), json!({"err": "no luck", "out": null}));
 }
 
@@ -199,8 +199,8 @@ async fn a_failure_cancels_running_steps_and_starts_no_more() {
     let (r, rec) = run_with(registry(), wf, json!({})).await;
     assert_eq!(r.status, RunStatus::Failed);
     assert_eq!(r.error.as_deref(), Some("step \"bad\" failed: boom"));
-    assert_eq!(status_of(&r, "slow"), StepStatus::Cancelled);
-    assert_eq!(status_of(&r, "later"), StepStatus::Pending);
+    assert_eq!(status_of(&r, "slow"), StepOutcome::Cancelled);
+    assert_eq!(status_of(&r, "later"), StepOutcome::Pending);
     assert!(rec.log().contains(&"cancel slow".to_string()));
     assert!(r.output.is_none());
 }
@@ -269,8 +269,8 @@ async fn the_user_can_cancel_a_run() {
     )
     .await;
     assert_eq!(r.status, RunStatus::Cancelled);
-    assert_eq!(status_of(&r, "long"), StepStatus::Cancelled);
-    assert_eq!(status_of(&r, "after"), StepStatus::Pending);
+    assert_eq!(status_of(&r, "long"), StepOutcome::Cancelled);
+    assert_eq!(status_of(&r, "after"), StepOutcome::Pending);
     assert_eq!(rec.log(), vec!["start long", "cancel long"]);
 }
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use tokio::sync::OnceCell;
 use vai_contract::WorkflowSource;
 use vai_http::library::{FILE_SUFFIX, id_of};
-use vai_http::{AccessToken, AppState, BeforeRun, Library, LibraryEntry, Settings};
+use vai_http::{AccessToken, AppState, BeforeRun, Library, LibraryEntry, ServerSettings};
 
 /// The environment variable `--token` falls back to.
 const TOKEN_ENV: &str = "VAI_PLAYGROUND_TOKEN";
@@ -137,7 +137,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     } else {
         vec![url_host(args.host)]
     };
-    let state = AppState::new(Settings {
+    let state = AppState::new(ServerSettings {
         registry: live.registry.clone(),
         library,
         config: app::config_status(&cfg),

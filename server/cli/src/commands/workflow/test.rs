@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::json;
 use std::path::Path;
 use vai_workflow::Mode;
-use vai_workflow::testing::{parse_case, run_case};
+use vai_workflow::test_cases::{parse_case, run_case};
 
 /// Run a workflow's test cases: tests/<workflow>.<case>.test.json beside it, with mocked tools.
 #[derive(Debug, Args)]

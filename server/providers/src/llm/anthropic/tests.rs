@@ -40,7 +40,7 @@ fn ok_stream() -> Reply {
 #[tokio::test]
 async fn request_carries_key_version_system_tools_and_tool_results() {
     let server = FakeServer::start(|_, _| ok_stream()).await;
-    let call = ToolCall {
+    let call = LlmToolCall {
         id: "toolu_1".into(),
         name: "search".into(),
         arguments: json!({"query": "vai"}),
@@ -167,12 +167,12 @@ async fn tool_use_deltas_assemble_into_arguments() {
     let server = FakeServer::start(move |_, _| Reply::sse(&events, Duration::from_millis(2))).await;
     let (result, events) = run(&client(&server), ask("search")).await;
     let completion = result.unwrap();
-    let search = ToolCall {
+    let search = LlmToolCall {
         id: "toolu_A".into(),
         name: "search".into(),
         arguments: json!({"query": "vector search", "limit": 5}),
     };
-    let list = ToolCall {
+    let list = LlmToolCall {
         id: "toolu_B".into(),
         name: "list_collections".into(),
         arguments: json!({}),

@@ -3,7 +3,7 @@
 use super::*;
 use crate::TokenUsage;
 use crate::llm::testkit::*;
-use crate::llm::{StopReason, StreamEvent, ToolCall, ToolDefinition};
+use crate::llm::{LlmToolCall, StopReason, StreamEvent, ToolDefinition};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -99,7 +99,7 @@ async fn whole_tool_calls_in_one_delta_are_read() {
     };
     let (result, events) = run(&client(&server.base), request).await;
     let completion = result.unwrap();
-    let call = ToolCall {
+    let call = LlmToolCall {
         id: "call_x1".into(),
         name: "search".into(),
         arguments: json!({"query": "ollama"}),

@@ -49,7 +49,7 @@ fn ok_stream() -> Reply {
 #[tokio::test]
 async fn request_carries_bearer_system_tools_and_tool_results() {
     let server = FakeServer::start(|_, _| ok_stream()).await;
-    let call = ToolCall {
+    let call = LlmToolCall {
         id: "call_1".into(),
         name: "search".into(),
         arguments: json!({"query": "vai"}),
@@ -159,12 +159,12 @@ async fn tool_call_deltas_assemble_into_arguments() {
     let server = FakeServer::start(move |_, _| Reply::sse(&events, Duration::from_millis(2))).await;
     let (result, events) = run(&client(&server), ask("search")).await;
     let completion = result.unwrap();
-    let search = ToolCall {
+    let search = LlmToolCall {
         id: "call_A".into(),
         name: "search".into(),
         arguments: json!({"query": "vector search"}),
     };
-    let rerank = ToolCall {
+    let rerank = LlmToolCall {
         id: "call_B".into(),
         name: "rerank".into(),
         arguments: json!({}),

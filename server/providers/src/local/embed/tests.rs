@@ -2,7 +2,7 @@
 //! scripts/fetch-model.sh`); without them they print "skipped: …" and pass.
 
 use super::*;
-use crate::{InputType, cosine_similarity};
+use crate::{EmbedInputType, cosine_similarity};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -26,7 +26,7 @@ fn request(texts: &[&str]) -> EmbedRequest {
     EmbedRequest {
         texts: texts.iter().map(|t| t.to_string()).collect(),
         model: "voyage-4-lite".into(),
-        input_type: Some(InputType::Document),
+        input_type: Some(EmbedInputType::Document),
         dimensions: None,
     }
 }
@@ -96,7 +96,7 @@ async fn vectors_are_unit_length_384_wide_and_name_the_model() {
 async fn queries_and_documents_embed_alike() {
     let Some(e) = installed() else { return };
     let mut query = request(&["rate limiting"]);
-    query.input_type = Some(InputType::Query);
+    query.input_type = Some(EmbedInputType::Query);
     query.dimensions = Some(384);
     let as_query = e.embed(query).await.unwrap().embeddings;
     assert_eq!(as_query, embed(e, &["rate limiting"]).await);

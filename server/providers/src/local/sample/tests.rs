@@ -86,7 +86,7 @@ async fn seeding_inserts_every_document_once_under_its_index() {
     let requests = embedder.requests();
     assert_eq!(requests.len(), DOCS.len().div_ceil(BATCH));
     assert!(requests.iter().all(|r| r.texts.len() <= BATCH
-        && r.input_type == Some(InputType::Document)
+        && r.input_type == Some(EmbedInputType::Document)
         && r.model == "voyage-4-large"));
 }
 
