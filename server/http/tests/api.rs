@@ -651,3 +651,81 @@ async fn an_http_step_cannot_call_the_playground_s_own_api() {
     assert_eq!(runs.len(), 1, "no run was started: {list}");
     assert_eq!(runs[0]["runId"], run_id.as_str());
 }
+
+/// The run-event fold has two owners: the server's (`runs/run.rs`) and the web app's
+/// (`web/src/state/runReducer.ts`). They share one recorded run, `web/src/state/fixtures/
+/// run-fold.json`: the snapshot a subscriber got, the events after it, and the server's final
+/// snapshot, with timings and the run id normalised. This test records the run again and
+/// requires the server's final snapshot to be the fixture's; `runReducer.test.ts` folds the
+/// fixture's events and must reach that snapshot. `VAI_UPDATE_GENERATED=1` rewrites the fixture.
+#[tokio::test]
+async fn the_shared_fold_fixture_is_what_the_server_records() {
+    // One step per layer, so the events come in one order: completed, skipped, failed (and
+    // continued), then a step after the failure.
+    let workflow = json!({"name": "Fold", "inputs": {"q": {"type": "string", "required": true}},
+        "steps": [
+            {"id": "a", "tool": "echo", "inputs": {"text": "{{ inputs.q }}", "delayMs": 150}},
+            {"id": "slow", "tool": "echo", "timeoutMs": 1, "continueOnError": true,
+                "dependsOn": ["a"], "inputs": {"delayMs": 300}},
+            {"id": "never", "tool": "echo", "condition": "{{ a.output.text == 'nope' }}",
+                "dependsOn": ["slow"], "inputs": {"text": "no"}},
+            {"id": "last", "tool": "echo", "dependsOn": ["never"],
+                "inputs": {"text": "{{ a.output.text }}!"}}
+        ],
+        "output": {"answer": "{{ last.output.text }}", "from": "{{ a.output.text }}"}});
+    let server = TestApp::serve().await;
+    let mut ws = connect(server.port, None).await.expect("connect");
+    next_json(&mut ws).await; // hello
+    let run_id = server.start(workflow, json!({"q": "hi"})).await;
+    let (first, events) = collect_run(&mut ws, &run_id).await;
+    let last = server.wait_finished(&run_id).await;
+    let recorded = normalised(json!({"first": first, "events": events, "last": last}));
+
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../web/src/state/fixtures/run-fold.json");
+    if std::env::var_os("VAI_UPDATE_GENERATED").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let text = serde_json::to_string_pretty(&recorded).unwrap();
+        std::fs::write(&path, text + "\n").unwrap();
+    }
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        recorded["last"], fixture["last"],
+        "the server folds this run differently from web/src/state/fixtures/run-fold.json: \
+         VAI_UPDATE_GENERATED=1 cargo test -p vai-http --test api the_shared_fold_fixture"
+    );
+    // Every kind of step ending is in it.
+    let statuses: Vec<&str> = ["a", "slow", "never", "last"]
+        .iter()
+        .map(|id| fixture["last"]["steps"][id]["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["completed", "failed", "skipped", "completed"]);
+    // And the fixture's events continue its first snapshot without a gap.
+    let mut seq = fixture["first"]["seq"].as_u64().unwrap();
+    for e in fixture["events"].as_array().unwrap() {
+        seq += 1;
+        assert_eq!(e["seq"].as_u64(), Some(seq), "{e}");
+    }
+    assert_eq!(fixture["last"]["seq"].as_u64(), Some(seq));
+}
+
+/// `value` with what differs from run to run fixed: durations and times 0, the run id "run".
+fn normalised(mut value: Value) -> Value {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                for (k, v) in m.iter_mut() {
+                    match k.as_str() {
+                        "durationMs" | "startedAt" if v.is_number() => *v = json!(0),
+                        "runId" if v.is_string() => *v = json!("run"),
+                        _ => walk(v),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut value);
+    value
+}

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { JsonValue, RunEvent, RunSnapshot, ServerMessage } from '../api/types'
+// A run the server recorded (server/http/tests/api.rs writes it): the snapshot a subscriber
+// got first, the events after it, and the server's own fold of them all.
+import recorded from './fixtures/run-fold.json'
 import { beginRun, initialRunState, runReducer, type RunView } from './runReducer'
 
 const RUN = 'r1'
@@ -185,5 +188,19 @@ describe('runReducer', () => {
     expect(runReducer(started, { type: 'hello', runs: [] })).toBe(started)
     expect(runReducer(started, { type: 'error', code: 'X', message: 'y' })).toBe(started)
     expect(runReducer(started, { type: 'run_created', run: { runId: 'r9', workflow: 'w', status: 'running', startedAt: 0 } })).toBe(started)
+  })
+})
+
+describe('the recorded run (shared with the server)', () => {
+  it('folds to the snapshot the server folded', () => {
+    const first = recorded.first as RunSnapshot
+    const last = recorded.last as RunSnapshot
+    const events = recorded.events as ServerMessage[]
+    const mine = fold(beginRun(first.runId), { type: 'snapshot', run: first }, ...events)
+    const { stepOutputs, ...folded } = mine
+    const { stepOutputs: _none, ...theirs } = runReducer(initialRunState, { type: 'snapshot', run: last })
+    expect(folded).toEqual(theirs)
+    // Outputs came inline with the events; the snapshot does not carry them.
+    expect(stepOutputs).toEqual({ a: { text: 'hi', delayMs: 150 }, last: { text: 'hi!' } })
   })
 })

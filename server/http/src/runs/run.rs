@@ -272,8 +272,10 @@ impl Log {
                     self.inputs
                         .insert(step_id.clone(), Kept::value(inputs.clone()));
                 }
+                // The size goes with the event whatever it is: the step's state carries it (a
+                // client folding events must reach the snapshot's state).
                 let (value, bytes) = inline_output(entry.get("output").unwrap_or(&Value::Null));
-                inline = (value, (bytes > INLINE_OUTPUT_LIMIT).then_some(bytes));
+                inline = (value, Some(bytes));
                 let s = set(snap, step_id, StepStatus::Completed);
                 s.duration_ms = Some(*duration_ms);
                 s.summary = Some(summary.clone());
