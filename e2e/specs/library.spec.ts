@@ -46,7 +46,7 @@ test('opening another workflow pushes history, so Back returns to the first', as
   await openWorkflow(page, ID)
   const { library } = regions(page)
   await library
-    .getByRole('button', { name: /^search-with-fallback/ })
+    .getByRole('button', { name: /^Search with Fallback/ })
     .first()
     .click()
   await expect(node(page, 'check_results')).toBeVisible()
@@ -63,7 +63,7 @@ test('the search box filters built-ins, examples and files in this directory', a
   const search = library.getByRole('textbox', { name: 'Search workflows' }).or(library.getByRole('searchbox', { name: 'Search workflows' }))
   // .first(): a workflow opened before is also listed under "Recent".
   const multi = library.getByRole('button', { name: /^Multi-Collection Search/ }).first()
-  const fallback = library.getByRole('button', { name: /^search-with-fallback/ }).first()
+  const fallback = library.getByRole('button', { name: /^Search with Fallback/ }).first()
   const fixture = library.getByRole('button', { name: /^Failing Step/ }).first()
 
   await expect(multi).toBeVisible()

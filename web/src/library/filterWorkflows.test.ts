@@ -13,7 +13,7 @@ const w = (id: string, name: string, description?: string): WorkflowSummary => (
 })
 
 describe('filterWorkflows', () => {
-  const list = [w('builtin:a', 'Multi-Collection Search', 'Query two collections'), w('builtin:b', 'search-with-fallback')]
+  const list = [w('builtin:a', 'Multi-Collection Search', 'Query two collections'), w('builtin:b', 'Search with Fallback')]
 
   it('keeps everything for an empty query', () => {
     expect(filterWorkflows(list, '  ')).toHaveLength(2)
