@@ -121,11 +121,6 @@ pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
         None => local_embedder.clone(),
     };
     providers.embedder = Some(embedder.clone());
-    providers.reranker = Some(match &voyage {
-        Some(v) => v.clone(),
-        None => Arc::new(LocalReranker::new(local_embedder.clone())),
-    });
-
     let mut local = None;
     match cfg.value("mongodb-uri") {
         Some(uri) => {
@@ -151,6 +146,18 @@ pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
             });
         }
     }
+
+    providers.reranker = Some(match &voyage {
+        Some(v) => v.clone(),
+        None => {
+            let reranker = LocalReranker::new(local_embedder.clone());
+            // Documents the local store returns are reranked with the embeddings it holds.
+            Arc::new(match &local {
+                Some(l) => reranker.with_stored_vectors(l.store.clone()),
+                None => reranker,
+            })
+        }
+    });
 
     if let Some(provider) = cfg.value("llm-provider") {
         let llm = LlmConfig {

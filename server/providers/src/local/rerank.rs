@@ -1,6 +1,7 @@
 //! `LocalReranker`: offline reranking by embedding similarity fused with BM25 over the
 //! candidates.
 
+use crate::local::store::LocalStore;
 use crate::{
     EmbedInputType, EmbedRequest, Embedder, ProviderError, RerankRequest, RerankResponse,
     RerankScore, Reranker, TokenUsage, cosine_similarity,
@@ -36,6 +37,8 @@ pub struct LocalReranker {
     embedder: Arc<dyn Embedder>,
     embedding_model: String,
     semantic_weight: f64,
+    /// Where documents' embeddings may already be (the local store): those are not recomputed.
+    stored: Option<Arc<LocalStore>>,
 }
 
 impl std::fmt::Debug for LocalReranker {
@@ -56,7 +59,16 @@ impl LocalReranker {
             embedder,
             embedding_model: String::new(),
             semantic_weight: DEFAULT_SEMANTIC_WEIGHT,
+            stored: None,
         }
+    }
+
+    /// Take a document's embedding from `store` when it holds that exact text with a vector of
+    /// the query's size (stored by this same embedder): a rerank of documents the local store
+    /// just returned embeds only the query.
+    pub fn with_stored_vectors(mut self, store: Arc<LocalStore>) -> Self {
+        self.stored = Some(store);
+        self
     }
 
     /// The model name sent with each embedding request.
@@ -101,31 +113,14 @@ impl Reranker for LocalReranker {
                 dimensions: None,
             })
             .await?;
-        let docs = self
-            .embedder
-            .embed(EmbedRequest {
-                texts: request.documents.clone(),
-                model: self.embedding_model.clone(),
-                input_type: Some(EmbedInputType::Document),
-                dimensions: None,
-            })
-            .await?;
-        let (Some(q), true) = (
-            query.embeddings.first(),
-            docs.embeddings.len() == request.documents.len(),
-        ) else {
-            return Err(ProviderError::other(
-                "local",
-                format!(
-                    "rerank: the {} embedder returned the wrong number of vectors",
-                    self.embedder.name()
-                ),
-            ));
+        let Some(q) = query.embeddings.first() else {
+            return Err(wrong_count(self.embedder.name()));
         };
+        let (vectors, doc_tokens, doc_model) =
+            self.document_vectors(&request.documents, q.len()).await?;
         let lexical = bm25_normalised(&request.query, &request.documents);
         let w = self.semantic_weight;
-        let mut results: Vec<RerankScore> = docs
-            .embeddings
+        let mut results: Vec<RerankScore> = vectors
             .iter()
             .zip(&lexical)
             .enumerate()
@@ -144,10 +139,63 @@ impl Reranker for LocalReranker {
         }
         Ok(RerankResponse {
             results,
-            model: format!("local-hybrid ({} + bm25)", docs.model),
-            usage: TokenUsage::input(query.usage.input_tokens + docs.usage.input_tokens),
+            model: format!("local-hybrid ({} + bm25)", doc_model.unwrap_or(query.model)),
+            usage: TokenUsage::input(query.usage.input_tokens + doc_tokens),
         })
     }
+}
+
+impl LocalReranker {
+    /// Each document's embedding: the stored one when the store has it at `dims`, else
+    /// computed (all the missing ones in one request). Also the tokens and model of that
+    /// request, when one was made.
+    async fn document_vectors(
+        &self,
+        documents: &[String],
+        dims: usize,
+    ) -> Result<(Vec<Vec<f32>>, u64, Option<String>), ProviderError> {
+        let mut vectors: Vec<Option<Vec<f32>>> = match &self.stored {
+            Some(store) => documents
+                .iter()
+                .map(|d| store.stored_vector(d, dims))
+                .collect(),
+            None => vec![None; documents.len()],
+        };
+        let missing: Vec<usize> = (0..documents.len())
+            .filter(|&i| vectors[i].is_none())
+            .collect();
+        if missing.is_empty() {
+            return Ok((vectors.into_iter().flatten().collect(), 0, None));
+        }
+        let embedded = self
+            .embedder
+            .embed(EmbedRequest {
+                texts: missing.iter().map(|&i| documents[i].clone()).collect(),
+                model: self.embedding_model.clone(),
+                input_type: Some(EmbedInputType::Document),
+                dimensions: None,
+            })
+            .await?;
+        if embedded.embeddings.len() != missing.len() {
+            return Err(wrong_count(self.embedder.name()));
+        }
+        for (i, v) in missing.into_iter().zip(embedded.embeddings) {
+            vectors[i] = Some(v);
+        }
+        let tokens = embedded.usage.input_tokens;
+        Ok((
+            vectors.into_iter().flatten().collect(),
+            tokens,
+            Some(embedded.model),
+        ))
+    }
+}
+
+fn wrong_count(embedder: &str) -> ProviderError {
+    ProviderError::other(
+        "local",
+        format!("rerank: the {embedder} embedder returned the wrong number of vectors"),
+    )
 }
 
 /// Lowercase alphanumeric words.
@@ -296,6 +344,76 @@ mod tests {
                 calls,
                 "no embedding call for nothing"
             );
+        }
+
+        #[tokio::test]
+        async fn documents_the_store_holds_are_not_embedded_again() {
+            use crate::{Namespace, VectorIndex, VectorQuery, VectorStore, vector_to_json};
+            let dir = std::env::temp_dir().join(format!("vai-rerank-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            let store = Arc::new(LocalStore::open(&dir.join("store.sqlite3")).unwrap());
+            let embedder = Arc::new(FakeEmbedder::new(32));
+            let ns = Namespace::new("db", "docs");
+            let index = VectorIndex {
+                name: "vector_index".into(),
+                path: "embedding".into(),
+                dimensions: 32,
+            };
+            store.ensure_vector_index(&ns, &index).await.unwrap();
+            let stored = [
+                "Vector search ranks documents by similarity.",
+                "Cooking pasta takes ten minutes.",
+            ];
+            let docs = stored
+                .iter()
+                .map(|t| {
+                    let mut d = serde_json::Map::new();
+                    d.insert("text".into(), (*t).into());
+                    d.insert("embedding".into(), vector_to_json(&embedder.vector(t)));
+                    d
+                })
+                .collect();
+            store.insert(&ns, docs).await.unwrap();
+            // A search loads the collection, as the query step before a rerank does.
+            let query = VectorQuery {
+                namespace: ns,
+                index: "vector_index".into(),
+                path: "embedding".into(),
+                vector: embedder.vector("vector search"),
+                limit: 2,
+                num_candidates: 2,
+                filter: None,
+                fields: vec!["text".into()],
+            };
+            store.vector_search(query).await.unwrap();
+
+            let before = embedder.requests().len();
+            let with_store =
+                LocalReranker::new(embedder.clone()).with_stored_vectors(store.clone());
+            let documents = [stored[1], "A document the store does not hold.", stored[0]];
+            let reranked = with_store
+                .rerank(request("how does vector search rank", &documents, None))
+                .await
+                .unwrap();
+            let asked: Vec<Vec<String>> = embedder.requests()[before..]
+                .iter()
+                .map(|r| r.texts.clone())
+                .collect();
+            assert_eq!(
+                asked,
+                [
+                    vec!["how does vector search rank".to_string()],
+                    vec![documents[1].to_string()]
+                ]
+            );
+            // The same order as embedding every document.
+            let plain = LocalReranker::new(embedder.clone())
+                .rerank(request("how does vector search rank", &documents, None))
+                .await
+                .unwrap();
+            let order = |r: &RerankResponse| r.results.iter().map(|s| s.index).collect::<Vec<_>>();
+            assert_eq!(order(&reranked), order(&plain));
+            let _ = std::fs::remove_dir_all(&dir);
         }
 
         #[tokio::test]

@@ -107,6 +107,23 @@ impl LocalStore {
         &self.inner.path
     }
 
+    /// The embedding stored with a document whose `text` is exactly `text`, among the
+    /// collections searched so far at `dims` components (unit length).
+    pub fn stored_vector(&self, text: &str, dims: usize) -> Option<Vec<f32>> {
+        let caches: Vec<_> = self
+            .inner
+            .caches
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|((_, d), _)| *d == dims)
+            .map(|(_, cache)| cache.clone())
+            .collect();
+        caches
+            .iter()
+            .find_map(|cache| read(cache).vector_of_text(text).map(<[f32]>::to_vec))
+    }
+
     /// Run `f` on a blocking thread (SQLite calls and scans must not stall the async workers).
     async fn blocking<T: Send + 'static>(
         &self,

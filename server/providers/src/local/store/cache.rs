@@ -4,7 +4,8 @@
 use crate::Document;
 use crate::mql::Filter;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
 use std::thread;
 
@@ -23,6 +24,8 @@ pub(super) struct VectorCache {
     vectors: Vec<f32>,
     /// The stored documents without their embedding field (what filters and projections read).
     pub(super) docs: Vec<Document>,
+    /// Position of the first document with a given `text` (by hash; compared on lookup).
+    by_text: HashMap<u64, usize>,
 }
 
 /// A scored position in the cache. Ordered worst-first, so a `BinaryHeap` keeps the worst of
@@ -58,6 +61,7 @@ impl VectorCache {
             seqs: Vec::new(),
             vectors: Vec::new(),
             docs: Vec::new(),
+            by_text: HashMap::new(),
         }
     }
 
@@ -74,8 +78,18 @@ impl VectorCache {
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
         );
         normalise(&mut self.vectors[start..]);
+        if let Some(text) = doc.get("text").and_then(|t| t.as_str()) {
+            self.by_text.entry(hash_of(text)).or_insert(self.docs.len());
+        }
         self.seqs.push(seq);
         self.docs.push(doc);
+    }
+
+    /// The stored (unit) vector of a document whose `text` is exactly `text`.
+    pub(super) fn vector_of_text(&self, text: &str) -> Option<&[f32]> {
+        let &pos = self.by_text.get(&hash_of(text))?;
+        let same = self.docs[pos].get("text").and_then(|t| t.as_str()) == Some(text);
+        same.then(|| &self.vectors[pos * self.dims..(pos + 1) * self.dims])
     }
 
     /// The best `k` positions for the unit vector `query` among documents passing `filter`,
@@ -150,6 +164,12 @@ impl VectorCache {
 }
 
 /// Scale to unit length in place (accumulating in f64); the zero vector stays zero.
+fn hash_of(text: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
 pub(super) fn normalise(v: &mut [f32]) {
     let norm = v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
     if norm > 0.0 {
