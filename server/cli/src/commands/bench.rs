@@ -3,7 +3,7 @@
 
 use crate::commands::{EXIT_FAILED, EXIT_OK};
 use crate::{app, config::Config};
-use clap::Args;
+use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,8 +12,12 @@ use vai_workflow::{Mode, RunOptions, RunStatus, events::NoEvents};
 
 /// Measure the engine: the 503-step chain workflow (in-process and as a whole `vai workflow run`
 /// process), per-step overhead on trivial steps, and validating + planning 1,000 steps.
+/// `vai bench retrieval` measures offline retrieval instead.
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(super) struct BenchArgs {
+    #[command(subcommand)]
+    pub what: Option<BenchWhat>,
     /// Repetitions of each measurement (the median is reported).
     #[arg(long, default_value_t = 5)]
     pub iterations: usize,
@@ -23,6 +27,13 @@ pub(super) struct BenchArgs {
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// What else `vai bench` measures.
+#[derive(Debug, Subcommand)]
+pub(super) enum BenchWhat {
+    /// Retrieval quality and speed of the offline default over labelled questions.
+    Retrieval(super::bench_retrieval::RetrievalArgs),
 }
 
 /// The chain benchmark: a seed transform over `items` objects, `chains` parallel chains of
@@ -93,6 +104,9 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
+    if let Some(BenchWhat::Retrieval(args)) = args.what {
+        return super::bench_retrieval::run(args).await;
+    }
     let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let iterations = args.iterations.max(1);
     let mut figures = serde_json::Map::new();
