@@ -23,7 +23,9 @@ const DEFAULT_SEMANTIC_WEIGHT: f64 = 0.7;
 /// relevance is a weighted sum of two scores in [0, 1]:
 ///
 /// - *semantic*: the cosine similarity between the query's embedding and the document's (both
-///   from the embedder it was built with), negative similarities counted as 0;
+///   from the embedder it was built with; a document's is read from the local store when it
+///   holds that text, see [`LocalReranker::with_stored_vectors`]), negative similarities
+///   counted as 0;
 /// - *lexical*: BM25 (k1 = 1.2, b = 0.75) of the query's lowercase words against the candidate
 ///   documents, inverse document frequencies taken over the candidates themselves, divided by
 ///   the best candidate's BM25 so the strongest lexical match scores 1.
