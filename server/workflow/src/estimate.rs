@@ -27,13 +27,13 @@ pub fn estimate(workflow: &Workflow, registry: &Registry) -> Estimate {
     for step in &workflow.steps {
         let (tool, inputs, looped) = match inner_step(&step.tool, &step.inputs) {
             Some((tool, inputs)) => (tool, inputs, true),
-            None => (step.tool.as_str(), &step.inputs, false),
+            None => (step.tool.as_str(), Some(&step.inputs), false),
         };
         let Some(spec) = registry.spec(tool) else {
             continue;
         };
         let mut calls = spec.api_calls;
-        if tool == "query" && inputs.get("rerank") == Some(&Value::Bool(false)) {
+        if tool == "query" && inputs.and_then(|m| m.get("rerank")) == Some(&Value::Bool(false)) {
             calls.rerank = 0;
         }
         let target = if looped || step.for_each.is_some() {
@@ -46,22 +46,18 @@ pub fn estimate(workflow: &Workflow, registry: &Registry) -> Estimate {
     out
 }
 
-/// A `loop` step's inner tool and its inputs (`inputs.step.tool`, `inputs.step.inputs`).
+/// A `loop` step's inner tool and its inputs, when it has them (`inputs.step.tool`,
+/// `inputs.step.inputs`).
 fn inner_step<'a>(
     tool: &str,
     inputs: &'a Map<String, Value>,
-) -> Option<(&'a str, &'a Map<String, Value>)> {
+) -> Option<(&'a str, Option<&'a Map<String, Value>>)> {
     if tool != "loop" {
         return None;
     }
     let inner = inputs.get("step")?.as_object()?;
     let tool = inner.get("tool")?.as_str()?;
-    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    let inputs = match inner.get("inputs") {
-        Some(Value::Object(m)) => m,
-        _ => EMPTY.get_or_init(Map::new),
-    };
-    Some((tool, inputs))
+    Some((tool, inner.get("inputs").and_then(Value::as_object)))
 }
 
 fn add(total: &mut ApiCalls, calls: ApiCalls) {
