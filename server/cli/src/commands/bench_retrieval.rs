@@ -104,15 +104,7 @@ pub(super) async fn run(args: RetrievalArgs) -> anyhow::Result<u8> {
     // One question first, untimed: the model loads on first use.
     if let Some(q) = labelled.questions.first() {
         let hits = search(embedder.as_ref(), &store, &settings, q, candidates).await?;
-        let documents = hits.iter().map(|h| text_of(&h.document)).collect();
-        reranker
-            .rerank(RerankRequest {
-                query: q.question.clone(),
-                documents,
-                model: String::new(),
-                top_k: None,
-            })
-            .await?;
+        rerank(&reranker, q, &hits).await?;
     }
 
     let (mut vector, mut reranked) = (Scores::default(), Scores::default());
@@ -123,16 +115,8 @@ pub(super) async fn run(args: RetrievalArgs) -> anyhow::Result<u8> {
         let slugs: Vec<String> = hits.iter().map(|h| slug_of(&h.document)).collect();
         vector.add(&slugs, &q.relevant, took);
 
-        let documents = hits.iter().map(|h| text_of(&h.document)).collect();
         let t = Instant::now();
-        let order = reranker
-            .rerank(RerankRequest {
-                query: q.question.clone(),
-                documents,
-                model: String::new(),
-                top_k: None,
-            })
-            .await?;
+        let order = rerank(&reranker, q, &hits).await?;
         let took = t.elapsed();
         let slugs: Vec<String> = order
             .results
@@ -210,6 +194,23 @@ async fn search(
             num_candidates: candidates,
             filter: None,
             fields: vec!["text".into(), "metadata".into()],
+        })
+        .await
+}
+
+/// `hits` reranked against the question, best first.
+async fn rerank(
+    reranker: &LocalReranker,
+    question: &Question,
+    hits: &[vai_providers::ScoredDocument],
+) -> Result<vai_providers::RerankResponse, vai_providers::ProviderError> {
+    let documents = hits.iter().map(|h| text_of(&h.document)).collect();
+    reranker
+        .rerank(RerankRequest {
+            query: question.question.clone(),
+            documents,
+            model: String::new(),
+            top_k: None,
         })
         .await
 }
