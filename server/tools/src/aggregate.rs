@@ -7,7 +7,7 @@ use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 use vai_providers::Providers;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
-use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+use vai_workflow::{Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "aggregate";
 
@@ -62,6 +62,14 @@ pub fn spec() -> ToolSpec {
         deferred: &[],
         main_input: Some("pipeline"),
         api_calls: NO_API_CALLS,
+        effects: Effects {
+            // With `allowWrites`, `$out` replaces a whole collection and `$merge` overwrites
+            // matching documents, and a pipeline that makes fresh ids inserts again on every run.
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: true,
+        },
     }
 }
 

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{CollectionInfo, Providers};
 use vai_workflow::input_schema::InputSchema;
-use vai_workflow::{Category, Tool, ToolCall, ToolFuture, ToolSpec};
+use vai_workflow::{Category, Effects, Tool, ToolCall, ToolFuture, ToolSpec};
 
 const NAME: &str = "collections";
 
@@ -42,6 +42,8 @@ pub fn spec() -> ToolSpec {
         deferred: &[],
         main_input: Some("db"),
         api_calls: NO_API_CALLS,
+        // Lists the store's collections; MongoDB when configured.
+        effects: Effects::READS_REMOTE,
     }
 }
 

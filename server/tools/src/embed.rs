@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedInputType, EmbedRequest, Providers, vector_to_json};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolFuture, ToolSpec};
+use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolFuture, ToolSpec};
 
 const NAME: &str = "embed";
 
@@ -70,6 +70,7 @@ pub fn spec() -> ToolSpec {
             llm: 0,
             http: 0,
         },
+        effects: Effects::READS_REMOTE,
     }
 }
 

@@ -5,7 +5,9 @@ use crate::catalog;
 use serde_json::json;
 use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
-use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec};
+use vai_workflow::{
+    Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec,
+};
 
 const NAME: &str = "estimate";
 
@@ -56,6 +58,8 @@ pub fn spec() -> ToolSpec {
         deferred: &[],
         main_input: Some("model"),
         api_calls: NO_API_CALLS,
+        // Arithmetic on the built-in price list.
+        effects: Effects::PURE,
     }
 }
 

@@ -5,7 +5,7 @@ use crate::args::{self, NO_API_CALLS};
 use serde_json::json;
 use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
-use vai_workflow::{Category, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec};
+use vai_workflow::{Category, Effects, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec};
 
 const NAME: &str = "explain";
 
@@ -229,6 +229,8 @@ pub fn spec() -> ToolSpec {
         deferred: &[],
         main_input: Some("topic"),
         api_calls: NO_API_CALLS,
+        // Texts compiled into vai; the links are returned, not fetched.
+        effects: Effects::PURE,
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::value::truthy_opt;
 use vai_workflow::{
-    Category, Condition, DeferredInput, DeferredKind, Template, Tool, ToolCall, ToolError,
+    Category, Condition, DeferredInput, DeferredKind, Effects, Template, Tool, ToolCall, ToolError,
     ToolFuture, ToolSpec,
 };
 
@@ -55,6 +55,7 @@ pub fn spec() -> ToolSpec {
         deferred: &DEFERRED,
         main_input: Some("condition"),
         api_calls: NO_API_CALLS,
+        effects: Effects::PURE,
     }
 }
 

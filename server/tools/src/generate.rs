@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{CompletionRequest, Message, Providers};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolFuture, ToolSpec};
+use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolFuture, ToolSpec};
 
 const NAME: &str = "generate";
 
@@ -91,6 +91,8 @@ pub fn spec() -> ToolSpec {
             llm: 1,
             http: 0,
         },
+        // Asks the LLM; answers vary between calls, but nothing anywhere changes.
+        effects: Effects::READS_REMOTE,
     }
 }
 

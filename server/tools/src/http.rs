@@ -20,7 +20,7 @@ use std::sync::{Arc, LazyLock, Once};
 use std::time::{Duration, Instant};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{
-    ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage,
+    ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage,
 };
 
 const NAME: &str = "http";
@@ -176,6 +176,14 @@ pub fn spec() -> ToolSpec {
         api_calls: ApiCalls {
             http: 1,
             ..NO_API_CALLS
+        },
+        effects: Effects {
+            // Any of METHODS may be sent to any allowed URL: DELETE and PUT can remove or replace
+            // what the server holds, and POST is not idempotent.
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: true,
         },
     }
 }

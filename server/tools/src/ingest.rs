@@ -11,7 +11,7 @@ use vai_providers::{
 };
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::limits::measure;
-use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "ingest";
 
@@ -87,6 +87,15 @@ pub fn spec() -> ToolSpec {
             vector_search: 0,
             llm: 0,
             http: 0,
+        },
+        effects: Effects {
+            read_only: false,
+            // It only inserts new documents and creates a missing index; nothing it finds is
+            // replaced or removed.
+            destructive: false,
+            // Every run inserts its chunks again, under new ids.
+            idempotent: false,
+            open_world: true,
         },
     }
 }

@@ -29,7 +29,7 @@ pub mod similarity;
 
 use std::sync::Arc;
 use vai_providers::Providers;
-use vai_workflow::{Registry, ToolSpec};
+use vai_workflow::{Effects, Registry, ToolSpec};
 
 /// Every tool, wired to `providers` (and the engine's own `conditional` and `loop`).
 pub fn registry(providers: Arc<Providers>, http: http::HttpPolicy) -> Registry {
@@ -76,10 +76,11 @@ pub fn catalog_markdown(registry: &Registry) -> String {
     }
     for s in specs {
         out.push_str(&format!(
-            "\n## {}\n\n*{} · {}*\n\n{}\n\n",
+            "\n## {}\n\n*{} · {} · {}*\n\n{}\n\n",
             s.name,
             s.label,
             s.category.label(),
+            effects_note(s.effects),
             s.help
         ));
         let required = s.required_inputs();
@@ -129,6 +130,24 @@ pub fn catalog_markdown(registry: &Registry) -> String {
     out
 }
 
+/// A tool's declared side effects in a few words, for its heading in docs/tools.md.
+fn effects_note(e: Effects) -> String {
+    let mut note = String::from(match (e.read_only, e.destructive) {
+        (true, _) => "read-only",
+        (false, false) => "adds data",
+        (false, true) => "may overwrite or delete data",
+    });
+    if !e.read_only && !e.idempotent {
+        note.push_str(", not idempotent");
+    }
+    note.push_str(if e.open_world {
+        " · may reach services outside vai"
+    } else {
+        " · local"
+    });
+    note
+}
+
 /// Every tool, with no provider configured: for tests that only need the declarations.
 #[cfg(test)]
 pub(crate) fn unconfigured_registry() -> Registry {
@@ -142,6 +161,8 @@ pub(crate) fn unconfigured_registry() -> Registry {
 mod builtin_edit_tests;
 #[cfg(test)]
 mod defaults_tests;
+#[cfg(test)]
+mod effects_tests;
 
 #[cfg(test)]
 mod catalog_tests {

@@ -8,7 +8,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
-use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+use vai_workflow::{Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "merge";
 
@@ -51,6 +51,7 @@ pub fn spec() -> ToolSpec {
         deferred: &[],
         main_input: Some("arrays"),
         api_calls: NO_API_CALLS,
+        effects: Effects::PURE,
     }
 }
 

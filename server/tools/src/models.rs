@@ -5,7 +5,7 @@ use crate::catalog::{self, ModelKind};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
-use vai_workflow::{Category, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec};
+use vai_workflow::{Category, Effects, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec};
 
 const NAME: &str = "models";
 
@@ -43,6 +43,8 @@ pub fn spec() -> ToolSpec {
         deferred: &[],
         main_input: Some("category"),
         api_calls: NO_API_CALLS,
+        // vai's built-in model catalog; nothing is fetched.
+        effects: Effects::PURE,
     }
 }
 

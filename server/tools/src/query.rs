@@ -4,7 +4,7 @@
 use crate::retrieval::{retrieval_schema, retrieve};
 use std::sync::{Arc, LazyLock};
 use vai_providers::Providers;
-use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolFuture, ToolSpec};
+use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolFuture, ToolSpec};
 
 pub use crate::retrieval::{MAX_CANDIDATES, MAX_LIMIT};
 
@@ -48,6 +48,7 @@ pub fn spec() -> ToolSpec {
             llm: 0,
             http: 0,
         },
+        effects: Effects::READS_REMOTE,
     }
 }
 

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{Providers, RerankRequest};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
-use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "rerank";
 
@@ -74,6 +74,7 @@ pub fn spec() -> ToolSpec {
             llm: 0,
             http: 0,
         },
+        effects: Effects::READS_REMOTE,
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::retrieval::{retrieval_schema, retrieve};
 use std::sync::{Arc, LazyLock};
 use vai_providers::Providers;
-use vai_workflow::{ApiCalls, Category, Tool, ToolCall, ToolFuture, ToolSpec};
+use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolFuture, ToolSpec};
 
 const NAME: &str = "search";
 
@@ -45,6 +45,7 @@ pub fn spec() -> ToolSpec {
             llm: 0,
             http: 0,
         },
+        effects: Effects::READS_REMOTE,
     }
 }
 

@@ -4,7 +4,9 @@ use crate::args::NO_API_CALLS;
 use serde_json::json;
 use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use vai_workflow::{Category, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec};
+use vai_workflow::{
+    Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec,
+};
 
 const NAME: &str = "template";
 
@@ -34,6 +36,7 @@ pub fn spec() -> ToolSpec {
         deferred: &[],
         main_input: Some("text"),
         api_calls: NO_API_CALLS,
+        effects: Effects::PURE,
     }
 }
 

@@ -7,8 +7,8 @@ use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::limits::measure;
 use vai_workflow::{
-    Category, DeferredInput, DeferredKind, Template, Tool, ToolCall, ToolError, ToolFuture,
-    ToolSpec,
+    Category, DeferredInput, DeferredKind, Effects, Template, Tool, ToolCall, ToolError,
+    ToolFuture, ToolSpec,
 };
 
 const NAME: &str = "transform";
@@ -60,6 +60,7 @@ pub fn spec() -> ToolSpec {
         deferred: &DEFERRED,
         main_input: Some("array"),
         api_calls: NO_API_CALLS,
+        effects: Effects::PURE,
     }
 }
 

@@ -2,7 +2,7 @@
 //! They steer the run (skip branches, run an inner step per item), so they live in the engine.
 
 use crate::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use crate::tool::{ApiCalls, Category, ToolSpec};
+use crate::tool::{ApiCalls, Category, Effects, ToolSpec};
 
 pub const CONDITIONAL: &str = "conditional";
 pub const LOOP: &str = "loop";
@@ -44,6 +44,8 @@ pub fn specs() -> Vec<ToolSpec> {
                 llm: 0,
                 http: 0,
             },
+            // It only picks a branch; the branch's steps declare their own effects.
+            effects: Effects::PURE,
         },
         ToolSpec {
             name: LOOP,
@@ -99,6 +101,14 @@ pub fn specs() -> Vec<ToolSpec> {
                 vector_search: 0,
                 llm: 0,
                 http: 0,
+            },
+            // It runs whatever tool its inner step names, `ingest` and `http` included, so it
+            // may do anything any tool may do.
+            effects: Effects {
+                read_only: false,
+                destructive: true,
+                idempotent: false,
+                open_world: true,
             },
         },
     ]

@@ -2,7 +2,7 @@
 
 use crate::input_schema::InputSchema;
 use crate::tool::{
-    ApiCalls, Category, DeferredInput, DeferredKind, Registry, Tool, ToolCall, ToolError,
+    ApiCalls, Category, DeferredInput, DeferredKind, Effects, Registry, Tool, ToolCall, ToolError,
     ToolFuture, ToolOutput, ToolSpec,
 };
 use serde_json::{Map, Value, json};
@@ -63,6 +63,7 @@ pub(crate) fn spec(
         deferred,
         main_input: None,
         api_calls: ApiCalls::default(),
+        effects: Effects::PURE,
     }
 }
 

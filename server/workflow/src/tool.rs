@@ -130,6 +130,8 @@ pub struct ToolSpec {
     pub main_input: Option<&'static str>,
     /// Which provider calls one run of this tool makes, for `--dry-run` estimates.
     pub api_calls: ApiCalls,
+    /// What running it does to the world, at worst: the MCP server's tool annotations.
+    pub effects: Effects,
 }
 
 impl ToolSpec {
@@ -161,6 +163,41 @@ pub struct ApiCalls {
     pub vector_search: u32,
     pub llm: u32,
     pub http: u32,
+}
+
+/// What running a tool does besides returning its output: the MCP server's tool annotations are
+/// these. Declared for the worst a call may do (any method, any flag), since a client reads them
+/// before it knows the inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Effects {
+    /// Changes nothing anywhere (reads, computes, calls a model).
+    pub read_only: bool,
+    /// May delete or overwrite existing data (only meaningful when not read_only).
+    pub destructive: bool,
+    /// Calling it again with the same inputs has no further effect.
+    pub idempotent: bool,
+    /// Reaches services outside vai (Voyage AI, MongoDB, an LLM API, arbitrary URLs) — true also
+    /// when the offline local default may serve it instead, since a configured provider is remote.
+    pub open_world: bool,
+}
+
+impl Effects {
+    /// Computes on its inputs and vai's own data, reaching nothing outside the process.
+    pub const PURE: Effects = Effects {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    };
+
+    /// Reads from or asks a provider (embeddings, vector search, an LLM) and changes nothing.
+    pub const READS_REMOTE: Effects = Effects {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: true,
+    };
 }
 
 /// What a tool returns: its output (stored in the run context) and bookkeeping for events.

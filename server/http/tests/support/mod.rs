@@ -17,7 +17,8 @@ use tower::ServiceExt;
 use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
 use vai_http::{AccessToken, AppState, Library, LibraryEntry, Limits, ServerSettings};
 use vai_workflow::{
-    ApiCalls, Category, InputSchema, Registry, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec,
+    ApiCalls, Category, Effects, InputSchema, Registry, Tool, ToolCall, ToolFuture, ToolOutput,
+    ToolSpec,
 };
 
 /// The access token every test server uses.
@@ -73,6 +74,8 @@ fn spec(name: &'static str, category: Category, main_input: Option<&'static str>
             vector_search: u32::from(name == "echo"),
             ..ApiCalls::default()
         },
+        // The fakes reach nothing and change nothing, `lookup` included.
+        effects: Effects::PURE,
     }
 }
 
