@@ -1,7 +1,6 @@
 //! `vai`: run RAG workflows described as `.vai-workflow.json` files.
 
 mod app;
-mod builtin;
 mod commands;
 mod config;
 mod project;

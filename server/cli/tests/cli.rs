@@ -357,24 +357,31 @@ fn list_shows_built_ins_examples_and_local_files() {
     .unwrap();
     let out = vai(&["workflow", "list", "--json"], &dir);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let find = |n: &str| {
-        v.as_array()
+    let find = |id: &str| {
+        v["workflows"]
+            .as_array()
             .unwrap()
             .iter()
-            .find(|w| w["name"] == n)
+            .find(|w| w["id"] == id)
             .cloned()
     };
-    assert_eq!(find("rag-chat").unwrap()["source"], "built-in");
+    // The same summaries, with the same ids, as the playground's `GET /api/workflows`.
+    let rag = find("builtin:rag-chat").unwrap();
+    assert_eq!(rag["source"], "builtin");
+    assert_eq!(rag["readOnly"], true);
     assert!(
-        v.as_array()
+        v["workflows"]
+            .as_array()
             .unwrap()
             .iter()
             .any(|w| w["source"] == "example")
     );
-    assert_eq!(
-        find("./mine.vai-workflow.json").unwrap()["description"],
-        "my own"
-    );
+    let mine = find("file:mine.vai-workflow.json").unwrap();
+    assert_eq!(mine["description"], "my own");
+    assert_eq!(mine["readOnly"], false);
+    let human = text(&vai(&["workflow", "list"], &dir).stdout);
+    assert!(human.contains("mine.vai-workflow.json"), "{human}");
+    assert!(human.contains("rag-chat"), "{human}");
 }
 
 #[test]

@@ -8,22 +8,18 @@ mod auth;
 mod error;
 mod graph;
 mod guard;
-pub mod library;
 mod limits;
 mod routes;
-pub mod runs;
 mod serve;
 mod state;
-mod write;
 
 pub use auth::{AccessToken, TokenError};
 pub use error::ApiError;
-pub use library::{Library, LibraryEntry};
 pub use limits::{Limits, MAX_SOCKET_MESSAGE};
 pub use routes::ws::serve as serve_socket;
-pub use runs::RunManager;
 pub use serve::serve;
-pub use state::{AppState, BeforeRun, ServerSettings};
+pub use state::{AppState, ServerSettings};
+pub use vai_runtime::{BeforeRun, Library, LibraryEntry, RunManager};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;

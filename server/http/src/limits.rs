@@ -3,6 +3,7 @@
 //! tests all name the same defaults.
 
 use std::time::Duration;
+use vai_runtime::RunBudget;
 
 /// Largest client message on the run socket. The protocol's messages (`subscribe`,
 /// `unsubscribe`) are under 200 bytes; a larger one is closed with 1009 before it is parsed.
@@ -33,15 +34,27 @@ pub struct Limits {
     pub max_sockets: usize,
 }
 
+impl Limits {
+    /// The run manager's share of the limits.
+    pub fn run_budget(&self) -> RunBudget {
+        RunBudget {
+            max_runs: self.max_runs,
+            keep_runs: self.keep_runs,
+            keep_bytes: self.keep_bytes,
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
+        let runs = RunBudget::default();
         Self {
             max_connections: 512,
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
-            max_runs: 8,
-            keep_runs: 20,
-            keep_bytes: 256 * 1024 * 1024,
+            max_runs: runs.max_runs,
+            keep_runs: runs.keep_runs,
+            keep_bytes: runs.keep_bytes,
             max_sockets: 256,
         }
     }

@@ -2,19 +2,12 @@
 //! library, the configuration status, the runs, the access token and the limits.
 
 use crate::auth::AccessToken;
-use crate::library::Library;
 use crate::limits::Limits;
-use crate::runs::RunManager;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 use vai_contract::ConfigStatus;
-use vai_workflow::{Limits as RunLimits, Plan, Registry};
-
-/// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
-/// the plan touches the store). Called before every run; it must be cheap once done.
-pub type BeforeRun = Arc<dyn Fn(&Plan) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+use vai_runtime::{BeforeRun, Library, RunManager};
+use vai_workflow::{Limits as RunLimits, Registry};
 
 /// What the composition root hands the server.
 pub struct ServerSettings {
@@ -58,7 +51,7 @@ impl AppState {
         let runs = RunManager::new(
             settings.registry.clone(),
             settings.before_run,
-            &settings.limits,
+            settings.limits.run_budget(),
             settings.run_limits,
         );
         let port = settings.port;

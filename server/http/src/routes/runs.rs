@@ -2,9 +2,6 @@
 
 use super::Json;
 use crate::error::{ApiError, QUOTE_LIMIT, clip};
-use crate::library::version_of;
-use crate::runs::kept::Kept;
-use crate::runs::{StartError, StartRequest};
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
@@ -15,6 +12,9 @@ use serde::Serialize;
 use std::convert::Infallible;
 use std::sync::Arc;
 use vai_contract::{CancelAccepted, RunCreated, RunList, RunSnapshot, StartRun};
+use vai_runtime::library::version_of;
+use vai_runtime::runs::kept::Kept;
+use vai_runtime::runs::{StartError, StartRequest};
 use vai_workflow::format::format;
 use vai_workflow::{Mode, OnlyStep, compile};
 
@@ -126,7 +126,7 @@ pub(super) async fn step(
     )
 }
 
-fn run(state: &AppState, id: &str) -> Result<Arc<crate::runs::Run>, ApiError> {
+fn run(state: &AppState, id: &str) -> Result<Arc<vai_runtime::runs::Run>, ApiError> {
     state.runs().get(id).ok_or_else(|| {
         let limits = state.limits();
         ApiError::NotFound(format!(

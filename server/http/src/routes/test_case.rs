@@ -5,14 +5,14 @@
 use super::Json;
 use super::save::write_error;
 use crate::error::ApiError;
-use crate::library::{FILE_SUFFIX, read_listed, version_of};
-use crate::runs::Run;
 use crate::state::AppState;
-use crate::write;
 use axum::extract::{Path, State};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use vai_contract::{RunSnapshot, RunState, StepStatus, TestCaseRequest, TestCaseSaved};
+use vai_runtime::library::{FILE_SUFFIX, read_listed, version_of};
+use vai_runtime::runs::Run;
+use vai_runtime::write;
 use vai_workflow::Category;
 use vai_workflow::load::MAX_FILE_BYTES;
 

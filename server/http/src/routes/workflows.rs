@@ -3,7 +3,6 @@
 use super::Json;
 use crate::error::ApiError;
 use crate::graph;
-use crate::library::LibraryError;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use serde_json::Value;
@@ -11,6 +10,7 @@ use vai_contract::{
     PlanResponse, StarterList, ValidateResponse, WorkflowBody, WorkflowDocument, WorkflowList,
     WorkflowStarter,
 };
+use vai_runtime::library::LibraryError;
 use vai_workflow::starters::Starter;
 use vai_workflow::{Compiled, Diagnostic, Mode, compile};
 

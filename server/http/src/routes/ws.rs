@@ -5,7 +5,6 @@
 use crate::error::{ApiError, QUOTE_LIMIT, clip};
 use crate::guard::origin_matches;
 use crate::limits::MAX_SOCKET_MESSAGE;
-use crate::runs::{Outgoing, Run, RunManager};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
@@ -20,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 use vai_contract::{ClientMessage, RunState, ServerMessage};
+use vai_runtime::runs::{Outgoing, Run, RunManager};
 
 /// Messages queued for one socket before its forwarders wait (they hold shared event text, so
 /// this bounds handles, not copies).

@@ -13,7 +13,7 @@ async fn get_returns_the_version_of_the_bytes_and_whether_it_is_read_only() {
     let version = body["version"].as_str().unwrap();
     assert_eq!(
         version,
-        vai_http::library::version_of(support::MINE.as_bytes())
+        vai_runtime::library::version_of(support::MINE.as_bytes())
     );
     assert_eq!(version.len(), 16);
     assert_eq!(body["summary"]["readOnly"], false);

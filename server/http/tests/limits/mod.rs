@@ -182,7 +182,7 @@ async fn starts_racing_past_the_route_check_are_refused_by_the_manager() {
         &support::registry(),
         vai_workflow::Mode::Strict,
     );
-    let request = vai_http::runs::StartRequest {
+    let request = vai_runtime::runs::StartRequest {
         plan: compiled.plan.expect("a plan"),
         inputs: Default::default(),
         workflow_id: None,
@@ -194,7 +194,7 @@ async fn starts_racing_past_the_route_check_are_refused_by_the_manager() {
     assert!(runs.is_full());
     let refused = runs.start(request).map(|_| ()).unwrap_err();
     assert!(
-        matches!(refused, vai_http::runs::StartError::TooManyRuns(1)),
+        matches!(refused, vai_runtime::runs::StartError::TooManyRuns(1)),
         "{refused}"
     );
     runs.shutdown().await;

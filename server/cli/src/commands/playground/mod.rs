@@ -4,19 +4,17 @@
 mod limits;
 
 use super::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
-use crate::{app, builtin, config::Config};
+use crate::{app, config::Config};
 use clap::Args;
-use std::borrow::Cow;
 use std::future::Future;
 use std::io::Write;
 use std::net::IpAddr;
-use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 use tokio::sync::OnceCell;
 use vai_contract::WorkflowSource;
-use vai_http::library::{FILE_SUFFIX, id_of};
-use vai_http::{AccessToken, AppState, BeforeRun, Library, LibraryEntry, ServerSettings};
+use vai_http::{AccessToken, AppState, ServerSettings};
+use vai_runtime::{BeforeRun, FILE_SUFFIX, Library, id_of};
 
 /// The environment variable `--token` falls back to.
 const TOKEN_ENV: &str = "VAI_PLAYGROUND_TOKEN";
@@ -71,7 +69,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
-    let library = library(&cwd);
+    let library = vai_runtime::builtin::library(Some(cwd.clone()));
     let open_id = match &args.workflow {
         None => None,
         Some(name) => match workflow_id(&library, name) {
@@ -226,25 +224,6 @@ fn stop_signal() -> impl Future<Output = u8> + Send {
     async {
         let _ = tokio::signal::ctrl_c().await;
         EXIT_INTERRUPTED
-    }
-}
-
-/// Built-ins and examples from the binary, and the workflow files in `dir`.
-fn library(dir: &Path) -> Library {
-    let entries = builtin::all()
-        .into_iter()
-        .map(|(name, source, text)| LibraryEntry {
-            name,
-            source: match source {
-                builtin::Source::Example => WorkflowSource::Example,
-                _ => WorkflowSource::Builtin,
-            },
-            text: Cow::Borrowed(text),
-        })
-        .collect();
-    Library {
-        entries,
-        dir: Some(dir.to_path_buf()),
     }
 }
 

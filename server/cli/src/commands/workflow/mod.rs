@@ -8,8 +8,8 @@ mod test;
 mod tools;
 mod validate;
 
-use crate::builtin::{self, Located};
 use clap::Subcommand;
+use vai_runtime::builtin::{self, Located};
 use vai_workflow::{Compiled, Mode, Registry};
 
 #[derive(Debug, Subcommand)]

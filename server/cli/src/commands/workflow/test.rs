@@ -1,12 +1,12 @@
 //! `vai workflow test`.
 
 use super::{load, print_diagnostics};
-use crate::builtin::{self, CaseFile};
 use crate::commands::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config};
 use clap::Args;
 use serde_json::json;
 use std::path::Path;
+use vai_runtime::builtin::{self, CaseFile};
 use vai_workflow::Mode;
 use vai_workflow::test_cases::{parse_case, run_case};
 

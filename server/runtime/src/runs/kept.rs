@@ -3,14 +3,14 @@
 //! once, the value is dropped, and every later GET hands out the same bytes. Sizes are measured
 //! with a counting writer, not by serialising to a buffer.
 
-use axum::body::Bytes;
+use bytes::Bytes;
 use serde_json::Value;
 use std::io;
 use std::sync::Arc;
 
 /// One kept value. Cloning is cheap (an `Arc` or a `Bytes` handle).
 #[derive(Debug, Clone)]
-pub(crate) enum Kept {
+pub enum Kept {
     /// Shared with the engine: `root`, or its `field` (a step's context entry holds its output
     /// under `output`).
     Live {
@@ -24,11 +24,11 @@ pub(crate) enum Kept {
 static NULL: Value = Value::Null;
 
 impl Kept {
-    pub(crate) fn value(root: Arc<Value>) -> Self {
+    pub fn value(root: Arc<Value>) -> Self {
         Kept::Live { root, field: None }
     }
 
-    pub(crate) fn field(root: Arc<Value>, field: &'static str) -> Self {
+    pub fn field(root: Arc<Value>, field: &'static str) -> Self {
         Kept::Live {
             root,
             field: Some(field),
@@ -47,7 +47,7 @@ impl Kept {
     }
 
     /// The value as JSON text: the shared bytes once the run has ended, serialised now before.
-    pub(crate) fn json(&self) -> Bytes {
+    pub fn json(&self) -> Bytes {
         match (self, self.live()) {
             (Kept::Json(bytes), _) => bytes.clone(),
             (_, Some(value)) => Bytes::from(to_json(value)),
@@ -56,7 +56,7 @@ impl Kept {
     }
 
     /// The value itself (a copy), for replaying it into another run.
-    pub(crate) fn to_value(&self) -> Value {
+    pub fn to_value(&self) -> Value {
         match (self, self.live()) {
             (Kept::Json(bytes), _) => serde_json::from_slice(bytes).unwrap_or(Value::Null),
             (_, Some(value)) => value.clone(),
@@ -65,12 +65,12 @@ impl Kept {
     }
 
     /// The serialised form, dropping this handle on the engine's value.
-    pub(crate) fn frozen(&self) -> Kept {
+    pub fn frozen(&self) -> Kept {
         Kept::Json(self.json())
     }
 
     /// Bytes of its JSON text.
-    pub(crate) fn json_len(&self) -> usize {
+    pub fn json_len(&self) -> usize {
         match (self, self.live()) {
             (Kept::Json(bytes), _) => bytes.len(),
             (_, Some(value)) => json_len(value),
@@ -85,7 +85,7 @@ fn to_json(value: &Value) -> Vec<u8> {
 }
 
 /// Bytes of `value` as compact JSON, counted without building the text.
-pub(crate) fn json_len(value: &Value) -> usize {
+pub fn json_len(value: &Value) -> usize {
     let mut counter = Counter(0);
     match serde_json::to_writer(&mut counter, value) {
         Ok(()) => counter.0,

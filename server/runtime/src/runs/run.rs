@@ -62,11 +62,11 @@ struct Log {
 }
 
 /// One step as the step route sends it: everything but its values, and handles on those.
-pub(crate) struct StepView {
+pub struct StepView {
     /// `inputs` and `output` are `None` here; the route splices the kept values in.
-    pub(crate) detail: StepDetail,
-    pub(crate) inputs: Option<Kept>,
-    pub(crate) output: Option<Kept>,
+    pub detail: StepDetail,
+    pub inputs: Option<Kept>,
+    pub output: Option<Kept>,
 }
 
 impl Run {
@@ -115,7 +115,7 @@ impl Run {
     }
 
     /// Everything about one step, or `None` when the run has no such step.
-    pub(crate) fn step(&self, step_id: &str) -> Option<StepView> {
+    pub fn step(&self, step_id: &str) -> Option<StepView> {
         let log = self.lock();
         let state = log.snapshot.steps.get(step_id)?;
         Some(StepView {
@@ -135,7 +135,7 @@ impl Run {
 
     /// The run's status (with `output` left out) and a handle on its full final output, when
     /// it has one.
-    pub(crate) fn output(&self) -> (RunOutput, Option<Kept>) {
+    pub fn output(&self) -> (RunOutput, Option<Kept>) {
         let log = self.lock();
         let head = RunOutput {
             run_id: self.id.clone(),

@@ -1,34 +1,41 @@
 //! The workflows shipped inside the binary (`workflows/*.json`, `workflows/examples/*.json`)
 //! and their test cases, and resolving a command-line argument to a workflow.
 
+use crate::library::{Library, LibraryEntry};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use vai_contract::WorkflowSource;
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_workflows.rs"));
 }
 
-/// Where a workflow came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum Source {
-    File,
-    BuiltIn,
-    Example,
+/// How a message names where a workflow came from.
+pub fn source_label(source: WorkflowSource) -> &'static str {
+    match source {
+        WorkflowSource::File => "file",
+        WorkflowSource::Builtin => "built-in",
+        WorkflowSource::Example => "example",
+    }
 }
 
-impl Source {
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            Source::File => "file",
-            Source::BuiltIn => "built-in",
-            Source::Example => "example",
-        }
-    }
+/// The built-ins and examples, and the workflow files directly in `dir`: what the playground,
+/// the MCP server and `vai workflow list` all show.
+pub fn library(dir: Option<PathBuf>) -> Library {
+    let entries = all()
+        .into_iter()
+        .map(|(name, source, text)| LibraryEntry {
+            name,
+            source,
+            text: Cow::Borrowed(text),
+        })
+        .collect();
+    Library { entries, dir }
 }
 
 /// A workflow's text and where it came from.
 #[derive(Debug, Clone)]
-pub(crate) struct Located {
+pub struct Located {
     pub name: String,
     /// What to call it in messages: the path, or `built-in "name"`.
     pub display: String,
@@ -41,7 +48,7 @@ pub(crate) struct Located {
 
 /// Why an argument names no workflow.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum LocateError {
+pub enum LocateError {
     #[error("no workflow file or built-in named \"{0}\" (see `vai workflow list`)")]
     NotFound(String),
     #[error("{0}")]
@@ -49,7 +56,7 @@ pub(crate) enum LocateError {
 }
 
 /// An existing path first, then a built-in, then an example.
-pub(crate) fn locate(arg: &str) -> Result<Located, LocateError> {
+pub fn locate(arg: &str) -> Result<Located, LocateError> {
     let path = Path::new(arg);
     if path.is_file() {
         let text = vai_workflow::load::read_text(path)?;
@@ -63,12 +70,15 @@ pub(crate) fn locate(arg: &str) -> Result<Located, LocateError> {
     }
     let stem = arg.strip_suffix(".json").unwrap_or(arg);
     let stem = stem.strip_suffix(".vai-workflow").unwrap_or(stem);
-    for (dir, source) in [("", Source::BuiltIn), ("examples/", Source::Example)] {
+    for (dir, source) in [
+        ("", WorkflowSource::Builtin),
+        ("examples/", WorkflowSource::Example),
+    ] {
         let rel = format!("{dir}{stem}.json");
         if let Some((_, text)) = embedded::FILES.iter().find(|(p, _)| *p == rel) {
             return Ok(Located {
                 name: stem.to_string(),
-                display: format!("{} \"{stem}\"", source.label()),
+                display: format!("{} \"{stem}\"", source_label(source)),
                 text: text.to_string(),
                 path: None,
                 embedded_dir: Some(dir),
@@ -78,14 +88,22 @@ pub(crate) fn locate(arg: &str) -> Result<Located, LocateError> {
     Err(LocateError::NotFound(arg.to_string()))
 }
 
+/// The workflow file format's JSON Schema (`workflows/workflow.schema.json`).
+pub fn schema() -> &'static str {
+    embedded::FILES
+        .iter()
+        .find(|(p, _)| *p == "workflow.schema.json")
+        .map_or("{}", |(_, text)| text)
+}
+
 /// Every built-in and example: (name, source, text).
-pub(crate) fn all() -> Vec<(String, Source, &'static str)> {
+pub fn all() -> Vec<(String, WorkflowSource, &'static str)> {
     embedded::FILES
         .iter()
         .filter_map(|(rel, text)| {
             let (source, file) = match rel.split_once('/') {
-                None => (Source::BuiltIn, *rel),
-                Some(("examples", f)) if !f.contains('/') => (Source::Example, f),
+                None => (WorkflowSource::Builtin, *rel),
+                Some(("examples", f)) if !f.contains('/') => (WorkflowSource::Example, f),
                 _ => return None,
             };
             if file == "workflow.schema.json" {
@@ -97,13 +115,13 @@ pub(crate) fn all() -> Vec<(String, Source, &'static str)> {
 }
 
 /// A test case: its display name (file) and text.
-pub(crate) struct CaseFile {
+pub struct CaseFile {
     pub file: String,
     pub text: String,
 }
 
 /// The test cases of a located workflow, sorted by file name.
-pub(crate) fn cases(located: &Located) -> Result<Vec<CaseFile>, String> {
+pub fn cases(located: &Located) -> Result<Vec<CaseFile>, String> {
     if let Some(path) = &located.path {
         return vai_workflow::test_cases::find_cases(path)
             .into_iter()

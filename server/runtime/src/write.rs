@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Why a file could not be written.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum WriteError {
+pub enum WriteError {
     #[error("{name} is not a regular file (a link or a directory); vai does not write over it")]
     NotAFile { name: String },
     #[error("cannot write {name}: {source}")]
@@ -22,7 +22,7 @@ pub(crate) enum WriteError {
 }
 
 /// The current contents of `dir/name`: `None` when there is no such file.
-pub(crate) fn current(dir: &Path, name: &str) -> Result<Option<Vec<u8>>, WriteError> {
+pub fn current(dir: &Path, name: &str) -> Result<Option<Vec<u8>>, WriteError> {
     let path = dir.join(name);
     let meta = match std::fs::symlink_metadata(&path) {
         Ok(meta) => meta,
@@ -51,7 +51,7 @@ pub(crate) fn current(dir: &Path, name: &str) -> Result<Option<Vec<u8>>, WriteEr
 
 /// Replace (or create) `dir/name` with `bytes`, atomically. An existing file keeps its
 /// permissions; a new one is readable by its owner only.
-pub(crate) fn atomic_write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), WriteError> {
+pub fn atomic_write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), WriteError> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let io = |source| WriteError::Io {
         name: name.into(),

@@ -1,19 +1,19 @@
 //! The run manager: starts runs on the engine (at most `max_runs` at once), keeps the running
-//! ones and the newest finished ones within a count and a byte budget, tells sockets when a run
-//! is created, and cancels everything on shutdown.
+//! ones and the newest finished ones within a count and a byte budget, tells listeners when a
+//! run is created, and cancels everything on shutdown.
 
-pub(crate) mod kept;
+pub mod kept;
 mod run;
 
-pub use run::{Outgoing, Run, RunOrigin};
+pub use run::{Outgoing, Run, RunOrigin, StepView};
 
-use crate::limits::Limits;
-use crate::state::BeforeRun;
 use indexmap::IndexMap;
 use run::RunSink;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::broadcast;
@@ -22,6 +22,33 @@ use tokio_util::task::TaskTracker;
 use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
 use vai_workflow::exec::{InputError, prepare_inputs};
 use vai_workflow::{Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions};
+
+/// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
+/// the plan touches the store). Called before every run; it must be cheap once done.
+pub type BeforeRun = Arc<dyn Fn(&Plan) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// How many runs go at once and how much the finished ones may keep.
+#[derive(Debug, Clone, Copy)]
+pub struct RunBudget {
+    /// Runs going at once; a start beyond it is refused with [`StartError::TooManyRuns`].
+    pub max_runs: usize,
+    /// Finished runs kept, at most (the newest).
+    pub keep_runs: usize,
+    /// Bytes the kept finished runs may hold together (their outputs, inputs and events as
+    /// JSON); the oldest are dropped first. The newest finished run is kept even when it alone
+    /// is larger.
+    pub keep_bytes: usize,
+}
+
+impl Default for RunBudget {
+    fn default() -> Self {
+        Self {
+            max_runs: 8,
+            keep_runs: 20,
+            keep_bytes: 256 * 1024 * 1024,
+        }
+    }
+}
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -89,16 +116,16 @@ impl RunManager {
     pub fn new(
         registry: Arc<Registry>,
         before_run: Option<BeforeRun>,
-        limits: &Limits,
+        budget: RunBudget,
         run_limits: RunLimits,
     ) -> Self {
         let (created, _) = broadcast::channel(64);
         Self(Arc::new(Inner {
             registry,
             before_run,
-            max_runs: limits.max_runs,
-            keep_runs: limits.keep_runs,
-            keep_bytes: limits.keep_bytes,
+            max_runs: budget.max_runs,
+            keep_runs: budget.keep_runs,
+            keep_bytes: budget.keep_bytes,
             run_limits,
             runs: Mutex::new(Runs::default()),
             created,
