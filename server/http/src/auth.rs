@@ -11,68 +11,10 @@ use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, COOKIE, LOCATION, SET_COO
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use subtle::ConstantTimeEq;
+use vai_runtime::AccessToken;
 
 /// The query parameter that carries the token in the printed URL.
 const QUERY_PARAM: &str = "token";
-
-/// A token that may be used: 16 to 256 characters that need no escaping in a URL or a cookie.
-#[derive(Clone)]
-pub struct AccessToken(String);
-
-/// Why a `--token` value cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum TokenError {
-    #[error("the access token must be at least 16 characters (it guards your providers)")]
-    TooShort,
-    #[error("the access token must be at most 256 characters")]
-    TooLong,
-    #[error("the access token may hold only letters, digits, '-', '_', '.' and '~'")]
-    BadCharacter,
-    #[error("cannot read random bytes for the access token: {0}")]
-    Random(String),
-}
-
-impl AccessToken {
-    /// 32 bytes from the operating system's random source, as 64 hex digits.
-    pub fn generate() -> Result<Self, TokenError> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).map_err(|e| TokenError::Random(e.to_string()))?;
-        Ok(Self(bytes.iter().map(|b| format!("{b:02x}")).collect()))
-    }
-
-    /// A token given on the command line or in the environment.
-    pub fn parse(text: &str) -> Result<Self, TokenError> {
-        if text.len() < 16 {
-            return Err(TokenError::TooShort);
-        }
-        if text.len() > 256 {
-            return Err(TokenError::TooLong);
-        }
-        if !text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b))
-        {
-            return Err(TokenError::BadCharacter);
-        }
-        Ok(Self(text.to_string()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// Compared in constant time, so response timing says nothing about how much matched.
-    fn matches(&self, presented: &str) -> bool {
-        self.0.as_bytes().ct_eq(presented.as_bytes()).into()
-    }
-}
-
-impl std::fmt::Debug for AccessToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("AccessToken(…)")
-    }
-}
 
 /// The cookie's name. It carries the port because browsers share cookies across the ports of a
 /// host: two playgrounds open at once must not overwrite each other's token.
@@ -171,6 +113,7 @@ fn trade_for_cookie(token: &AccessToken, port: u16, path: &str, rest: &str) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use vai_runtime::TokenError;
 
     #[test]
     fn generated_tokens_are_long_and_different() {

@@ -13,13 +13,12 @@ mod routes;
 mod serve;
 mod state;
 
-pub use auth::{AccessToken, TokenError};
 pub use error::ApiError;
 pub use limits::{Limits, MAX_SOCKET_MESSAGE};
 pub use routes::ws::serve as serve_socket;
 pub use serve::serve;
 pub use state::{AppState, ServerSettings};
-pub use vai_runtime::{BeforeRun, Library, LibraryEntry, RunManager};
+pub use vai_runtime::{AccessToken, BeforeRun, Library, LibraryEntry, RunManager, TokenError};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;

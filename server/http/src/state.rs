@@ -1,11 +1,11 @@
 //! The server's shared state: a cheap `Clone` over one `Arc`, holding the tools, the workflow
 //! library, the configuration status, the runs, the access token and the limits.
 
-use crate::auth::AccessToken;
 use crate::limits::Limits;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 use vai_contract::ConfigStatus;
+use vai_runtime::AccessToken;
 use vai_runtime::{BeforeRun, Library, RunManager};
 use vai_workflow::{Limits as RunLimits, Registry};
 

@@ -7,8 +7,10 @@ pub mod builtin;
 pub mod library;
 pub mod runs;
 pub mod save;
+pub mod secret;
 pub mod write;
 
 pub use library::{FILE_SUFFIX, Library, LibraryEntry, LibraryError, id_of, version_of};
 pub use runs::{BeforeRun, Run, RunBudget, RunManager, StartError, StartRequest};
 pub use save::{SaveError, SaveRequest, Saved};
+pub use secret::{AccessToken, TokenError};

@@ -141,6 +141,16 @@ impl RunManager {
     /// Start a run; the inputs are checked first and nothing runs when they are wrong, or
     /// when `max_runs` runs are already going.
     pub fn start(&self, request: StartRequest) -> Result<Arc<Run>, StartError> {
+        self.start_with(request, self.0.registry.clone())
+    }
+
+    /// Start a run whose tools are `registry`'s instead of the manager's: the same tools wired
+    /// to other providers (the MCP server's `generate` asking the client's model).
+    pub fn start_with(
+        &self,
+        request: StartRequest,
+        registry: Arc<Registry>,
+    ) -> Result<Arc<Run>, StartError> {
         prepare_inputs(&request.plan.workflow, &request.inputs).map_err(StartError::Inputs)?;
         let plan = request.plan;
         let started_at = now_ms();
@@ -207,7 +217,6 @@ impl RunManager {
                 }
             }
             let sink = Arc::new(RunSink(run.clone()));
-            let registry = manager.0.registry.clone();
             if let Err(errors) = vai_workflow::run(plan, registry, options, sink).await {
                 let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
                 run.abort(text.join("; "));
