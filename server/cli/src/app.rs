@@ -91,7 +91,8 @@ pub(crate) fn offline_registry(cfg: &Config) -> Arc<Registry> {
     Arc::new(vai_tools::registry(providers, http_policy(cfg)))
 }
 
-fn http_policy(cfg: &Config) -> vai_tools::http::HttpPolicy {
+/// What the `http` tool may reach: `.vai.json` `allowedHosts` and `--allow-host`.
+pub(crate) fn http_policy(cfg: &Config) -> vai_tools::http::HttpPolicy {
     vai_tools::http::HttpPolicy {
         allowed_hosts: cfg.project.allowed_hosts.clone(),
         flag_hosts: cfg.allow_hosts.clone(),
@@ -206,11 +207,16 @@ pub(crate) fn needs_store(plan: &vai_workflow::Plan) -> bool {
             vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
             _ => s.tool.as_str(),
         };
-        matches!(
-            tool,
-            "query" | "search" | "ingest" | "collections" | "aggregate"
-        )
+        uses_store(tool)
     })
+}
+
+/// Whether the tool reads or writes the vector store (a call of it waits for the sample).
+pub(crate) fn uses_store(tool: &str) -> bool {
+    matches!(
+        tool,
+        "query" | "search" | "ingest" | "collections" | "aggregate"
+    )
 }
 
 /// What `GET /api/config/status` reports: which backend serves each capability and where its

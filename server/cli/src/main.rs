@@ -5,6 +5,7 @@ mod commands;
 mod config;
 mod project;
 mod render;
+mod serving;
 
 use clap::Parser;
 use std::process::ExitCode;

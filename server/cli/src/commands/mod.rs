@@ -3,6 +3,7 @@
 mod bench;
 mod bench_retrieval;
 mod config;
+mod mcp;
 mod ping;
 mod playground;
 mod workflow;
@@ -40,6 +41,10 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Open the playground in the browser: draw, run and inspect workflows with live status.
     Playground(playground::PlaygroundArgs),
+    /// Serve vai to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): its tools, its
+    /// workflows as tools, and workflow authoring. `vai mcp tools` lists them; `vai mcp install`
+    /// adds vai to a client.
+    Mcp(mcp::McpArgs),
 }
 
 pub(crate) async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
@@ -49,5 +54,6 @@ pub(crate) async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Ping(args) => ping::run(args).await,
         Command::Bench(args) => bench::run(args).await,
         Command::Playground(args) => playground::run(args).await,
+        Command::Mcp(args) => mcp::dispatch(args).await,
     }
 }

@@ -3,15 +3,13 @@
 
 mod limits;
 
-use super::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
+use super::{EXIT_INVALID, EXIT_OK};
+use crate::serving::{listen, sample_seeding, stop_signal, url_host};
 use crate::{app, config::Config};
 use clap::Args;
-use std::future::Future;
 use std::io::Write;
 use std::net::IpAddr;
-use std::pin::Pin;
 use std::sync::Arc;
-use tokio::sync::OnceCell;
 use vai_contract::WorkflowSource;
 use vai_http::{AccessToken, AppState, ServerSettings};
 use vai_runtime::{BeforeRun, FILE_SUFFIX, Library, id_of};
@@ -83,19 +81,8 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         },
     };
 
-    let listener = match tokio::net::TcpListener::bind((args.host, args.port)).await {
-        Ok(l) => l,
-        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
-            eprintln!(
-                "error: port {} is already in use; choose another with --port (0 picks a free one)",
-                args.port
-            );
-            return Ok(EXIT_INVALID);
-        }
-        Err(e) => {
-            eprintln!("error: cannot listen on {}:{}: {e}", args.host, args.port);
-            return Ok(EXIT_INVALID);
-        }
+    let Some(listener) = listen(args.host, args.port).await else {
+        return Ok(EXIT_INVALID);
     };
     let port = listener.local_addr()?.port();
     if !args.host.is_loopback() {
@@ -194,39 +181,6 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     Ok(code_rx.await.unwrap_or(EXIT_OK))
 }
 
-/// Ctrl-C exits 130 like every command; SIGTERM (a service manager, a test harness) exits 0.
-/// The handlers are installed when this is called, not when the future is first polled, so a
-/// signal sent as soon as the URL is printed is never lost (it would otherwise kill the process
-/// without the graceful shutdown).
-#[cfg(unix)]
-fn stop_signal() -> impl Future<Output = u8> + Send {
-    use tokio::signal::unix::{SignalKind, signal};
-    let handlers = signal(SignalKind::interrupt()).and_then(|int| {
-        let term = signal(SignalKind::terminate())?;
-        Ok((int, term))
-    });
-    async move {
-        match handlers {
-            Ok((mut int, mut term)) => tokio::select! {
-                _ = int.recv() => EXIT_INTERRUPTED,
-                _ = term.recv() => EXIT_OK,
-            },
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                EXIT_INTERRUPTED
-            }
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn stop_signal() -> impl Future<Output = u8> + Send {
-    async {
-        let _ = tokio::signal::ctrl_c().await;
-        EXIT_INTERRUPTED
-    }
-}
-
 /// The library id of a command-line workflow argument: a file in the current directory (with
 /// or without its suffix), else a built-in, else an example.
 fn workflow_id(library: &Library, name: &str) -> Option<String> {
@@ -245,34 +199,6 @@ fn workflow_id(library: &Library, name: &str) -> Option<String> {
         .into_iter()
         .map(|s| id_of(s, stem))
         .find(|id| listed.iter().any(|w| &w.id == id))
-}
-
-type Seed = Arc<dyn Fn() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
-
-/// Seeding the local sample knowledge base, once, shared by every run that needs it.
-fn sample_seeding(live: Arc<app::App>) -> Seed {
-    let once = Arc::new(OnceCell::<()>::new());
-    Arc::new(move || {
-        let once = once.clone();
-        let live = live.clone();
-        Box::pin(async move {
-            once.get_or_init(|| async {
-                match live.prepare_sample().await {
-                    Some(Ok(line)) => eprintln!("{line}"),
-                    Some(Err(e)) => eprintln!("warning: {e}"),
-                    None => {}
-                }
-            })
-            .await;
-        })
-    })
-}
-
-fn url_host(ip: IpAddr) -> String {
-    match ip {
-        IpAddr::V4(v4) => v4.to_string(),
-        IpAddr::V6(v6) => format!("[{v6}]"),
-    }
 }
 
 /// Percent-encode a query value, keeping what is readable and safe (`builtin:rag-chat`).

@@ -1,0 +1,354 @@
+//! Running a workflow for a tool call: start it on the shared run manager (the same kind of run
+//! as the playground's), follow its events to report progress per step when the client sent a
+//! progress token, cancel it when the client cancels the call or goes away, and shape how it
+//! ended as a tool result.
+
+use crate::failure::{Category, Failure, Violation};
+use crate::sampling::{ClientModel, generates};
+use crate::server::McpServer;
+use crate::tools::workflows::steps_json;
+use rmcp::model::{CallToolResponse, CallToolResult, ProgressNotificationParam, ProgressToken};
+use rmcp::service::RequestContext;
+use rmcp::{Peer, RoleServer};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
+use tokio_util::sync::CancellationToken;
+use vai_contract::{RunSnapshot, RunState, StepStatus};
+use vai_runtime::{Run, StartError, StartRequest};
+use vai_workflow::Plan;
+use vai_workflow::exec::InputError;
+
+/// How long a cancelled run may take to report its end before the call stops waiting for it.
+const CANCEL_GRACE: Duration = Duration::from_secs(10);
+
+/// A workflow run to start.
+pub(crate) struct RunRequest {
+    pub(crate) plan: Arc<Plan>,
+    pub(crate) inputs: Map<String, Value>,
+    pub(crate) workflow_id: Option<String>,
+    pub(crate) definition_version: String,
+    /// The client that asked: its model answers `generate` steps when vai has no LLM.
+    pub(crate) client: Option<Peer<RoleServer>>,
+}
+
+/// Where progress notifications go: the client's token for this call.
+pub(crate) struct Progress {
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+}
+
+impl Progress {
+    /// The call's progress, when the client asked for it.
+    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Option<Self> {
+        Some(Self {
+            token: context.meta.get_progress_token()?,
+            peer: context.peer.clone(),
+        })
+    }
+
+    async fn report(&self, done: usize, total: usize, message: String) {
+        let param = ProgressNotificationParam::new(self.token.clone(), done as f64)
+            .with_total(total as f64)
+            .with_message(message);
+        // A client that went away cancels the call; nothing to do here.
+        let _ = self.peer.notify_progress(param).await;
+    }
+}
+
+/// Start a run, or say why it cannot start.
+pub(crate) fn start(server: &McpServer, request: RunRequest) -> Result<Arc<Run>, Failure> {
+    let workflow_id = request.workflow_id.clone();
+    let inner = server.inner();
+    // The client's model, when vai has none and the workflow generates.
+    let client_registry = match (&inner.with_client_llm, &request.client) {
+        (Some(with_llm), Some(peer)) if generates(&request.plan) => {
+            ClientModel::of(peer).map(|model| with_llm(Arc::new(model)))
+        }
+        _ => None,
+    };
+    let start = StartRequest {
+        plan: request.plan,
+        inputs: request.inputs,
+        workflow_id: request.workflow_id,
+        only: None,
+        definition_version: request.definition_version,
+    };
+    let started = match client_registry {
+        Some(registry) => inner.runs.start_with(start, registry),
+        None => inner.runs.start(start),
+    };
+    started.map_err(|e| {
+        let failure = match e {
+            StartError::Inputs(errors) => Failure::new(
+                "INVALID_INPUTS",
+                Category::Validation,
+                format!("the workflow's inputs are not right: {}", StartError::Inputs(errors.clone())),
+                "give every required input with its declared type (workflow_preview_inputs lists them)",
+            )
+            .violations(errors.iter().map(input_violation).collect()),
+            StartError::TooManyRuns(n) => Failure::new(
+                "TOO_MANY_RUNS",
+                Category::Execution,
+                format!("{n} runs are already going; vai runs at most {n} at once"),
+                "wait for a run to finish, then try again",
+            )
+            .retryable(),
+        };
+        match workflow_id {
+            Some(id) => failure.workflow(id),
+            None => failure,
+        }
+    })
+}
+
+fn input_violation(e: &InputError) -> Violation {
+    match e {
+        InputError::Missing { name, .. } => Violation::new(name.clone(), "required", e.to_string()),
+        InputError::WrongType {
+            name,
+            expected,
+            got,
+        } => Violation::new(name.clone(), "type", e.to_string()).expected(*expected, got.clone()),
+    }
+}
+
+/// Start a run and wait for its end.
+pub(crate) async fn run(
+    server: &McpServer,
+    request: RunRequest,
+    progress: Option<Progress>,
+    cancel: CancellationToken,
+) -> Result<Finished, Failure> {
+    let plan = request.plan.clone();
+    let run = start(server, request)?;
+    Ok(wait(run, plan, progress, cancel).await)
+}
+
+/// A run that ended (or was given up on after being cancelled).
+pub(crate) struct Finished {
+    pub(crate) plan: Arc<Plan>,
+    pub(crate) snapshot: RunSnapshot,
+    pub(crate) output: Option<Value>,
+}
+
+/// Follow `run` until it ends, reporting each finished step; when `cancel` fires, cancel the run
+/// and wait for it to say so.
+pub(crate) async fn wait(
+    run: Arc<Run>,
+    plan: Arc<Plan>,
+    progress: Option<Progress>,
+    cancel: CancellationToken,
+) -> Finished {
+    let total = plan.steps.len();
+    let (mut snapshot, mut events) = run.subscribe();
+    let mut reported = finished_steps(&snapshot);
+    let mut deadline: Option<tokio::time::Instant> = None;
+    while snapshot.status == RunState::Running {
+        let give_up = async {
+            match deadline {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            event = events.recv() => {
+                let last = match event {
+                    Ok(out) => out.last,
+                    // Fell behind: the snapshot has everything.
+                    Err(RecvError::Lagged(_)) => false,
+                    Err(RecvError::Closed) => true,
+                };
+                let before = snapshot;
+                snapshot = run.snapshot();
+                if let Some(progress) = &progress {
+                    let now = finished_steps(&snapshot);
+                    if now > reported {
+                        reported = now;
+                        progress.report(now, total, message(&before, &snapshot, now, total)).await;
+                    }
+                }
+                if last {
+                    break;
+                }
+            }
+            () = cancel.cancelled(), if deadline.is_none() => {
+                run.cancel.cancel();
+                deadline = Some(tokio::time::Instant::now() + CANCEL_GRACE);
+            }
+            () = give_up => break,
+        }
+    }
+    finished_now(&run, plan)
+}
+
+/// The run as it stands: its snapshot and, once it ended, its output.
+pub(crate) fn finished_now(run: &Run, plan: Arc<Plan>) -> Finished {
+    Finished {
+        plan,
+        snapshot: run.snapshot(),
+        output: run.output().1.map(|kept| kept.to_value()),
+    }
+}
+
+/// Answer a tool call that runs a workflow: a task at once when the client asked for tasks,
+/// else the result when the run ends.
+pub(crate) async fn respond(
+    server: &McpServer,
+    request: RunRequest,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, Failure> {
+    let plan = request.plan.clone();
+    if crate::tasks::wanted(context) {
+        let run = start(server, request)?;
+        return Ok(server.inner().tasks.create(&run, plan));
+    }
+    let done = run(server, request, Progress::of(context), context.ct.clone()).await?;
+    Ok(done.into_result().into())
+}
+
+/// Steps that are done one way or another.
+pub(crate) fn finished_steps(snapshot: &RunSnapshot) -> usize {
+    snapshot
+        .steps
+        .values()
+        .filter(|s| {
+            matches!(
+                s.status,
+                StepStatus::Completed
+                    | StepStatus::Skipped
+                    | StepStatus::Failed
+                    | StepStatus::Cancelled
+            )
+        })
+        .count()
+}
+
+/// `step "search" completed (2/5)`, naming the steps that finished since `before`.
+fn message(before: &RunSnapshot, after: &RunSnapshot, done: usize, total: usize) -> String {
+    let changed: Vec<String> = after
+        .steps
+        .iter()
+        .filter(|(id, s)| before.steps.get(*id).is_none_or(|b| b.status != s.status))
+        .filter(|(_, s)| {
+            !matches!(
+                s.status,
+                StepStatus::Pending | StepStatus::Running | StepStatus::Retrying
+            )
+        })
+        .map(|(id, s)| format!("step \"{id}\" {}", status_word(s.status)))
+        .collect();
+    format!("{} ({done}/{total})", changed.join(", "))
+}
+
+fn status_word(status: StepStatus) -> &'static str {
+    match status {
+        StepStatus::Pending => "pending",
+        StepStatus::Running => "running",
+        StepStatus::Retrying => "retrying",
+        StepStatus::Completed => "completed",
+        StepStatus::Skipped => "skipped",
+        StepStatus::Failed => "failed",
+        StepStatus::Cancelled => "cancelled",
+    }
+}
+
+/// The output schema of a tool that returns a finished run.
+pub(crate) fn output_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "run_id": {"type": "string", "description": "the run's id (workflow_status reads it again while the server keeps it)"},
+            "workflow_id": {"type": "string", "description": "the library id of the workflow that ran"},
+            "status": {"type": "string", "enum": ["completed", "running"]},
+            "output": {"description": "the workflow's output, as its `output` maps it (the whole run context when it maps none)"},
+            "steps": {
+                "type": "array",
+                "description": "every step in file order: id, tool, status, duration_ms, summary, backend, error, reason",
+                "items": {"type": "object"}
+            },
+            "duration_ms": {"type": "number"}
+        },
+        "required": ["run_id", "status"]
+    })
+}
+
+impl Finished {
+    /// Completed: the output and step summary. Failed or cancelled: a failure naming the step.
+    pub(crate) fn into_result(self) -> CallToolResult {
+        let snap = &self.snapshot;
+        let steps = steps_json(&self.plan, snap);
+        match snap.status {
+            RunState::Completed | RunState::Running => {
+                let mut body = json!({
+                    "run_id": snap.run_id,
+                    "status": snap.status,
+                    "steps": steps,
+                });
+                if let Some(id) = &snap.workflow_id {
+                    body["workflow_id"] = json!(id);
+                }
+                if let Some(output) = self.output {
+                    body["output"] = output;
+                }
+                if let Some(ms) = snap.duration_ms {
+                    body["duration_ms"] = json!(ms);
+                }
+                if let Some(usage) = &snap.usage {
+                    body["usage"] = json!(usage);
+                }
+                CallToolResult::structured(body)
+            }
+            RunState::Failed | RunState::Cancelled => self.failure().into_result(),
+        }
+    }
+
+    fn failure(&self) -> Failure {
+        let snap = &self.snapshot;
+        let failed: Vec<(&String, &vai_contract::StepState)> = snap
+            .steps
+            .iter()
+            .filter(|(_, s)| s.status == StepStatus::Failed)
+            .collect();
+        let mut failure = if snap.status == RunState::Cancelled {
+            Failure::new(
+                "RUN_CANCELLED",
+                Category::Execution,
+                format!("the run of \"{}\" was cancelled", snap.workflow),
+                "run it again if you still need its output",
+            )
+        } else {
+            Failure::new(
+                "RUN_FAILED",
+                Category::Execution,
+                format!(
+                    "the run of \"{}\" failed: {}",
+                    snap.workflow,
+                    snap.error.as_deref().unwrap_or("a step failed")
+                ),
+                "read the failed step's error; correct the inputs (or the workflow: workflow_get, workflow_save) and run it again",
+            )
+            .violations(
+                failed
+                    .iter()
+                    .map(|(id, s)| {
+                        Violation::new(
+                            format!("steps[{id}]"),
+                            "STEP_FAILED",
+                            s.error.clone().unwrap_or_default(),
+                        )
+                    })
+                    .collect(),
+            )
+        };
+        failure = failure.run(snap.run_id.clone());
+        if let Some(id) = &snap.workflow_id {
+            failure = failure.workflow(id.clone());
+        }
+        if let Some((id, _)) = failed.first() {
+            failure = failure.step((*id).clone());
+        }
+        failure
+    }
+}

@@ -1,0 +1,162 @@
+//! `vai_*`: the registry's tools that make sense on their own, one call each, through the same
+//! `Tool::run` a workflow step uses, with the same defaults (database, collection and models
+//! from the configuration, as the tools' settings fill them in). Control flow and the tools
+//! that only reshape other steps' outputs (merge, filter, transform, template) are left out, as
+//! are `generate` (the client is itself a model) and `http`.
+
+use super::{Entry, Target, annotations};
+use crate::failure::{Category, Failure};
+use crate::schema;
+use crate::server::{McpServer, too_many_calls};
+use rmcp::RoleServer;
+use rmcp::model::{CallToolResult, MetaObject, Tool};
+use rmcp::service::RequestContext;
+use serde_json::{Map, Value, json};
+use vai_workflow::{Context, ToolCall, ToolError};
+
+/// The registry tools exposed, in the order they are listed.
+pub(crate) const EXPOSED: [&str; 12] = [
+    "query",
+    "search",
+    "rerank",
+    "embed",
+    "similarity",
+    "collections",
+    "models",
+    "ingest",
+    "explain",
+    "estimate",
+    "chunk",
+    "aggregate",
+];
+
+/// The MCP name of registry tool `name`.
+pub(crate) fn tool_name(name: &str) -> String {
+    format!("vai_{name}")
+}
+
+pub(crate) fn entries(server: &McpServer) -> Vec<Entry> {
+    let registry = &server.inner().registry;
+    EXPOSED
+        .iter()
+        .filter(|name| registry.tool(name).is_some())
+        .filter_map(|name| registry.spec(name))
+        .map(|spec| {
+            let description = format!("{}. {}", spec.description, spec.help);
+            let tool = Tool::new(
+                tool_name(spec.name),
+                description,
+                schema::object(schema::tool_input(spec)),
+            )
+            .with_title(spec.label)
+            .with_raw_output_schema(schema::object(schema::tool_output(spec.outputs)))
+            .with_annotations(annotations(spec.label, spec.effects));
+            Entry {
+                tool,
+                target: Target::Vai(spec.name),
+            }
+        })
+        .collect()
+}
+
+/// Run registry tool `name` once with `args` (already checked against its schema).
+pub(crate) async fn call(
+    server: &McpServer,
+    name: &'static str,
+    args: Map<String, Value>,
+    context: &RequestContext<RoleServer>,
+) -> CallToolResult {
+    let inner = server.inner();
+    let Some(tool) = inner.registry.tool(name) else {
+        return Failure::internal(format!("the tool \"{name}\" is not registered")).into_result();
+    };
+    let Ok(_permit) = inner.calls.clone().try_acquire_owned() else {
+        return too_many_calls(inner.max_tool_calls).into_result();
+    };
+    let cancelled = || {
+        Failure::new(
+            "CANCELLED",
+            Category::Execution,
+            format!("{} was cancelled", tool_name(name)),
+            "call it again if you still need the result",
+        )
+        .into_result()
+    };
+    if let Some(before) = &inner.before_tool {
+        tokio::select! {
+            () = before(name) => {}
+            () = context.ct.cancelled() => return cancelled(),
+        }
+    }
+    let defaults = Value::Object(Map::new());
+    let scope = Context::new();
+    let call = ToolCall::standalone("mcp", args, &defaults, &scope).with_limits(inner.run_limits);
+    let outcome = tokio::select! {
+        outcome = tool.run(call) => outcome,
+        () = context.ct.cancelled() => return cancelled(),
+    };
+    match outcome {
+        Ok(out) => {
+            let structured = match out.output {
+                Value::Object(_) => out.output,
+                other => json!({ "value": other }),
+            };
+            let mut result = CallToolResult::structured(structured);
+            let mut meta = Map::new();
+            if let Some(backend) = out.backend {
+                meta.insert("vai/backend".into(), json!(backend));
+            }
+            if let Some(usage) = out.usage {
+                meta.insert("vai/usage".into(), json!(usage));
+            }
+            if !meta.is_empty() {
+                result.meta = Some(MetaObject(meta));
+            }
+            result
+        }
+        Err(e) => tool_failure(name, &e).into_result(),
+    }
+}
+
+/// How a tool's error reads to the caller.
+fn tool_failure(name: &str, e: &ToolError) -> Failure {
+    let tool = tool_name(name);
+    match e {
+        ToolError::InvalidInput { field, message, .. } => Failure::new(
+            "INVALID_ARGUMENTS",
+            Category::Validation,
+            format!("{tool}: \"{field}\" {message}"),
+            "call the tool again with a corrected value for that argument",
+        )
+        .violations(vec![crate::failure::Violation::new(
+            field.clone(),
+            "input",
+            message.clone(),
+        )]),
+        ToolError::NotConfigured(message) => Failure::new(
+            "NOT_CONFIGURED",
+            Category::Execution,
+            format!("{tool}: {message}"),
+            "configure the provider as the message says (vai config set …), then call again",
+        ),
+        ToolError::Transient { message, .. } => Failure::new(
+            "PROVIDER_UNAVAILABLE",
+            Category::Execution,
+            format!("{tool}: {message}"),
+            "wait a moment and call again",
+        )
+        .retryable(),
+        ToolError::Limit(limit) => Failure::new(
+            "LIMIT_EXCEEDED",
+            Category::Execution,
+            format!("{tool}: {limit}"),
+            "ask for less (a smaller limit, shorter text)",
+        ),
+        ToolError::Failed(message) => Failure::new(
+            "TOOL_FAILED",
+            Category::Execution,
+            format!("{tool}: {message}"),
+            "read the message; correct the arguments or the configuration, then call again",
+        ),
+    }
+}

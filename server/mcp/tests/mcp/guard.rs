@@ -1,0 +1,97 @@
+//! The HTTP transport's guard: the bearer key, and `Host` and `Origin` naming this server.
+
+use super::*;
+use serde_json::json;
+
+const KEY: &str = "test-key-0123456789abcdef";
+
+fn initialize() -> String {
+    json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+    })
+    .to_string()
+}
+
+async fn post(running: &Running, headers: &[(&str, String)]) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(&running.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(initialize());
+    for (k, v) in headers {
+        request = request.header(*k, v);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn with_a_key_set_every_request_must_carry_it() {
+    let dir = scratch("key");
+    let running = serve(server(&dir, false, RunBudget::default()), Some(KEY)).await;
+    assert!(try_connect(&running, None).await.is_err());
+    assert!(
+        try_connect(&running, Some("wrong-key-0123456789abcdef"))
+            .await
+            .is_err()
+    );
+    let denied = post(&running, &[]).await;
+    assert_eq!(denied.status(), 401);
+    assert_eq!(denied.headers()["www-authenticate"], "Bearer");
+    let body: Value = denied.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "UNAUTHORIZED");
+
+    let client = connect(&running, Some(KEY)).await;
+    let listed = call(&client, "workflow_list", json!({})).await;
+    assert!(ok(&listed)["workflows"].is_array());
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn another_host_or_origin_is_refused_before_the_key_is_looked_at() {
+    let dir = scratch("origin");
+    let running = serve(server(&dir, false, RunBudget::default()), Some(KEY)).await;
+    let bearer = ("authorization", format!("Bearer {KEY}"));
+    let port = running.port;
+
+    let fine = post(&running, std::slice::from_ref(&bearer)).await;
+    assert_eq!(fine.status(), 200);
+    let local_page = post(
+        &running,
+        &[
+            bearer.clone(),
+            ("origin", format!("http://localhost:{port}")),
+        ],
+    )
+    .await;
+    assert_eq!(local_page.status(), 200);
+
+    for headers in [
+        vec![
+            bearer.clone(),
+            ("origin", "http://evil.example".to_string()),
+        ],
+        vec![
+            bearer.clone(),
+            ("origin", format!("http://evil.example:{port}")),
+        ],
+        vec![bearer.clone(), ("origin", "null".to_string())],
+        // A DNS-rebound name reaches the socket but names another host.
+        vec![bearer.clone(), ("host", format!("evil.example:{port}"))],
+        vec![("origin", "http://evil.example".to_string())],
+    ] {
+        let refused = post(&running, &headers).await;
+        assert_eq!(refused.status(), 403, "{headers:?}");
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "FORBIDDEN_ORIGIN");
+    }
+}
+
+#[tokio::test]
+async fn on_loopback_without_a_key_none_is_asked_for() {
+    let dir = scratch("no-key");
+    let running = serve(server(&dir, false, RunBudget::default()), None).await;
+    assert_eq!(post(&running, &[]).await.status(), 200);
+    let evil = post(&running, &[("origin", "http://evil.example".to_string())]).await;
+    assert_eq!(evil.status(), 403, "the origin check holds without a key");
+}
