@@ -41,6 +41,9 @@ pub struct HttpOptions {
     pub extra_hosts: Vec<String>,
     /// Connections served at once; beyond it new ones wait in the listen queue.
     pub max_connections: usize,
+    /// Client sessions open at once; an `initialize` beyond it is refused with 503
+    /// `TOO_MANY_SESSIONS`. A session idle for five minutes is closed.
+    pub max_sessions: usize,
     /// Largest request body.
     pub max_body_bytes: usize,
     /// Time a connection has to send a request's headers.
@@ -55,6 +58,7 @@ impl HttpOptions {
             port,
             extra_hosts: Vec::new(),
             max_connections: 64,
+            max_sessions: 64,
             max_body_bytes: 8 * 1024 * 1024,
             header_timeout: Duration::from_secs(10),
         }
@@ -80,6 +84,8 @@ struct Guard {
     /// `host:port` values a request's `Host` may hold.
     hosts: Arc<Vec<String>>,
     key: Option<BearerKey>,
+    sessions: Arc<LocalSessionManager>,
+    max_sessions: usize,
 }
 
 /// The `/mcp` route, guarded; `closing` ends every session when cancelled.
@@ -89,11 +95,9 @@ pub fn router(server: McpServer, options: &HttpOptions, closing: CancellationTok
         .disable_allowed_hosts()
         .with_max_request_body_bytes(options.max_body_bytes)
         .with_cancellation_token(closing);
-    let service = StreamableHttpService::new(
-        move || Ok(server.connection()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let sessions = Arc::new(LocalSessionManager::default());
+    let service =
+        StreamableHttpService::new(move || Ok(server.connection()), sessions.clone(), config);
     let hosts = ["127.0.0.1", "localhost", "[::1]"]
         .into_iter()
         .map(str::to_string)
@@ -103,6 +107,8 @@ pub fn router(server: McpServer, options: &HttpOptions, closing: CancellationTok
     let guard = Guard {
         hosts: Arc::new(hosts),
         key: options.key.clone(),
+        sessions,
+        max_sessions: options.max_sessions,
     };
     Router::new()
         .route_service(PATH, service)
@@ -135,8 +141,21 @@ async fn check(State(guard): State<Guard>, request: Request, next: Next) -> Resp
             return response;
         }
     }
+    // A request without a session id opens one (`initialize`).
+    if !request.headers().contains_key(SESSION_HEADER)
+        && guard.sessions.sessions.read().await.len() >= guard.max_sessions
+    {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "TOO_MANY_SESSIONS",
+            "too many MCP sessions are open; close one (or wait for an idle one to expire) and connect again",
+        );
+    }
     next.run(request).await
 }
+
+/// The header naming a request's session.
+const SESSION_HEADER: &str = "mcp-session-id";
 
 fn same_origin(guard: &Guard, headers: &HeaderMap) -> bool {
     // Two `Host` headers are refused whatever they say.

@@ -97,10 +97,21 @@ impl Drop for Running {
 }
 
 pub(crate) async fn serve(server: McpServer, key: Option<&str>) -> Running {
+    serve_with(server, |options| {
+        options.key = key.map(|k| BearerKey::parse(k).unwrap());
+    })
+    .await
+}
+
+/// Serve with the default options as `adjust` changes them.
+pub(crate) async fn serve_with(
+    server: McpServer,
+    adjust: impl FnOnce(&mut HttpOptions),
+) -> Running {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let mut options = HttpOptions::new(port);
-    options.key = key.map(|k| BearerKey::parse(k).unwrap());
+    adjust(&mut options);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(vai_mcp::http::serve(
         listener,

@@ -95,3 +95,32 @@ async fn on_loopback_without_a_key_none_is_asked_for() {
     let evil = post(&running, &[("origin", "http://evil.example".to_string())]).await;
     assert_eq!(evil.status(), 403, "the origin check holds without a key");
 }
+
+#[tokio::test]
+async fn sessions_beyond_the_limit_are_refused_until_one_closes() {
+    let dir = scratch("sessions");
+    let running = serve_with(server(&dir, false, RunBudget::default()), |o| {
+        o.max_sessions = 2
+    })
+    .await;
+    let first = connect(&running, None).await;
+    let _second = connect(&running, None).await;
+    let third = post(&running, &[]).await;
+    assert_eq!(third.status(), 503);
+    let body: Value = serde_json::from_str(&third.text().await.unwrap()).unwrap();
+    assert_eq!(body["error"]["code"], "TOO_MANY_SESSIONS");
+    // A client that leaves ends its session: a new one may connect.
+    first.cancel().await.unwrap();
+    let mut again = None;
+    for _ in 0..100 {
+        if let Ok(client) = try_connect(&running, None).await {
+            again = Some(client);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        again.is_some(),
+        "a session freed by a client that left is reusable"
+    );
+}
