@@ -135,7 +135,7 @@ pub(crate) fn get(
             ));
         }
     }
-    let text = match name {
+    let mut text = match name {
         "workflow_author" => author(server, &arg("goal").unwrap_or_default(), arg("constraints")),
         "workflow_extend" => {
             let w = workflow(server, &arg("workflow_id").unwrap_or_default())?;
@@ -147,11 +147,17 @@ pub(crate) fn get(
             run_with_inputs(server, &w, arg("inputs"))
         }
     };
+    if server.inner().read_only && name != "workflow_run_with_inputs" {
+        text.push_str(READ_ONLY_NOTE);
+    }
     Ok(
         GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
             .with_description(spec.description),
     )
 }
+
+/// What replaces saving on a server started with `--read-only`.
+const READ_ONLY_NOTE: &str = "\n\nThis vai server is read-only: it cannot save, rename or delete workflows. Instead of saving, give the user the final, validated workflow JSON and suggest a file name ending in .vai-workflow.json.";
 
 fn workflow(server: &McpServer, given: &str) -> Result<Listed, McpError> {
     crate::tools::authoring::resolve_for_prompt(server, given)

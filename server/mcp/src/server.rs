@@ -150,6 +150,12 @@ workflow in one call; `vai_*` tools are single retrieval steps (search, rerank, 
 a workflow, read the resources vai://docs/workflows.md and vai://schema/workflow, then use \
 workflow_validate until it reports no errors, and workflow_save; it then appears as a `w_*` tool.";
 
+/// The instructions of a server started with `--read-only`.
+const READ_ONLY_INSTRUCTIONS: &str = "vai runs retrieval (RAG) workflows. Call a `w_*` tool to run \
+a whole workflow in one call; `vai_*` tools are single retrieval steps (search, rerank, embed, …). \
+This server is read-only: it runs and checks workflows (workflow_validate, workflow_step_plan) but \
+cannot save, rename or delete them, and offers only tools that change nothing.";
+
 /// The handler of one connected client.
 #[derive(Clone)]
 pub(crate) struct Connection {
@@ -171,7 +177,11 @@ impl ServerHandler for Connection {
                 .build(),
         )
         .with_server_info(Implementation::new(&inner.name, &inner.version))
-        .with_instructions(INSTRUCTIONS)
+        .with_instructions(if inner.read_only {
+            READ_ONLY_INSTRUCTIONS
+        } else {
+            INSTRUCTIONS
+        })
     }
 
     /// The revisions with an `initialize` handshake and sessions: what clients speak today, and

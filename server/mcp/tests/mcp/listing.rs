@@ -267,5 +267,22 @@ async fn read_only_lists_only_tools_that_change_nothing() {
     // A hidden tool cannot be called either.
     let refused = try_call(&client, "workflow_save", json!({"name": "x"})).await;
     assert!(refused.is_err(), "{refused:?}");
+    // Nothing tells the assistant to save.
+    let info = client.peer_info().unwrap();
+    let instructions = info.instructions.as_deref().unwrap();
+    assert!(instructions.contains("read-only") && !instructions.contains("workflow_save"));
+    let prompt = client
+        .get_prompt(
+            GetPromptRequestParams::new("workflow_author").with_arguments(
+                json!({"goal": "answer questions"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        )
+        .await
+        .unwrap();
+    let text = serde_json::to_string(&prompt.messages).unwrap();
+    assert!(text.contains("This vai server is read-only"), "{text}");
     client.cancel().await.unwrap();
 }
