@@ -246,6 +246,8 @@ mod tests {
         let guard = Guard {
             hosts: Arc::new(vec!["127.0.0.1:3100".into(), "localhost:3100".into()]),
             key: None,
+            sessions: Arc::new(LocalSessionManager::default()),
+            max_sessions: 1,
         };
         let headers = |pairs: &[(&str, &str)]| {
             let mut h = HeaderMap::new();
