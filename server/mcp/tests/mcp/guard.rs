@@ -100,7 +100,7 @@ async fn on_loopback_without_a_key_none_is_asked_for() {
 async fn sessions_beyond_the_limit_are_refused_until_one_closes() {
     let dir = scratch("sessions");
     let running = serve_with(server(&dir, false, RunBudget::default()), |o| {
-        o.max_sessions = 2
+        o.max_sessions = 2;
     })
     .await;
     let first = connect(&running, None).await;
