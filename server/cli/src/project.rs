@@ -30,6 +30,9 @@ pub(crate) struct ProjectConfig {
     /// Byte budgets of a run; each one absent keeps its default.
     #[serde(default)]
     pub limits: Option<LimitsConfig>,
+    /// `vai mcp` settings.
+    #[serde(default)]
+    pub mcp: Option<McpConfig>,
     /// Where the file was found.
     #[serde(skip)]
     pub path: Option<PathBuf>,
@@ -42,6 +45,14 @@ pub(crate) struct LimitsConfig {
     pub value_bytes: Option<u64>,
     pub step_output_bytes: Option<u64>,
     pub run_bytes: Option<u64>,
+}
+
+/// `mcp` in `.vai.json`.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct McpConfig {
+    /// Offer only tools that change nothing (`vai mcp --read-only`).
+    pub read_only: Option<bool>,
 }
 
 /// The smallest budget accepted: below it no real workflow runs, so it is surely a mistake.
@@ -85,6 +96,7 @@ impl ProjectConfig {
             "db" => self.db.clone(),
             "collection" => self.collection.clone(),
             "model" => self.model.clone(),
+            "mcp.readOnly" => self.mcp?.read_only.map(|b| b.to_string()),
             _ => {
                 let sub = key.strip_prefix("chat.")?;
                 self.chat.as_ref()?.get(sub)?.as_str().map(str::to_string)

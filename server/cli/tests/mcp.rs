@@ -339,3 +339,25 @@ fn stdout_carries_nothing_but_protocol_messages() {
     let rest: Vec<String> = lines.try_iter().collect();
     assert!(rest.is_empty(), "{rest:?}");
 }
+
+/// `--read-only`, `VAI_MCP_READ_ONLY` and `.vai.json` `mcp.readOnly` all hide the tools that
+/// change anything.
+#[test]
+fn read_only_comes_from_the_flag_the_environment_or_the_project_file() {
+    let home = scratch("read-only");
+    let listed = |cmd: &mut Command| {
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let tools = |extra: &[&str]| {
+        let mut cmd = offline(&["tools"], &home);
+        cmd.args(extra);
+        cmd
+    };
+    assert!(listed(&mut tools(&[])).contains("workflow_save "));
+    assert!(!listed(&mut tools(&["--read-only"])).contains("workflow_save "));
+    assert!(!listed(tools(&[]).env("VAI_MCP_READ_ONLY", "1")).contains("workflow_save "));
+    std::fs::write(home.join(".vai.json"), r#"{"mcp": {"readOnly": true}}"#).unwrap();
+    assert!(!listed(&mut tools(&[])).contains("workflow_save "));
+}

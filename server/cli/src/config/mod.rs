@@ -127,6 +127,14 @@ pub(crate) const KEYS: &[Key] = &[
         secret: false,
         help: "embedding model (voyage-4-large when unset)",
     },
+    Key {
+        name: "mcp-read-only",
+        config_key: "mcpReadOnly",
+        env: "VAI_MCP_READ_ONLY",
+        project_key: Some("mcp.readOnly"),
+        secret: false,
+        help: "true: `vai mcp` offers only tools that change nothing, as with --read-only",
+    },
 ];
 
 pub(crate) fn key(name: &str) -> Option<&'static Key> {

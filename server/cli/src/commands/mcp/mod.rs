@@ -42,13 +42,13 @@ pub(super) async fn dispatch(args: McpArgs) -> anyhow::Result<u8> {
     }
 }
 
-/// `VAI_MCP_READ_ONLY=1` (or `true`) has the effect of `--read-only`, for client configurations
-/// that set the environment rather than arguments.
-const READ_ONLY_ENV: &str = "VAI_MCP_READ_ONLY";
-
-fn read_only(flag: bool) -> bool {
-    flag || std::env::var(READ_ONLY_ENV)
-        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+/// `--read-only`, or the `mcp-read-only` setting (`VAI_MCP_READ_ONLY=1`, `vai config set
+/// mcp-read-only true`, `.vai.json` `mcp.readOnly`) for client configurations that set the
+/// environment or a file rather than arguments.
+fn read_only(flag: bool, cfg: &Config) -> bool {
+    flag || cfg
+        .value("mcp-read-only")
+        .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
 
 /// The server over `registry`, with the library of `dir` and a run manager of its own.

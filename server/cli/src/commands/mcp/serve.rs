@@ -61,7 +61,7 @@ pub(super) async fn run(args: ServeArgs) -> anyhow::Result<u8> {
         &cfg,
         &cwd,
         live.registry.clone(),
-        read_only(args.read_only),
+        read_only(args.read_only, &cfg),
         Some(before_run),
         Some(before_tool),
         with_client_llm(&cfg, &live),

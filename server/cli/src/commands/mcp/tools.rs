@@ -23,7 +23,7 @@ pub(super) fn run(args: &ToolsArgs) -> anyhow::Result<u8> {
         &cfg,
         &cwd,
         app::offline_registry(&cfg),
-        read_only(args.read_only),
+        read_only(args.read_only, &cfg),
         None,
         None,
         None,
