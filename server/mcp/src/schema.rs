@@ -8,6 +8,7 @@ use rmcp::model::JsonObject;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use vai_workflow::model::{InputType, Workflow};
+use vai_workflow::value::kind;
 
 /// `format` values JSON Schema defines that clients may act on; the builder's widget hints
 /// (`multiline`, `expression`, `step-ids`) are vai's own and are left out.
@@ -276,17 +277,6 @@ fn is_type(name: &str, value: &Value) -> bool {
         "object" => value.is_object(),
         "null" => value.is_null(),
         _ => true,
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

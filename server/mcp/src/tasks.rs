@@ -12,6 +12,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, UNIX_EPOCH};
 use vai_contract::{RunSnapshot, RunState};
 use vai_runtime::{Run, RunManager};
 use vai_workflow::Plan;
@@ -133,27 +134,9 @@ fn task(snapshot: &RunSnapshot) -> Task {
     .with_poll_interval_ms(POLL_MS)
 }
 
-/// Milliseconds since the Unix epoch as an ISO 8601 UTC timestamp (`2026-11-26T14:03:05.120Z`).
+/// Milliseconds since the Unix epoch as an ISO 8601 UTC timestamp.
 fn iso8601(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        ms % 1000
-    )
+    vai_providers::store::rfc3339_utc(UNIX_EPOCH + Duration::from_millis(ms))
 }
 
 #[cfg(test)]

@@ -231,17 +231,7 @@ pub fn required_array<'a>(
     }
 }
 
-/// The JSON kind of a value, for messages.
-pub fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub use vai_workflow::value::kind;
 
 /// The text of a document: a string itself, else its `text`, then `content` field, else its JSON.
 pub fn document_text(doc: &Value) -> String {
