@@ -6,6 +6,9 @@ use std::process::{Command, Output};
 
 #[path = "cli/limits.rs"]
 mod limits;
+mod support;
+
+use support::model_dir;
 
 fn vai(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vai"))
@@ -458,23 +461,6 @@ fn fmt_names_the_file_line_and_column_of_broken_json_and_exits_2() {
     let err = text(&out.stderr);
     assert!(err.contains("b.vai-workflow.json:3:"), "{err}");
     assert!(err.contains("missing.json"), "{err}");
-}
-
-/// The local embedding model fetched by `scripts/fetch-model.sh` (the test command runs it).
-fn model_dir() -> PathBuf {
-    let candidates = [
-        std::env::var_os("VAI_MODEL_DIR").map(PathBuf::from),
-        std::env::var_os("VAI_CACHE_DIR").map(|d| PathBuf::from(d).join("models/all-minilm-l6-v2")),
-        std::env::var_os("XDG_CACHE_HOME")
-            .map(|d| PathBuf::from(d).join("vai/models/all-minilm-l6-v2")),
-        std::env::var_os("HOME")
-            .map(|d| PathBuf::from(d).join(".cache/vai/models/all-minilm-l6-v2")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|d| d.join("model.safetensors").is_file())
-        .expect("the local embedding model is missing: run `bash scripts/fetch-model.sh` first")
 }
 
 /// `vai` with nothing configured: no keys, no user config, a fresh data directory.

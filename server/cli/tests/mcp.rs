@@ -14,29 +14,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
+mod support;
+
+use support::model_dir;
+
 /// A fresh directory: the workflow directory, and home of the user config and the data.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vai-mcp-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The local embedding model fetched by `scripts/fetch-model.sh` (the test command runs it).
-fn model_dir() -> PathBuf {
-    let candidates = [
-        std::env::var_os("VAI_MODEL_DIR").map(PathBuf::from),
-        std::env::var_os("VAI_CACHE_DIR").map(|d| PathBuf::from(d).join("models/all-minilm-l6-v2")),
-        std::env::var_os("XDG_CACHE_HOME")
-            .map(|d| PathBuf::from(d).join("vai/models/all-minilm-l6-v2")),
-        std::env::var_os("HOME")
-            .map(|d| PathBuf::from(d).join(".cache/vai/models/all-minilm-l6-v2")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|d| d.join("model.safetensors").is_file())
-        .expect("the local embedding model is missing: run `bash scripts/fetch-model.sh` first")
 }
 
 /// `vai mcp` with nothing configured, in `home`.
