@@ -161,6 +161,15 @@ fn check_object(schema: &Value, map: &Map<String, Value>, path: &str, out: &mut 
     }
 }
 
+/// A JSON Schema type as a message names it: "a string", "an integer", "null".
+fn article(t: &str) -> String {
+    match t {
+        "null" => t.to_string(),
+        "integer" | "array" | "object" => format!("an {t}"),
+        _ => format!("a {t}"),
+    }
+}
+
 fn check_value(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violation>) {
     let types: Vec<&str> = match schema.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
@@ -172,7 +181,15 @@ fn check_value(schema: &Value, value: &Value, path: &str, out: &mut Vec<Violatio
             Violation::new(
                 path,
                 "type",
-                format!("must be {}, got {}", types.join(" or "), kind(value)),
+                format!(
+                    "must be {}, got {}",
+                    types
+                        .iter()
+                        .map(|t| article(t))
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    kind(value)
+                ),
             )
             .expected(types.join(" | "), kind(value)),
         );
@@ -336,7 +353,7 @@ mod tests {
                 ("qurey", "additionalProperties"),
             ]
         );
-        assert_eq!(v[4].message, "must be string, got a number");
+        assert_eq!(v[4].message, "must be a string, got a number");
         assert!(
             v[5].message.contains("it takes query, limit"),
             "{}",
