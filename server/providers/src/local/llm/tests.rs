@@ -1,0 +1,163 @@
+//! Tests on the real model file (fetched by `scripts/fetch-model.sh`, which the test command
+//! runs); each is skipped with a message when the file is absent.
+
+use super::*;
+use crate::llm::Message;
+use std::sync::LazyLock;
+
+/// The model, loaded once for every test in this file; `None` when the file is absent.
+static LOADED: LazyLock<Option<(PathBuf, Arc<Loaded>)>> = LazyLock::new(|| {
+    let path = match find_gguf() {
+        Ok(path) => path,
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            return None;
+        }
+    };
+    let loaded = load(&path).expect("the model loads");
+    Some((path, Arc::new(loaded)))
+});
+
+fn loaded() -> Option<&'static Arc<Loaded>> {
+    LOADED.as_ref().map(|(_, l)| l)
+}
+
+#[test]
+fn the_tokenizer_round_trips_text() {
+    let Some(loaded) = loaded() else { return };
+    let tok = &loaded.tokenizer;
+    for text in [
+        "Hello world! How does authentication work?",
+        "Numbers 2024 and 3.14, tabs\tand\nnew lines",
+        "Unicode: café, naïve, 日本語, emoji 🚀",
+        "<|im_end|> typed by a user is plain text",
+    ] {
+        let ids = tok.encode(text).unwrap();
+        assert!(!ids.is_empty());
+        assert_eq!(tok.decode(&ids), text);
+    }
+    // Digits are split one by one, as SmolLM2 was trained.
+    assert_eq!(tok.encode("2024").unwrap().len(), 4);
+    assert!(!tok.encode("<|im_end|>").unwrap().contains(&tok.im_end));
+    assert_eq!(tok.encode("Hello").unwrap(), vec![19556]);
+}
+
+#[test]
+fn the_prompt_is_chatml_with_the_templates_default_system_message() {
+    let Some(loaded) = loaded() else { return };
+    let tok = &loaded.tokenizer;
+    assert_eq!(
+        tok.default_system.as_deref(),
+        Some("You are a helpful AI assistant named SmolLM, trained by Hugging Face")
+    );
+    let request = CompletionRequest {
+        messages: vec![
+            Message::user("Hi"),
+            Message::assistant("Hello!"),
+            Message::user("What is RAG?"),
+        ],
+        ..CompletionRequest::default()
+    };
+    let ids = prompt(tok, &request, 1024).unwrap();
+    let shown: String = ids
+        .iter()
+        .map(|&id| match id {
+            id if id == tok.im_start => "<|im_start|>".to_string(),
+            id if id == tok.im_end => "<|im_end|>".to_string(),
+            id => tok.decode(&[id]),
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging \
+         Face<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello!<|im_end|>\n\
+         <|im_start|>user\nWhat is RAG?<|im_end|>\n<|im_start|>assistant\n"
+    );
+}
+
+#[test]
+fn a_long_prompt_keeps_the_system_prompt_the_last_turn_and_its_beginning() {
+    let Some(loaded) = loaded() else { return };
+    let tok = &loaded.tokenizer;
+    let long = format!("QUESTION first. {}", "filler words here. ".repeat(400));
+    let request = CompletionRequest {
+        system: Some("Answer briefly.".into()),
+        messages: vec![Message::user("an older turn"), Message::user(long)],
+        ..CompletionRequest::default()
+    };
+    let ids = prompt(tok, &request, 256).unwrap();
+    assert!(ids.len() <= 256, "{}", ids.len());
+    let text = tok.decode(&ids);
+    assert!(text.starts_with("system\nAnswer briefly."), "{text}");
+    assert!(text.contains("QUESTION first."), "{text}");
+    assert!(!text.contains("an older turn"), "{text}");
+    assert!(text.ends_with("assistant\n"), "{text}");
+}
+
+#[tokio::test]
+async fn greedy_generation_streams_text_and_stops() {
+    let Some((path, _)) = LOADED.as_ref() else {
+        return;
+    };
+    let llm = LocalLlm::new(path.clone());
+    let request = CompletionRequest {
+        messages: vec![Message::user("What is 2+2?")],
+        temperature: Some(0.0),
+        max_tokens: Some(16),
+        ..CompletionRequest::default()
+    };
+    let mut streamed = String::new();
+    let completion = llm
+        .stream(request, &mut |event| {
+            if let StreamEvent::Text(t) = event {
+                streamed.push_str(&t);
+            }
+        })
+        .await
+        .unwrap();
+    assert!(!completion.text.trim().is_empty(), "{completion:?}");
+    assert_eq!(streamed, completion.text);
+    assert!(completion.text.contains('4'), "{completion:?}");
+    assert!(matches!(
+        completion.stop_reason,
+        StopReason::EndTurn | StopReason::MaxTokens
+    ));
+    assert!(completion.usage.output_tokens <= 16);
+    assert!(completion.usage.input_tokens > 10);
+    assert_eq!(
+        (llm.name(), completion.model.as_str()),
+        ("local", "SmolLM2-135M-Instruct")
+    );
+}
+
+#[test]
+fn utf8_pieces_are_never_split() {
+    let mut s = Utf8Stream::default();
+    let bytes = "é🚀".as_bytes();
+    assert_eq!(s.push(&bytes[..1]), "");
+    assert_eq!(s.push(&bytes[1..3]), "é");
+    assert_eq!(s.push(&bytes[3..]), "🚀");
+    assert_eq!(s.push(&[0xF0]), "");
+    assert_eq!(s.finish(), "\u{FFFD}");
+}
+
+#[test]
+fn the_prompt_at_once_and_token_by_token_agree() {
+    let Some(loaded) = loaded() else { return };
+    let (model, tok) = (&loaded.model, &loaded.tokenizer);
+    let ids = tok.encode("The capital of France is the city of").unwrap();
+    let at_once = model.forward(&ids, &mut model.new_cache()).unwrap();
+    let mut cache = model.new_cache();
+    let mut stepped = Vec::new();
+    for &id in &ids {
+        stepped = model.forward(&[id], &mut cache).unwrap();
+    }
+    let diff = at_once
+        .iter()
+        .zip(&stepped)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(diff < 1e-3, "{diff}");
+    let top = Sampler::new(0.0, 1.0).next(&mut at_once.clone(), &[]);
+    assert_eq!(tok.decode(&[top]), " Paris");
+}
