@@ -132,7 +132,8 @@ impl Providers {
             ProviderError::NotConfigured(format!(
                 "{tool}: no LLM provider is configured. Set VAI_LLM_PROVIDER (anthropic, openai \
                  or ollama) and VAI_LLM_API_KEY (not needed for ollama), or run \
-                 `vai config set llm-provider <name>` and `vai config set llm-api-key <key>`."
+                 `vai config set llm-provider <name>` and `vai config set llm-api-key <key>`. \
+                 Offline, fetch the small local model with `bash scripts/fetch-model.sh`."
             ))
         })
     }

@@ -52,7 +52,7 @@ impl LocalLlm {
     /// How the CLI and the UI name it.
     pub const LABEL: &'static str = "local · SmolLM2-135M — small, for demos";
     /// Prompt tokens kept by default (see the type's documentation).
-    pub const DEFAULT_CONTEXT_TOKENS: usize = 1024;
+    pub const DEFAULT_CONTEXT_TOKENS: usize = 512;
     /// Tokens generated when a request sets no `max_tokens`.
     pub const DEFAULT_MAX_TOKENS: u32 = 256;
     /// Temperature when a request sets none: low, since a small model wanders.
@@ -83,6 +83,16 @@ impl LocalLlm {
 
     pub fn context_budget(&self) -> usize {
         self.context_budget
+    }
+
+    /// How many tokens `text` is to this model (loads it if needed).
+    pub async fn count_tokens(&self, text: &str) -> Result<usize, ProviderError> {
+        let loaded = self.loaded().await?;
+        loaded
+            .tokenizer
+            .encode(text)
+            .map(|ids| ids.len())
+            .map_err(other)
     }
 
     /// Load the model now rather than on the first call (a no-op once loaded).

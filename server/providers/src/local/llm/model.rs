@@ -2,6 +2,11 @@
 //! RMSNorm, rotary position embeddings (interleaved, as GGUF stores q/k), grouped-query attention
 //! over a per-request KV cache, a SiLU-gated MLP and an output head tied to the embeddings when
 //! the file has no `output.weight`.
+//!
+//! The matrices are dequantized to f32 when loaded (about 540 MB for SmolLM2-135M): our builds
+//! target baseline x86-64, where candle's quantized kernels run their generic code, about ten
+//! times slower than its f32 matrix multiply, which picks AVX2/AVX-512 at run time. The
+//! embedding lookup stays quantized.
 
 use candle_core::quantized::{QMatMul, QTensor, gguf_file};
 use candle_core::{DType, Device, Module, Tensor};
@@ -95,40 +100,35 @@ impl Llama {
         let config = Config::from_gguf(ct)?;
         let embed = Arc::new(ct.tensor(reader, "token_embd.weight", &device)?);
         let output = match ct.tensor_infos.contains_key("output.weight") {
-            true => QMatMul::from_qtensor(ct.tensor(reader, "output.weight", &device)?)?,
+            true => dense_from(ct, reader, "output.weight", &device)?,
             // Tied embeddings: the output head is the embedding matrix.
-            false => QMatMul::from_arc(Arc::clone(&embed))?,
+            false => embed.dequantize(&device)?,
         };
         let norm = dense_from(ct, reader, "output_norm.weight", &device)?;
         let mut layers = Vec::with_capacity(config.layers);
         for i in 0..config.layers {
-            let mut q = |what: &str| -> Result<QMatMul> {
-                QMatMul::from_qtensor(ct.tensor(
-                    reader,
-                    &format!("blk.{i}.{what}.weight"),
-                    &device,
-                )?)
-            };
+            let mut w =
+                |what: &str| dense_from(ct, reader, &format!("blk.{i}.{what}.weight"), &device);
             let layer = Layer {
-                q: q("attn_q")?,
-                k: q("attn_k")?,
-                v: q("attn_v")?,
-                o: q("attn_output")?,
-                gate: q("ffn_gate")?,
-                up: q("ffn_up")?,
-                down: q("ffn_down")?,
-                attn_norm: dense_from(ct, reader, &format!("blk.{i}.attn_norm.weight"), &device)?,
-                ffn_norm: dense_from(ct, reader, &format!("blk.{i}.ffn_norm.weight"), &device)?,
+                q: QMatMul::Tensor(w("attn_q")?),
+                k: QMatMul::Tensor(w("attn_k")?),
+                v: QMatMul::Tensor(w("attn_v")?),
+                o: QMatMul::Tensor(w("attn_output")?),
+                gate: QMatMul::Tensor(w("ffn_gate")?),
+                up: QMatMul::Tensor(w("ffn_up")?),
+                down: QMatMul::Tensor(w("ffn_down")?),
+                attn_norm: w("attn_norm")?,
+                ffn_norm: w("ffn_norm")?,
             };
             layers.push(layer);
         }
         let (cos, sin) = rotary_tables(&config, &device)?;
         Ok(Llama {
             embed: QMatMul::from_arc(embed)?,
+            output: QMatMul::Tensor(output),
             config,
             layers,
             norm,
-            output,
             cos,
             sin,
             device,
@@ -163,7 +163,7 @@ impl Llama {
         }
         let rep = cfg.heads / cfg.kv_heads;
         let ids = Tensor::new(ids, &self.device)?.unsqueeze(0)?;
-        let mut x = self.embed.embedding(&ids)?;
+        let mut x = self.embed.embedding(&ids)?.to_dtype(DType::F32)?;
         let cos = self.cos.narrow(0, pos, t)?;
         let sin = self.sin.narrow(0, pos, t)?;
         let mask = (t > 1)
