@@ -1,15 +1,17 @@
 //! The composition root: configuration → providers → tool registry.
 //!
 //! Each capability is chosen on its own: Voyage AI when an API key is configured, else the local
-//! embedding model and reranker; MongoDB when a URI is configured, else the local store; an LLM
-//! when a provider is configured. With nothing configured every retrieval tool runs on the local
-//! backend against the sample knowledge base (database `vai_demo`).
+//! embedding model and reranker; MongoDB when a URI is configured, else the local store; the
+//! configured LLM provider, else the small local LLM (SmolLM2-135M) when its file is fetched. With
+//! nothing configured every retrieval tool runs on the local backend against the sample knowledge
+//! base (database `vai_demo`).
 
 use crate::config::Config;
 use std::sync::Arc;
 use std::time::Duration;
 use vai_providers::llm::{LlmConfig, llm_from_config};
 use vai_providers::local::embed::{LocalEmbedder, ModelLocation};
+use vai_providers::local::llm::{LocalLlm, find_gguf};
 use vai_providers::local::rerank::LocalReranker;
 use vai_providers::local::sample::{self, SAMPLE_COLLECTIONS, SAMPLE_DB};
 use vai_providers::local::store::LocalStore;
@@ -169,6 +171,9 @@ pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
             timeout: Duration::from_secs(60),
         };
         providers.llm = Some(llm_from_config(&llm).map_err(|e| anyhow::anyhow!("{e}"))?);
+    } else if let Ok(local) = LocalLlm::discover() {
+        // Nothing configured: the small local model answers (loaded on its first call).
+        providers.llm = Some(Arc::new(local));
     }
 
     providers.settings = settings;
@@ -263,10 +268,18 @@ pub(crate) fn config_status(cfg: &Config) -> vai_contract::ConfigStatus {
             let detail = from("llm-provider", "VAI_LLM_PROVIDER").unwrap_or_default();
             (backend, detail)
         }
-        None => (
-            Backend::None,
-            "no LLM configured (set VAI_LLM_PROVIDER); generate steps fail".to_string(),
-        ),
+        None => match find_gguf() {
+            Ok(_) => (
+                Backend::Local,
+                format!("{} (no VAI_LLM_PROVIDER configured)", LocalLlm::LABEL),
+            ),
+            Err(_) => (
+                Backend::None,
+                "no LLM configured (set VAI_LLM_PROVIDER, or fetch the local model with `bash \
+                 scripts/fetch-model.sh`); generate steps fail"
+                    .to_string(),
+            ),
+        },
     };
     let status = |id, label: &str, backend, detail: String| ProviderStatus {
         id,
@@ -294,7 +307,10 @@ pub(crate) fn config_status(cfg: &Config) -> vai_contract::ConfigStatus {
     ConfigStatus {
         offline: ai_backend == Backend::Local
             && store_backend == Backend::Local
-            && matches!(llm_backend, Backend::None | Backend::Ollama),
+            && matches!(
+                llm_backend,
+                Backend::None | Backend::Local | Backend::Ollama
+            ),
         providers,
     }
 }

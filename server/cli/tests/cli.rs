@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 mod limits;
 mod support;
 
-use support::model_dir;
+use support::{llm_dir, model_dir};
 
 fn vai(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vai"))
@@ -463,8 +463,18 @@ fn fmt_names_the_file_line_and_column_of_broken_json_and_exits_2() {
     assert!(err.contains("missing.json"), "{err}");
 }
 
-/// `vai` with nothing configured: no keys, no user config, a fresh data directory.
+/// `vai` with nothing configured: no keys, no user config, a fresh data directory, and no local
+/// LLM (see [`offline_vai_with_llm`]).
 fn offline_vai(args: &[&str], home: &Path) -> Output {
+    offline_vai_in(args, home, &home.join("no-local-llm"))
+}
+
+/// [`offline_vai`] with the local LLM fetched.
+fn offline_vai_with_llm(args: &[&str], home: &Path) -> Output {
+    offline_vai_in(args, home, &llm_dir())
+}
+
+fn offline_vai_in(args: &[&str], home: &Path, llm_dir: &Path) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_vai"));
     cmd.args(args)
         .current_dir(home)
@@ -472,7 +482,8 @@ fn offline_vai(args: &[&str], home: &Path) -> Output {
         .env("HOME", home)
         .env("VAI_DATA_DIR", home.join("data"));
     cmd.env("VAI_CONFIG_PATH", home.join("no-config.json"))
-        .env("VAI_MODEL_DIR", model_dir());
+        .env("VAI_MODEL_DIR", model_dir())
+        .env("VAI_LOCAL_LLM_DIR", llm_dir);
     for var in [
         "VOYAGE_API_KEY",
         "VOYAGE_API_BASE",
@@ -610,6 +621,59 @@ fn built_ins_run_end_to_end_on_the_local_default() {
             .as_str()
             .unwrap_or("")
             .contains("no LLM provider is configured"),
+        "{v}"
+    );
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("bash scripts/fetch-model.sh"),
+        "without the local LLM the error names the command that fetches it: {v}"
+    );
+}
+
+#[test]
+fn generate_runs_offline_on_the_local_llm() {
+    let home = scratch("offline-llm");
+    let workflow = home.join("ask.vai-workflow.json");
+    std::fs::write(
+        &workflow,
+        serde_json::json!({
+            "name": "Ask offline",
+            "inputs": {"question": {"type": "string", "required": true}},
+            "steps": [
+                {"id": "find", "tool": "query",
+                 "inputs": {"query": "{{ inputs.question }}", "limit": 2}},
+                {"id": "answer", "tool": "generate",
+                 "inputs": {"prompt": "{{ inputs.question }}",
+                            "context": "{{ find.output.results }}",
+                            "temperature": 0, "maxTokens": 8}}
+            ],
+            "output": {"text": "{{ answer.output.text }}",
+                       "model": "{{ answer.output.model }}",
+                       "provider": "{{ answer.output.provider }}"}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let out = offline_vai_with_llm(
+        &[
+            "workflow",
+            "run",
+            workflow.to_str().unwrap(),
+            "--input",
+            "question=how does authentication work",
+            "--json",
+        ],
+        &home,
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["output"]["provider"], "local", "{v}");
+    assert_eq!(v["output"]["model"], "SmolLM2-135M-Instruct", "{v}");
+    assert!(
+        !v["output"]["text"].as_str().unwrap_or("").trim().is_empty(),
         "{v}"
     );
 }

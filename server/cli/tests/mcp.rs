@@ -36,7 +36,9 @@ fn offline(args: &[&str], home: &Path) -> Command {
         .env("HOME", home)
         .env("VAI_DATA_DIR", home.join("data"))
         .env("VAI_CONFIG_PATH", home.join("no-config.json"))
-        .env("VAI_MODEL_DIR", model_dir());
+        .env("VAI_MODEL_DIR", model_dir())
+        // No local LLM: `generate` fails or asks the client's model, whatever is fetched.
+        .env("VAI_LOCAL_LLM_DIR", home.join("no-local-llm"));
     for var in [
         "VOYAGE_API_KEY",
         "VOYAGE_API_BASE",

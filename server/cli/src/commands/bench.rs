@@ -12,7 +12,7 @@ use vai_workflow::{Mode, RunOptions, RunStatus, events::NoEvents};
 
 /// Measure the engine: the 503-step chain workflow (in-process and as a whole `vai workflow run`
 /// process), per-step overhead on trivial steps, and validating + planning 1,000 steps.
-/// `vai bench retrieval` measures offline retrieval instead.
+/// `vai bench retrieval` measures offline retrieval instead, `vai bench llm` the local LLM.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub(super) struct BenchArgs {
@@ -34,6 +34,8 @@ pub(super) struct BenchArgs {
 pub(super) enum BenchWhat {
     /// Retrieval quality and speed of the offline default over labelled questions.
     Retrieval(super::bench_retrieval::RetrievalArgs),
+    /// Load time, time to first token and tokens/s of the local LLM (SmolLM2-135M).
+    Llm(super::bench_llm::LlmArgs),
 }
 
 /// The chain benchmark: a seed transform over `items` objects, `chains` parallel chains of
@@ -104,8 +106,10 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
-    if let Some(BenchWhat::Retrieval(args)) = args.what {
-        return super::bench_retrieval::run(args).await;
+    match args.what {
+        Some(BenchWhat::Retrieval(args)) => return super::bench_retrieval::run(args).await,
+        Some(BenchWhat::Llm(args)) => return super::bench_llm::run(args).await,
+        None => {}
     }
     let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);
     let iterations = args.iterations.max(1);

@@ -101,9 +101,10 @@ fn seeding(live: Arc<app::App>) -> (BeforeRun, BeforeTool) {
 
 /// With no LLM configured, the registry of `live`'s tools with another LLM in its place: the
 /// client's model, for `generate` steps of runs its client starts (sampling). `None` when vai
-/// has an LLM of its own.
+/// has a configured LLM of its own; the small local one gives way to the client's model.
 fn with_client_llm(cfg: &Config, live: &app::App) -> Option<WithLlm> {
-    if live.providers.llm.is_some() {
+    let configured = live.providers.llm.as_ref();
+    if configured.is_some_and(|llm| llm.name() != vai_providers::local::llm::LocalLlm::NAME) {
         return None;
     }
     let providers = live.providers.clone();
