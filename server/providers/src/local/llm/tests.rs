@@ -161,3 +161,40 @@ fn the_prompt_at_once_and_token_by_token_agree() {
     let top = Sampler::new(0.0, 1.0).next(&mut at_once.clone(), &[]);
     assert_eq!(tok.decode(&[top]), " Paris");
 }
+
+#[tokio::test]
+async fn a_dropped_answer_stops_and_the_model_stays_usable() {
+    let Some((path, _)) = LOADED.as_ref() else {
+        return;
+    };
+    let llm = LocalLlm::new(path.clone());
+    llm.load().await.unwrap();
+    let request = CompletionRequest {
+        messages: vec![Message::user(
+            "Write a long story about a lighthouse keeper.",
+        )],
+        temperature: Some(0.0),
+        max_tokens: Some(2000),
+        ..CompletionRequest::default()
+    };
+    let pieces = std::sync::atomic::AtomicUsize::new(0);
+    let started = std::time::Instant::now();
+    let mut count = |_| {
+        pieces.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let answer = llm.stream(request, &mut count);
+    // Stop after a moment; the blocking thread notices at its next token and ends.
+    let stopped = tokio::time::timeout(std::time::Duration::from_millis(1500), answer).await;
+    assert!(stopped.is_err(), "2,000 tokens cannot be done in 1.5 s");
+    let seen = pieces.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(seen > 0, "some text streamed before the stop");
+    // The model is free again: a short request completes promptly.
+    let quick = CompletionRequest {
+        messages: vec![Message::user("Hi")],
+        temperature: Some(0.0),
+        max_tokens: Some(2),
+        ..CompletionRequest::default()
+    };
+    llm.complete(quick).await.unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
