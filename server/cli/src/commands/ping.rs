@@ -6,6 +6,7 @@ use clap::Args;
 use std::future::Future;
 use std::time::{Duration, Instant};
 use vai_providers::llm::CompletionRequest;
+use vai_providers::local::llm::LocalLlm;
 use vai_providers::{EmbedInputType, EmbedRequest, Message};
 
 /// Check each provider (Voyage AI, MongoDB, LLM, the local backend): one line each, with a hint
@@ -104,8 +105,12 @@ pub(super) async fn run(args: PingArgs) -> anyhow::Result<u8> {
                 tools: Vec::new(),
             };
             let name = llm.name().to_string();
+            let local = name == LocalLlm::NAME;
             lines.push(
-                timed(limit, llm.complete(request), |c| format!("{name} ok ({})", c.model))
+                timed(limit, llm.complete(request), |c| match local {
+                    true => format!("{} ok (no LLM provider configured)", LocalLlm::LABEL),
+                    false => format!("{name} ok ({})", c.model),
+                })
                     .await
                     .into_line("llm", "check VAI_LLM_PROVIDER, VAI_LLM_API_KEY, VAI_LLM_MODEL and VAI_LLM_BASE_URL"),
             );
@@ -114,7 +119,7 @@ pub(super) async fn run(args: PingArgs) -> anyhow::Result<u8> {
             ok: None,
             name: "llm",
             text: "not configured (generate steps need one)".into(),
-            hint: Some("`vai config set llm-provider anthropic|openai|ollama` and `vai config set llm-api-key …`".into()),
+            hint: Some("`vai config set llm-provider anthropic|openai|ollama` and `vai config set llm-api-key …`, or `bash scripts/fetch-model.sh` for the small local model".into()),
         }),
     }
 
