@@ -3,7 +3,7 @@
 #   1. Chromium from Debian (/usr/bin/chromium) for the Playwright specs — never a browser
 #      downloaded by Playwright;
 #   2. the npm workspaces (web, e2e) with `npm ci`, re-run only when package-lock.json changed;
-#   3. the local embedding model (scripts/fetch-model.sh);
+#   3. the local embedding model and the small local LLM (scripts/fetch-model.sh);
 #   4. the web app (web/dist), rebuilt only when its sources changed. It must exist before any
 #      cargo build: the vai binary embeds it.
 set -euo pipefail
@@ -65,7 +65,7 @@ else
   echo "$want" >"$npm_stamp"
 fi
 
-echo "==> local embedding model"
+echo "==> local models (embeddings, LLM)"
 bash scripts/fetch-model.sh
 
 echo "==> web app (web/dist, embedded into the vai binary)"
