@@ -8,6 +8,13 @@ fn main() {
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
+    // A binary without its built-ins would list and run nothing of its own: fail the build
+    // instead (a build cache shared with a removed checkout once produced exactly that).
+    assert!(
+        !files.is_empty(),
+        "no workflow files found under {}",
+        root.display()
+    );
     files.sort();
     let mut code = String::from(
         "/// (path relative to workflows/, contents)\npub(crate) static FILES: &[(&str, &str)] = &[\n",
