@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 mod limits;
 mod support;
 
-use support::{llm_dir, model_dir};
+use support::{llm_dir, offline_command};
 
 fn vai(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vai"))
@@ -475,30 +475,10 @@ fn offline_vai_with_llm(args: &[&str], home: &Path) -> Output {
 }
 
 fn offline_vai_in(args: &[&str], home: &Path, llm_dir: &Path) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vai"));
-    cmd.args(args)
-        .current_dir(home)
-        .env("NO_COLOR", "1")
-        .env("HOME", home)
-        .env("VAI_DATA_DIR", home.join("data"));
-    cmd.env("VAI_CONFIG_PATH", home.join("no-config.json"))
-        .env("VAI_MODEL_DIR", model_dir())
-        .env("VAI_LOCAL_LLM_DIR", llm_dir);
-    for var in [
-        "VOYAGE_API_KEY",
-        "VOYAGE_API_BASE",
-        "MONGODB_URI",
-        "VAI_LLM_PROVIDER",
-        "VAI_LLM_API_KEY",
-        "VAI_LLM_MODEL",
-        "VAI_LLM_BASE_URL",
-        "VAI_DEFAULT_DB",
-        "VAI_DEFAULT_COLLECTION",
-        "XDG_DATA_HOME",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd.output().expect("run vai")
+    offline_command(home, llm_dir)
+        .args(args)
+        .output()
+        .expect("run vai")
 }
 
 #[test]

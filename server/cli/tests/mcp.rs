@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 mod support;
 
-use support::model_dir;
+use support::offline_command;
 
 /// A fresh directory: the workflow directory, and home of the user config and the data.
 fn scratch(name: &str) -> PathBuf {
@@ -26,34 +26,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// `vai mcp` with nothing configured, in `home`.
+/// `vai mcp` with nothing configured, in `home`; no local LLM: `generate` fails or asks the
+/// client's model, whatever is fetched.
 fn offline(args: &[&str], home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vai"));
-    cmd.arg("mcp")
-        .args(args)
-        .current_dir(home)
-        .env("NO_COLOR", "1")
-        .env("HOME", home)
-        .env("VAI_DATA_DIR", home.join("data"))
-        .env("VAI_CONFIG_PATH", home.join("no-config.json"))
-        .env("VAI_MODEL_DIR", model_dir())
-        // No local LLM: `generate` fails or asks the client's model, whatever is fetched.
-        .env("VAI_LOCAL_LLM_DIR", home.join("no-local-llm"));
-    for var in [
-        "VOYAGE_API_KEY",
-        "VOYAGE_API_BASE",
-        "MONGODB_URI",
-        "VAI_LLM_PROVIDER",
-        "VAI_LLM_API_KEY",
-        "VAI_LLM_MODEL",
-        "VAI_LLM_BASE_URL",
-        "VAI_DEFAULT_DB",
-        "VAI_DEFAULT_COLLECTION",
-        "VAI_MCP_READ_ONLY",
-        "XDG_DATA_HOME",
-    ] {
-        cmd.env_remove(var);
-    }
+    let mut cmd = offline_command(home, &home.join("no-local-llm"));
+    cmd.arg("mcp").args(args);
     cmd
 }
 

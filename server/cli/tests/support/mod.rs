@@ -1,6 +1,7 @@
 //! What the CLI's test binaries share.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The local embedding model fetched by `scripts/fetch-model.sh` (the test command runs it).
 pub(crate) fn model_dir() -> PathBuf {
@@ -38,4 +39,34 @@ pub(crate) fn llm_dir() -> PathBuf {
         .flatten()
         .find(|d| d.join(file).is_file())
         .expect("the local LLM is missing: run `bash scripts/fetch-model.sh` first")
+}
+
+/// `vai` with nothing configured, in `home`: no keys, no user config, a fresh data directory,
+/// the fetched embedding model, and the local LLM looked up in `llm_dir` (a missing directory:
+/// none).
+pub(crate) fn offline_command(home: &Path, llm_dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vai"));
+    cmd.current_dir(home)
+        .env("NO_COLOR", "1")
+        .env("HOME", home)
+        .env("VAI_DATA_DIR", home.join("data"))
+        .env("VAI_CONFIG_PATH", home.join("no-config.json"))
+        .env("VAI_MODEL_DIR", model_dir())
+        .env("VAI_LOCAL_LLM_DIR", llm_dir);
+    for var in [
+        "VOYAGE_API_KEY",
+        "VOYAGE_API_BASE",
+        "MONGODB_URI",
+        "VAI_LLM_PROVIDER",
+        "VAI_LLM_API_KEY",
+        "VAI_LLM_MODEL",
+        "VAI_LLM_BASE_URL",
+        "VAI_DEFAULT_DB",
+        "VAI_DEFAULT_COLLECTION",
+        "VAI_MCP_READ_ONLY",
+        "XDG_DATA_HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
 }
