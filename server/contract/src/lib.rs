@@ -3,6 +3,7 @@
 //! committed file drifts (`VAI_UPDATE_GENERATED=1 cargo test -p vai-contract`).
 
 pub mod catalog;
+pub mod chat;
 pub mod edit;
 pub mod runs;
 pub mod socket;
@@ -11,6 +12,10 @@ pub mod workflows;
 pub use catalog::{
     Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolOutputField,
     ToolView,
+};
+pub use chat::{
+    ChatAsk, ChatConfig, ChatEvent, ChatMode, ChatSession, ChatSessionList, ChatSessionSummary,
+    ChatSource, ChatTimings, ChatToolCall, ChatTurn, TurnState, TurnStatus,
 };
 pub use edit::{
     CompleteRequest, CompleteResponse, DefinitionBody, FormatResponse, ReferencesResponse,
@@ -153,6 +158,20 @@ pub fn typescript() -> String {
         RunOutput,
         ApiErrorBody,
         ErrorInfo,
+        // chat
+        ChatMode,
+        TurnState,
+        TurnStatus,
+        ChatSource,
+        ChatToolCall,
+        ChatTimings,
+        ChatTurn,
+        ChatSession,
+        ChatSessionSummary,
+        ChatSessionList,
+        ChatEvent,
+        ChatAsk,
+        ChatConfig,
         // socket
         ServerMessage,
         ClientMessage,

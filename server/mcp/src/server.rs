@@ -17,17 +17,13 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use std::borrow::Cow;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use vai_runtime::{Library, RunManager};
 use vai_workflow::{Limits, Registry};
 
-/// Work to finish before a vai tool runs, given the tool's name (seeding the local sample
-/// knowledge base before a tool that reads the store). It must be cheap once done.
-pub type BeforeTool = Arc<dyn Fn(&str) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+pub use vai_runtime::tool_schema::BeforeTool;
 
 /// What the composition root hands the server.
 pub struct McpSettings {

@@ -21,8 +21,10 @@ pub mod voyage;
 #[cfg(feature = "fakes")]
 pub mod fakes;
 
-#[cfg(test)]
-pub(crate) mod testing;
+/// A loopback HTTP server that answers with scripted replies, for tests of the clients here
+/// and of what runs on them (chat against the protocol fakes).
+#[cfg(any(test, feature = "fakes"))]
+pub mod testing;
 
 pub use embed::{
     EmbedInputType, EmbedRequest, EmbedResponse, Embedder, cosine_similarity, vector_from_json,

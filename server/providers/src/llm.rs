@@ -177,6 +177,18 @@ pub trait Llm: Send + Sync {
     /// The model used when a request names none.
     fn default_model(&self) -> &str;
 
+    /// Whether the model can be given tools to call (chat's agent mode needs it).
+    fn supports_tools(&self) -> bool {
+        true
+    }
+
+    /// The prompt size the model handles well, in tokens; `None` for the large hosted models,
+    /// whose windows are far beyond what chat sends. A small local model reports its budget,
+    /// so chat sends fewer, shorter documents and keeps it out of summarizing.
+    fn context_tokens(&self) -> Option<usize> {
+        None
+    }
+
     /// Run one completion, passing text and tool calls to `sink` as they arrive; returns the
     /// whole completion (the same text and calls) with token usage once the model stops.
     async fn stream(

@@ -8,6 +8,7 @@ pub mod library;
 pub mod runs;
 pub mod save;
 pub mod secret;
+pub mod tool_schema;
 pub mod write;
 
 pub use library::{FILE_SUFFIX, Library, LibraryEntry, LibraryError, id_of, version_of};

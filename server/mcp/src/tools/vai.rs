@@ -46,7 +46,7 @@ pub(crate) fn entries(server: &McpServer) -> Vec<Entry> {
             let tool = Tool::new(
                 tool_name(spec.name),
                 description,
-                schema::object(schema::tool_input(spec)),
+                schema::object(vai_runtime::tool_schema::tool_input(spec)),
             )
             .with_title(spec.label)
             .with_raw_output_schema(schema::object(schema::tool_output(spec.outputs)))

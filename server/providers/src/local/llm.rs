@@ -143,6 +143,14 @@ impl Llm for LocalLlm {
         Self::MODEL
     }
 
+    fn supports_tools(&self) -> bool {
+        false
+    }
+
+    fn context_tokens(&self) -> Option<usize> {
+        Some(self.context_budget)
+    }
+
     async fn stream(
         &self,
         request: CompletionRequest,

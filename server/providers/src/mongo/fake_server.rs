@@ -2,6 +2,7 @@
 //! driver's handshake as a standalone server without sessions, records every other command and
 //! answers each with whatever the test's handler returns. It is not a database: it lets tests
 //! check what the store sends and how it reads the replies a real server would give.
+//! Other crates' tests reach it with the `fakes` feature.
 
 use mongodb::bson::{Bson, DateTime, Document, doc};
 use std::sync::{Arc, Mutex};
@@ -13,7 +14,7 @@ const CHECKSUM_PRESENT: u32 = 1;
 
 type Handler = dyn Fn(&str, &Document) -> Document + Send + Sync;
 
-pub(crate) struct FakeMongo {
+pub struct FakeMongo {
     /// A connection string for this server, unique to it.
     pub uri: String,
     commands: Arc<Mutex<Vec<Document>>>,
@@ -22,7 +23,7 @@ pub(crate) struct FakeMongo {
 impl FakeMongo {
     /// Serve on a free port; `handler(command_name, body)` answers every command but the
     /// handshake. Document sequences (an insert's `documents`) are folded into the body as arrays.
-    pub(crate) async fn start(
+    pub async fn start(
         handler: impl Fn(&str, &Document) -> Document + Send + Sync + 'static,
     ) -> FakeMongo {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
@@ -45,12 +46,12 @@ impl FakeMongo {
     }
 
     /// Every command received but the handshake, in order.
-    pub(crate) fn commands(&self) -> Vec<Document> {
+    pub fn commands(&self) -> Vec<Document> {
         self.commands.lock().expect("commands").clone()
     }
 
     /// The names of those commands, with an aggregate's first stage (`aggregate $vectorSearch`).
-    pub(crate) fn command_names(&self) -> Vec<String> {
+    pub fn command_names(&self) -> Vec<String> {
         self.commands()
             .iter()
             .map(|c| {
@@ -65,18 +66,18 @@ impl FakeMongo {
 }
 
 /// The operator of an aggregate command's first stage.
-pub(crate) fn first_stage(command: &Document) -> Option<String> {
+pub fn first_stage(command: &Document) -> Option<String> {
     let stage = command.get_array("pipeline").ok()?.first()?.as_document()?;
     stage.keys().next().cloned()
 }
 
 /// A command's reply carrying `docs` as an exhausted cursor.
-pub(crate) fn cursor(docs: Vec<Document>) -> Document {
+pub fn cursor(docs: Vec<Document>) -> Document {
     doc! {"cursor": {"id": 0_i64, "ns": "db.coll", "firstBatch": docs}, "ok": 1}
 }
 
 /// A command error reply.
-pub(crate) fn command_error(code: i32, code_name: &str, message: &str) -> Document {
+pub fn command_error(code: i32, code_name: &str, message: &str) -> Document {
     doc! {"ok": 0, "code": code, "codeName": code_name, "errmsg": message}
 }
 

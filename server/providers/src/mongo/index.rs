@@ -30,7 +30,7 @@ impl MongoStore {
         let db = self.client().await?.database(&namespace.db);
         if !self.collection_exists(&db, &namespace.collection).await? {
             match db.create_collection(&namespace.collection).await {
-                Err(e) if !has_code(&e, &[NAMESPACE_EXISTS]) => return Err(self.map(e)),
+                Err(e) if !has_code(&e, &[NAMESPACE_EXISTS]) => return Err(self.map_error(e)),
                 _ => {}
             }
         }
@@ -45,7 +45,7 @@ impl MongoStore {
                 Ok(_) => true,
                 // Created concurrently (another ingest): wait for it like for our own.
                 Err(e) if has_code(&e, &[INDEX_ALREADY_EXISTS]) => false,
-                Err(e) => return Err(self.map(e)),
+                Err(e) => return Err(self.map_error(e)),
             },
         };
         self.wait_queryable(&coll, namespace, &index.name).await?;
@@ -62,8 +62,8 @@ impl MongoStore {
             Some(name) => coll.list_search_indexes().name(name),
             None => coll.list_search_indexes(),
         };
-        let cursor = listing.await.map_err(|e| self.map(e))?;
-        cursor.try_collect().await.map_err(|e| self.map(e))
+        let cursor = listing.await.map_err(|e| self.map_error(e))?;
+        cursor.try_collect().await.map_err(|e| self.map_error(e))
     }
 
     /// An existing index named like `wanted` must be a vector index over the same field and size.

@@ -9,8 +9,8 @@ mod errors;
 mod index;
 mod pipeline;
 
-#[cfg(test)]
-mod fake_server;
+#[cfg(any(test, feature = "fakes"))]
+pub mod fake_server;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]
@@ -81,7 +81,9 @@ impl MongoStore {
         self
     }
 
-    async fn client(&self) -> Result<&Client, ProviderError> {
+    /// The connected client (connecting on first use), for callers that keep collections of
+    /// their own on the same connection (chat history). Map its errors with [`Self::map_error`].
+    pub async fn client(&self) -> Result<&Client, ProviderError> {
         self.pool.client().await.map_err(|e| self.errors.map(&e))
     }
 
@@ -93,7 +95,8 @@ impl MongoStore {
             .collection(&ns.collection))
     }
 
-    fn map(&self, error: mongodb::error::Error) -> ProviderError {
+    /// A driver error as a `ProviderError` that says what to fix, without the URI's password.
+    pub fn map_error(&self, error: mongodb::error::Error) -> ProviderError {
         self.errors.map(&error)
     }
 
@@ -102,7 +105,7 @@ impl MongoStore {
             .list_collection_names()
             .filter(doc! {"name": name})
             .await
-            .map_err(|e| self.map(e))?;
+            .map_err(|e| self.map_error(e))?;
         Ok(!names.is_empty())
     }
 
@@ -129,7 +132,7 @@ impl MongoStore {
     #[cfg(test)]
     async fn drop_collection(&self, ns: &Namespace) -> Result<(), ProviderError> {
         let coll = self.collection(ns).await?;
-        coll.drop().await.map_err(|e| self.map(e))
+        coll.drop().await.map_err(|e| self.map_error(e))
     }
 }
 
@@ -146,8 +149,11 @@ impl VectorStore for MongoStore {
         let stages = vector_search_pipeline(&query)
             .map_err(|m| ProviderError::invalid_request(PROVIDER, m))?;
         let coll = self.collection(&query.namespace).await?;
-        let cursor = coll.aggregate(stages).await.map_err(|e| self.map(e))?;
-        let docs: Vec<Document> = cursor.try_collect().await.map_err(|e| self.map(e))?;
+        let cursor = coll
+            .aggregate(stages)
+            .await
+            .map_err(|e| self.map_error(e))?;
+        let docs: Vec<Document> = cursor.try_collect().await.map_err(|e| self.map_error(e))?;
         if docs.is_empty() {
             self.check_empty_result(&query).await?;
         }
@@ -186,7 +192,10 @@ impl VectorStore for MongoStore {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let coll = self.collection(namespace).await?;
-        let result = coll.insert_many(docs).await.map_err(|e| self.map(e))?;
+        let result = coll
+            .insert_many(docs)
+            .await
+            .map_err(|e| self.map_error(e))?;
         Ok(result.inserted_ids.len() as u64)
     }
 
@@ -203,10 +212,10 @@ impl VectorStore for MongoStore {
         let specs: Vec<_> = database
             .list_collections()
             .await
-            .map_err(|e| self.map(e))?
+            .map_err(|e| self.map_error(e))?
             .try_collect()
             .await
-            .map_err(|e| self.map(e))?;
+            .map_err(|e| self.map_error(e))?;
         let mut names: Vec<String> = specs
             .into_iter()
             .filter(|s| !matches!(s.collection_type, CollectionType::View))
@@ -223,12 +232,12 @@ impl VectorStore for MongoStore {
             let document_count = coll
                 .estimated_document_count()
                 .await
-                .map_err(|e| self.map(e))?;
+                .map_err(|e| self.map_error(e))?;
             let vector_index: Option<VectorIndexInfo> = if search_available {
                 match coll.list_search_indexes().await {
                     Ok(cursor) => {
                         let entries: Vec<Document> =
-                            cursor.try_collect().await.map_err(|e| self.map(e))?;
+                            cursor.try_collect().await.map_err(|e| self.map_error(e))?;
                         entries.iter().find_map(vector_index_info)
                     }
                     Err(e) => match Failure::of(&e) {
@@ -240,7 +249,7 @@ impl VectorStore for MongoStore {
                             search_available = false;
                             None
                         }
-                        _ => return Err(self.map(e)),
+                        _ => return Err(self.map_error(e)),
                     },
                 }
             } else {
@@ -263,8 +272,11 @@ impl VectorStore for MongoStore {
         let stages =
             pipeline_stages(pipeline).map_err(|m| ProviderError::invalid_request(PROVIDER, m))?;
         let coll = self.collection(namespace).await?;
-        let cursor = coll.aggregate(stages).await.map_err(|e| self.map(e))?;
-        let docs: Vec<Document> = cursor.try_collect().await.map_err(|e| self.map(e))?;
+        let cursor = coll
+            .aggregate(stages)
+            .await
+            .map_err(|e| self.map_error(e))?;
+        let docs: Vec<Document> = cursor.try_collect().await.map_err(|e| self.map_error(e))?;
         Ok(docs
             .into_iter()
             .map(|d| Value::Object(document_to_json(d)))

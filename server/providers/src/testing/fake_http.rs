@@ -9,7 +9,7 @@ use tokio::net::TcpListener;
 
 /// A request as the server saw it.
 #[derive(Debug, Clone)]
-pub(crate) struct Recorded {
+pub struct Recorded {
     pub method: String,
     pub path: String,
     /// Header names lower-cased.
@@ -18,21 +18,21 @@ pub(crate) struct Recorded {
 }
 
 impl Recorded {
-    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+    pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     }
 
-    pub(crate) fn json(&self) -> serde_json::Value {
+    pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
     }
 }
 
 /// What to answer.
 #[derive(Debug, Clone)]
-pub(crate) struct Reply {
+pub struct Reply {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     /// Sent in order; a chunk's pause is waited before it is written.
@@ -40,7 +40,7 @@ pub(crate) struct Reply {
 }
 
 impl Reply {
-    pub(crate) fn json(status: u16, body: serde_json::Value) -> Self {
+    pub fn json(status: u16, body: serde_json::Value) -> Self {
         Reply {
             status,
             headers: vec![("content-type".into(), "application/json".into())],
@@ -48,7 +48,7 @@ impl Reply {
         }
     }
 
-    pub(crate) fn text(status: u16, body: &str) -> Self {
+    pub fn text(status: u16, body: &str) -> Self {
         Reply {
             status,
             headers: vec![("content-type".into(), "text/plain".into())],
@@ -57,7 +57,7 @@ impl Reply {
     }
 
     /// Server-sent events, one chunk per event, each after `gap`.
-    pub(crate) fn sse(events: &[String], gap: Duration) -> Self {
+    pub fn sse(events: &[String], gap: Duration) -> Self {
         Reply {
             status: 200,
             headers: vec![("content-type".into(), "text/event-stream".into())],
@@ -68,13 +68,13 @@ impl Reply {
         }
     }
 
-    pub(crate) fn header(mut self, name: &str, value: &str) -> Self {
+    pub fn header(mut self, name: &str, value: &str) -> Self {
         self.headers.push((name.into(), value.into()));
         self
     }
 
     /// Wait `pause` before sending anything (to trigger client timeouts).
-    pub(crate) fn delayed(mut self, pause: Duration) -> Self {
+    pub fn delayed(mut self, pause: Duration) -> Self {
         if let Some(first) = self.chunks.first_mut() {
             first.0 += pause;
         }
@@ -85,14 +85,14 @@ impl Reply {
 type Handler = Arc<dyn Fn(&Recorded, usize) -> Reply + Send + Sync>;
 
 /// A running fake server.
-pub(crate) struct FakeServer {
+pub struct FakeServer {
     pub base: String,
     requests: Arc<Mutex<Vec<Recorded>>>,
 }
 
 impl FakeServer {
     /// Start a server; `handler(request, n)` answers the n-th request (from 0).
-    pub(crate) async fn start(
+    pub async fn start(
         handler: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static,
     ) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0")
@@ -155,7 +155,7 @@ impl FakeServer {
         FakeServer { base, requests }
     }
 
-    pub(crate) fn requests(&self) -> Vec<Recorded> {
+    pub fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().expect("lock").clone()
     }
 }

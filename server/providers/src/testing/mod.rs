@@ -1,3 +1,3 @@
 //! Test support shared by the provider modules' tests.
 
-pub(crate) mod fake_http;
+pub mod fake_http;

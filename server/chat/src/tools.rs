@@ -1,0 +1,235 @@
+//! vai's tools as an agent-mode model sees them: the definitions, generated from the same
+//! schemas as the builder's forms and the MCP tools, and how a call reads to people (a label
+//! while it runs, one line on its result).
+
+use crate::sources::cut;
+use serde_json::{Map, Value, json};
+use vai_providers::llm::ToolDefinition;
+use vai_workflow::Registry;
+
+/// The registry tools an agent may call, in the order they are offered.
+pub const AGENT_TOOLS: [&str; 10] = [
+    "query",
+    "search",
+    "rerank",
+    "embed",
+    "similarity",
+    "collections",
+    "models",
+    "ingest",
+    "explain",
+    "estimate",
+];
+
+/// A tool result longer than this (as JSON) is cut before the model sees it.
+const MAX_RESULT_FOR_MODEL: usize = 12 * 1024;
+
+/// The name the model calls registry tool `name` by.
+pub fn model_name(name: &str) -> String {
+    format!("vai_{name}")
+}
+
+/// The registry tool the model means by `model_name`, when it is one it was offered.
+pub(crate) fn registry_name(model_name: &str) -> Option<&'static str> {
+    let name = model_name.strip_prefix("vai_").unwrap_or(model_name);
+    AGENT_TOOLS.into_iter().find(|t| *t == name)
+}
+
+/// The definitions of the agent tools the registry holds.
+pub fn definitions(registry: &Registry) -> Vec<ToolDefinition> {
+    AGENT_TOOLS
+        .iter()
+        .filter(|name| registry.tool(name).is_some())
+        .filter_map(|name| registry.spec(name))
+        .map(|spec| ToolDefinition {
+            name: model_name(spec.name),
+            description: format!("{}. {}", spec.description, spec.help),
+            input_schema: vai_runtime::tool_schema::tool_input(spec),
+        })
+        .collect()
+}
+
+/// Fill `db` and `collection` from the chat's defaults into a call that omits them, when the
+/// tool takes them.
+pub(crate) fn fill_defaults(
+    registry: &Registry,
+    tool: &str,
+    args: &mut Map<String, Value>,
+    db: Option<&str>,
+    collection: Option<&str>,
+) {
+    let Some(spec) = registry.spec(tool) else {
+        return;
+    };
+    let schema = spec.input_schema.to_json();
+    let takes = |field: &str| schema["properties"].get(field).is_some();
+    for (field, value) in [("db", db), ("collection", collection)] {
+        if let Some(value) = value
+            && takes(field)
+            && args.get(field).is_none_or(Value::is_null)
+        {
+            args.insert(field.into(), json!(value));
+        }
+    }
+}
+
+fn quoted(args: &Map<String, Value>, field: &str) -> String {
+    let text = args.get(field).and_then(Value::as_str).unwrap_or("");
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("\"{}\"", cut(&line, 60))
+}
+
+fn named(args: &Map<String, Value>, field: &str, otherwise: &str) -> String {
+    args.get(field)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .unwrap_or(otherwise)
+        .to_string()
+}
+
+fn count(args: &Map<String, Value>, field: &str) -> usize {
+    args.get(field)
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len)
+}
+
+/// What a call is doing, for people: `Searching api_docs for "error handling"`.
+pub fn label(tool: &str, args: &Map<String, Value>) -> String {
+    let collection = named(args, "collection", "the knowledge base");
+    match tool {
+        "query" => format!("Searching {collection} for {}", quoted(args, "query")),
+        "search" => format!(
+            "Vector search in {collection} for {}",
+            quoted(args, "query")
+        ),
+        "rerank" => format!(
+            "Reranking {} documents for {}",
+            count(args, "documents"),
+            quoted(args, "query")
+        ),
+        "embed" => format!("Embedding {}", quoted(args, "text")),
+        "similarity" => "Comparing two texts".to_string(),
+        "collections" => format!(
+            "Listing the collections of {}",
+            named(args, "db", "the database")
+        ),
+        "models" => "Listing the models".to_string(),
+        "ingest" => format!("Adding a document to {collection}"),
+        "explain" => format!("Explaining {}", quoted(args, "topic")),
+        "estimate" => "Estimating costs".to_string(),
+        other => format!("Calling {}", model_name(other)),
+    }
+}
+
+/// One line on a tool's output: `5 results, top score 0.91`.
+pub fn summary(tool: &str, output: &Value) -> String {
+    let results = |field: &str| output.get(field).and_then(Value::as_array);
+    match tool {
+        "query" | "search" | "rerank" => {
+            let list = results("results").map_or(&[][..], Vec::as_slice);
+            let top = list
+                .first()
+                .and_then(|r| r.get("score").or_else(|| r.get("relevance_score")))
+                .and_then(Value::as_f64);
+            match (list.len(), top) {
+                (0, _) => "no results".to_string(),
+                (1, Some(s)) => format!("1 result, score {s:.2}"),
+                (n, Some(s)) => format!("{n} results, top score {s:.2}"),
+                (n, None) => format!("{n} results"),
+            }
+        }
+        "embed" => {
+            let dims = output
+                .get("embedding")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            format!("a vector of {dims} dimensions")
+        }
+        "similarity" => output
+            .get("similarity")
+            .and_then(Value::as_f64)
+            .map_or_else(|| "compared".to_string(), |s| format!("similarity {s:.2}")),
+        "collections" => {
+            let n = results("collections").map_or(0, Vec::len);
+            format!("{n} collection{}", if n == 1 { "" } else { "s" })
+        }
+        "models" => format!("{} models", results("models").map_or(0, Vec::len)),
+        "ingest" => output
+            .get("chunks")
+            .and_then(Value::as_u64)
+            .map_or_else(|| "added".to_string(), |n| format!("{n} chunks added")),
+        _ => {
+            let text = output.to_string();
+            cut(&text, 80)
+        }
+    }
+}
+
+/// The tool's output as the model reads it: compact JSON, embeddings left out, cut to a bound.
+pub(crate) fn result_for_model(output: &Value) -> String {
+    let mut shown = output.clone();
+    drop_vectors(&mut shown);
+    cut(&shown.to_string(), MAX_RESULT_FOR_MODEL)
+}
+
+/// Long arrays of numbers (embeddings) tell the model nothing; keep their length only.
+fn drop_vectors(value: &mut Value) {
+    match value {
+        Value::Array(items) if items.len() > 16 && items.iter().all(Value::is_number) => {
+            *value = json!(format!("[{} numbers]", items.len()));
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_vectors),
+        Value::Object(map) => map.values_mut().for_each(drop_vectors),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn calls_read_as_what_they_do() {
+        assert_eq!(
+            label(
+                "query",
+                &args(json!({"query": "error  handling", "collection": "api_docs"}))
+            ),
+            "Searching api_docs for \"error handling\""
+        );
+        assert_eq!(
+            label(
+                "rerank",
+                &args(json!({"query": "q", "documents": ["a", "b"]}))
+            ),
+            "Reranking 2 documents for \"q\""
+        );
+        assert_eq!(
+            summary(
+                "query",
+                &json!({"results": [{"score": 0.912}, {"score": 0.5}]})
+            ),
+            "2 results, top score 0.91"
+        );
+        assert_eq!(summary("search", &json!({"results": []})), "no results");
+    }
+
+    #[test]
+    fn the_model_names_map_back_to_offered_tools_only() {
+        assert_eq!(registry_name("vai_query"), Some("query"));
+        assert_eq!(registry_name("search"), Some("search"));
+        assert_eq!(registry_name("vai_http"), None);
+        assert_eq!(registry_name("vai_generate"), None);
+    }
+
+    #[test]
+    fn vectors_are_not_sent_back_to_the_model() {
+        let embedding: Vec<f64> = (0..384).map(|i| i as f64 / 384.0).collect();
+        let text = result_for_model(&json!({"embedding": embedding, "model": "m"}));
+        assert_eq!(text, r#"{"embedding":"[384 numbers]","model":"m"}"#);
+    }
+}
