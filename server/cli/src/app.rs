@@ -26,6 +26,8 @@ pub(crate) struct App {
     pub providers: Arc<Providers>,
     /// The local store and embedder, when the local backend serves the store.
     pub local: Option<Local>,
+    /// The MongoDB store, when one is configured (chat history shares its connection).
+    pub mongo: Option<MongoStore>,
 }
 
 /// The local backend's parts, for seeding the sample knowledge base.
@@ -125,11 +127,12 @@ pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
     };
     providers.embedder = Some(embedder.clone());
     let mut local = None;
+    let mut mongo = None;
     match cfg.value("mongodb-uri") {
         Some(uri) => {
-            providers.store = Some(Arc::new(
-                MongoStore::connect(uri).map_err(|e| anyhow::anyhow!("MongoDB: {e}"))?,
-            ));
+            let store = MongoStore::connect(uri).map_err(|e| anyhow::anyhow!("MongoDB: {e}"))?;
+            providers.store = Some(Arc::new(store.clone()));
+            mongo = Some(store);
         }
         None => {
             let path = LocalStore::default_path().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -183,6 +186,7 @@ pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
         registry,
         providers,
         local,
+        mongo,
     })
 }
 
@@ -202,6 +206,97 @@ impl App {
             ))),
         }
     }
+}
+
+/// Where chat sessions go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ChatHistory {
+    /// MongoDB when one is configured, else files beside the local store.
+    Kept,
+    /// This process only (`--no-history`).
+    Memory,
+}
+
+/// The chat engine on the app's tools and LLM.
+pub(crate) fn chat_engine(
+    cfg: &Config,
+    app: &App,
+    history: ChatHistory,
+) -> anyhow::Result<vai_chat::ChatEngine> {
+    let history: Arc<dyn vai_chat::History> = match history {
+        ChatHistory::Memory => Arc::new(vai_chat::MemoryHistory::new()),
+        ChatHistory::Kept => match &app.mongo {
+            Some(store) => {
+                let settings = &app.providers.settings;
+                let none = serde_json::Value::Null;
+                let db = match cfg.value("chat-history-db") {
+                    Some(db) => db.to_string(),
+                    None => settings.resolve_db("chat", None, &none).map_err(|_| {
+                        anyhow::anyhow!(
+                            "chat keeps its sessions in MongoDB and needs a database: pass --db, \
+                             or set chat-history-db (VAI_CHAT_HISTORY_DB) or default-db"
+                        )
+                    })?,
+                };
+                let ttl = match cfg.value("chat-history-ttl") {
+                    Some(days) => Some(chat_history_ttl(days)?),
+                    None => None,
+                };
+                Arc::new(vai_chat::history::MongoHistory::new(store.clone(), db, ttl))
+            }
+            None => Arc::new(vai_chat::FileHistory::new(
+                vai_chat::FileHistory::default_dir().map_err(|e| anyhow::anyhow!("{e}"))?,
+            )),
+        },
+    };
+    Ok(
+        vai_chat::ChatEngine::new(app.registry.clone(), app.providers.llm.clone(), history)
+            .with_limits(cfg.project.limits()),
+    )
+}
+
+/// `chat-history-ttl`: a whole number of days, at least 1.
+fn chat_history_ttl(days: &str) -> anyhow::Result<Duration> {
+    match days.trim().parse::<u64>() {
+        Ok(n) if (1..=36_500).contains(&n) => Ok(Duration::from_secs(n * 24 * 60 * 60)),
+        _ => anyhow::bail!(
+            "chat-history-ttl is \"{days}\": give a whole number of days from 1 to 36500"
+        ),
+    }
+}
+
+/// How chat answers unless a flag says otherwise: the database and collection the tools
+/// resolve, and `.vai.json` `chat` (`mode`, `maxContextDocs`, `rerank`, `systemPrompt`,
+/// `maxToolCalls`, `maxTurns`).
+pub(crate) fn chat_options(cfg: &Config, app: &App) -> vai_chat::ChatOptions {
+    let settings = &app.providers.settings;
+    let none = serde_json::Value::Null;
+    let chat = cfg.project.chat.clone().unwrap_or_default();
+    let number = |key: &str| chat.get(key).and_then(serde_json::Value::as_u64);
+    let mut options = vai_chat::ChatOptions {
+        db: settings.resolve_db("chat", None, &none).ok(),
+        collection: settings.resolve_collection("chat", None, &none).ok(),
+        ..vai_chat::ChatOptions::default()
+    };
+    if chat.get("mode").and_then(serde_json::Value::as_str) == Some("agent") {
+        options.mode = vai_contract::ChatMode::Agent;
+    }
+    if let Some(n) = number("maxContextDocs") {
+        options.max_context_docs = n as usize;
+    }
+    if let Some(n) = number("maxToolCalls") {
+        options.max_iterations = n as usize;
+    }
+    if let Some(n) = number("maxTurns") {
+        options.max_turns = n as usize;
+    }
+    if let Some(rerank) = chat.get("rerank").and_then(serde_json::Value::as_bool) {
+        options.rerank = rerank;
+    }
+    if let Some(prompt) = chat.get("systemPrompt").and_then(serde_json::Value::as_str) {
+        options.system_prompt = Some(prompt.to_string());
+    }
+    options.bounded()
 }
 
 /// Whether any step of `plan` reads or writes the vector store, so the sample knowledge base
@@ -318,6 +413,21 @@ pub(crate) fn config_status(cfg: &Config) -> vai_contract::ConfigStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chat_history_ttl_is_whole_days() {
+        assert_eq!(
+            chat_history_ttl(" 30 ").unwrap(),
+            Duration::from_secs(30 * 24 * 3600)
+        );
+        for bad in ["0", "-1", "1.5", "a month", "99999"] {
+            let err = chat_history_ttl(bad).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("chat-history-ttl is \"{bad}\"")),
+                "{err}"
+            );
+        }
+    }
 
     #[test]
     fn config_status_names_settings_never_their_values() {

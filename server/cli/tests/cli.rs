@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "cli/chat.rs"]
+mod chat;
 #[path = "cli/limits.rs"]
 mod limits;
 mod support;

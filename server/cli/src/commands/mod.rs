@@ -3,6 +3,7 @@
 mod bench;
 mod bench_llm;
 mod bench_retrieval;
+mod chat;
 mod config;
 mod mcp;
 mod ping;
@@ -36,6 +37,12 @@ enum Command {
     /// Show and change settings: API keys, MongoDB URI, LLM provider, default database.
     #[command(subcommand)]
     Config(config::ConfigCommand),
+    /// Chat with your knowledge base: answers cite the documents they come from.
+    ///
+    /// Type questions at the prompt, or pipe them in one a line (`--json` prints one object per
+    /// turn); /help lists the slash commands. `--mode agent` lets the model call vai's tools.
+    /// Ctrl-C stops an answer, Ctrl-D or /quit leaves.
+    Chat(chat::ChatArgs),
     /// Check each configured provider (Voyage AI, MongoDB, LLM, local) with one small call.
     Ping(ping::PingArgs),
     /// Measure the engine on generated workflows (see docs/benchmarks.md).
@@ -52,6 +59,7 @@ pub(crate) async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Workflow(cmd) => workflow::dispatch(cmd).await,
         Command::Config(cmd) => config::dispatch(cmd),
+        Command::Chat(args) => chat::run(args).await,
         Command::Ping(args) => ping::run(args).await,
         Command::Bench(args) => bench::run(args).await,
         Command::Playground(args) => playground::run(args).await,

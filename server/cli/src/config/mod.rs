@@ -135,6 +135,22 @@ pub(crate) const KEYS: &[Key] = &[
         secret: false,
         help: "true: `vai mcp` offers only tools that change nothing, as with --read-only",
     },
+    Key {
+        name: "chat-history-db",
+        config_key: "chatHistoryDb",
+        env: "VAI_CHAT_HISTORY_DB",
+        project_key: Some("chat.historyDb"),
+        secret: false,
+        help: "the MongoDB database of chat sessions (the chat's database when unset)",
+    },
+    Key {
+        name: "chat-history-ttl",
+        config_key: "chatHistoryTtl",
+        env: "VAI_CHAT_HISTORY_TTL",
+        project_key: Some("chat.historyTtl"),
+        secret: false,
+        help: "days MongoDB keeps chat sessions (kept until deleted when unset)",
+    },
 ];
 
 pub(crate) fn key(name: &str) -> Option<&'static Key> {
