@@ -15,8 +15,8 @@ const MIN_TRACED_LEN: usize = 12;
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ExportError {
     #[error(
-        "the last answer called no tools, so there is no tool sequence to export; ask in agent \
-         mode (--mode agent) first"
+        "this answer called no tools, so there is no tool sequence to export: ask in agent mode, \
+         where the model calls vai's tools, then export that answer"
     )]
     NoToolCalls,
 }

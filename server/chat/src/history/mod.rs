@@ -21,7 +21,7 @@ pub const MAX_LISTED: usize = 100;
 
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
-    #[error("no chat session \"{0}\" (/history lists the sessions)")]
+    #[error("no chat session \"{0}\"")]
     NotFound(String),
     #[error(
         "\"{0}\" is not a session id: use letters, digits, '-' and '_', at most {MAX_SESSION_ID}"
