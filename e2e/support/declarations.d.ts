@@ -7,7 +7,8 @@ declare module '*/playground.mjs' {
   export const chromiumArgs: string[]
   export function vaiBinary(): string
   export function modelDir(env?: NodeJS.ProcessEnv): string
-  export function isolatedEnv(home: string): NodeJS.ProcessEnv
+  export function llmDir(env?: NodeJS.ProcessEnv): string
+  export function isolatedEnv(home: string, options?: { llm?: boolean }): NodeJS.ProcessEnv
   export function authHeaders(token: string): { authorization: string }
   export function signIn(context: import('@playwright/test').BrowserContext, printedUrl: string): Promise<string>
   export interface Playground {
@@ -29,6 +30,8 @@ declare module '*/playground.mjs' {
     timeoutMs?: number
     onOutput?: (text: string) => void
     home?: string
+    /** Answer with the local LLM (its GGUF where scripts/fetch-model.sh put it). */
+    llm?: boolean
   }): Promise<Playground>
 }
 declare module '*/slow-server.mjs' {

@@ -65,11 +65,25 @@ export function modelDir(env = process.env) {
   return path.join(cache, 'models', 'all-minilm-l6-v2')
 }
 
-/** An environment on the offline default: local model, throw-away home, no keys. */
-export function isolatedEnv(home) {
+/**
+ * Where scripts/fetch-model.sh put the local LLM (SmolLM2-135M-Instruct's GGUF), resolved from the
+ * real environment, mirroring server/providers/src/local/llm/locate.rs.
+ */
+export function llmDir(env = process.env) {
+  if (env.VAI_LOCAL_LLM_DIR) return env.VAI_LOCAL_LLM_DIR
+  const cache = env.VAI_CACHE_DIR || (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'vai') : undefined) || path.join(env.HOME ?? '.', '.cache', 'vai')
+  return path.join(cache, 'models', 'smollm2-135m-instruct')
+}
+
+/**
+ * An environment on the offline default: local embedding model, throw-away home, no keys. No
+ * LLM unless `llm` (then the local one, from where the fetch script put it): the specs that
+ * show a `generate` step failing for want of an LLM rely on there being none.
+ */
+export function isolatedEnv(home, { llm = false } = {}) {
   const env = { ...process.env }
   for (const name of PROVIDER_ENV) delete env[name]
-  for (const name of ['VAI_CACHE_DIR', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME']) {
+  for (const name of ['VAI_CACHE_DIR', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'VAI_LOCAL_LLM_DIR']) {
     delete env[name]
   }
   return {
@@ -78,6 +92,7 @@ export function isolatedEnv(home) {
     VAI_DATA_DIR: path.join(home, 'data'),
     VAI_CONFIG_PATH: path.join(home, '.vai', 'config.json'),
     VAI_MODEL_DIR: modelDir(process.env),
+    ...(llm ? { VAI_LOCAL_LLM_DIR: llmDir(process.env) } : {}),
     NO_COLOR: '1',
   }
 }
@@ -106,16 +121,19 @@ export function authHeaders(token) {
  * `vai playground: <url>`. Returns {url, token, printedUrl, child, home, output(), stop()}:
  * `url` is the origin (no trailing slash) and `token` the access token the printed URL
  * carries; a browser gets in by visiting `printedUrl`, a script sends `authHeaders(token)`.
- * Without `home` a fresh temporary one is made, and removed by stop().
+ * Without `home` a fresh temporary one is made, and removed by stop(). With `llm` it answers
+ * with the local LLM (see isolatedEnv).
+ *
+ * @param {{ cwd?: string, args?: string[], timeoutMs?: number, onOutput?: (text: string) => void, home?: string, llm?: boolean }} [options]
  */
-export async function startPlayground({ cwd = fixturesDir, args = [], timeoutMs = 60_000, onOutput, home: givenHome } = {}) {
+export async function startPlayground({ cwd = fixturesDir, args = [], timeoutMs = 60_000, onOutput, home: givenHome, llm = false } = {}) {
   const bin = vaiBinary()
   // A given home (one whose local store is already seeded, say) is the caller's to remove.
   const home = givenHome ?? mkdtempSync(path.join(tmpdir(), 'vai-e2e-'))
   const started = performance.now()
   const child = spawn(bin, ['playground', '--port', '0', '--no-open', ...args], {
     cwd,
-    env: isolatedEnv(home),
+    env: isolatedEnv(home, { llm }),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let log = ''

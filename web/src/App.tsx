@@ -2,6 +2,9 @@ import Box from '@mui/material/Box'
 import CssBaseline from '@mui/material/CssBaseline'
 import { ThemeProvider } from '@mui/material/styles'
 import { useMemo } from 'react'
+import { closeChat, openChat } from './chat/chatActions'
+import ChatPanel from './chat/ChatPanel'
+import { useChatStore } from './chat/chatStore'
 import { useFileDrop } from './hooks/useFileDrop'
 import { useLocationSync } from './hooks/useLocationSync'
 import { useRunWatchdog } from './hooks/useRunWatchdog'
@@ -28,6 +31,7 @@ export default function App() {
   useLocationSync()
   useRunWatchdog()
   const denied = useAccessStore((s) => s.denied)
+  const chatOpen = useChatStore((s) => s.open)
 
   if (denied)
     return (
@@ -47,10 +51,13 @@ export default function App() {
           onToggleLibrary={() => setLibraryOpen(!libraryOpen)}
           inspectorOpen={inspectorOpen}
           onToggleInspector={() => setInspectorOpen(!inspectorOpen)}
+          chatOpen={chatOpen}
+          onToggleChat={() => (chatOpen ? closeChat() : openChat())}
         />
         <Box sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
           {libraryOpen && <LibraryPanel />}
           <CenterPane />
+          {chatOpen && <ChatPanel />}
           {inspectorOpen && <InspectorPanel />}
         </Box>
         <RunBar />

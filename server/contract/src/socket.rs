@@ -1,5 +1,6 @@
 //! WebSocket messages on `/api/ws` (docs/api.md, "WebSocket").
 
+use crate::chat::{ChatAsk, ChatEvent};
 use crate::runs::{RunSnapshot, RunSummary};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -34,14 +35,23 @@ pub enum ServerMessage {
         #[ts(optional)]
         output_bytes: Option<usize>,
     },
-    /// An unknown run, a malformed message. `runId` names the run it is about, when there is
-    /// one (as the client sent it, cut to 64 characters).
+    /// One event of a chat turn this socket asked for.
+    Chat {
+        session_id: String,
+        event: ChatEvent,
+    },
+    /// An unknown run, a malformed message, a question that cannot be asked now. `runId` names
+    /// the run it is about and `sessionId` the chat session, when there is one (as the client
+    /// sent it, cut to 64 characters).
     Error {
         code: String,
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         run_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        session_id: Option<String>,
     },
 }
 
@@ -59,5 +69,13 @@ pub enum ClientMessage {
     },
     Unsubscribe {
         run_id: String,
+    },
+    /// Ask a question; the turn's events come back as `chat` messages to this socket.
+    ChatAsk {
+        ask: ChatAsk,
+    },
+    /// Stop the answer of the session's running turn (it is kept, marked cancelled).
+    ChatCancel {
+        session_id: String,
     },
 }

@@ -48,6 +48,15 @@ pub enum ApiError {
     TooManyRuns(usize),
     #[error("{0} run sockets are already open; close a playground tab or raise --max-sockets")]
     TooManySockets(usize),
+    /// The server has no chat engine.
+    #[error("chat is not available on this server")]
+    ChatUnavailable,
+    /// A chat turn that cannot become a workflow (it called no tools).
+    #[error("{0}")]
+    Export(#[from] vai_chat::ExportError),
+    /// The chat history cannot be read or written; the cause is logged, never sent.
+    #[error("the chat history cannot be read or written (the playground's log says why)")]
+    History(String),
     /// Something broke on our side; the cause is logged, the client sees a generic message.
     #[error("internal error")]
     Internal(String),
@@ -72,6 +81,9 @@ impl ApiError {
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED"),
             ApiError::TooManyRuns(_) => (StatusCode::TOO_MANY_REQUESTS, "TOO_MANY_RUNS"),
             ApiError::TooManySockets(_) => (StatusCode::SERVICE_UNAVAILABLE, "TOO_MANY_SOCKETS"),
+            ApiError::ChatUnavailable => (StatusCode::SERVICE_UNAVAILABLE, "NOT_AVAILABLE"),
+            ApiError::Export(_) => (StatusCode::UNPROCESSABLE_ENTITY, "NOT_EXPORTABLE"),
+            ApiError::History(_) => (StatusCode::INTERNAL_SERVER_ERROR, "HISTORY_UNAVAILABLE"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
         }
     }
@@ -80,8 +92,10 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
-        if let ApiError::Internal(cause) = &self {
-            tracing::error!(%cause, "internal error");
+        match &self {
+            ApiError::Internal(cause) => tracing::error!(%cause, "internal error"),
+            ApiError::History(cause) => tracing::error!(%cause, "chat history"),
+            _ => {}
         }
         let message = match &self {
             ApiError::InvalidWorkflow(diagnostics) => {

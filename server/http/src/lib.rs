@@ -1,10 +1,11 @@
 //! The vai playground server: `app(state)` is the whole axum router — REST routes under `/api`,
-//! the run-event WebSocket at `/api/ws`, and the embedded web app for everything else — and
-//! `serve` accepts connections for it within the limits; both used by `vai playground` and by
-//! the tests alike.
+//! the WebSocket of run and chat events at `/api/ws`, and the embedded web app for everything
+//! else — and `serve` accepts connections for it within the limits; both used by
+//! `vai playground` and by the tests alike.
 
 mod assets;
 mod auth;
+mod chat;
 mod error;
 mod graph;
 mod guard;

@@ -1,12 +1,13 @@
-//! How much the playground server takes on at once: connections, runs, sockets and the finished
-//! runs it keeps. One struct, so the CLI flags, the docs (docs/security.md, "Limits") and the
+//! How much the playground server takes on at once: connections, runs, sockets, chat answers
+//! and the finished runs it keeps. One struct, so the CLI flags, the docs (docs/security.md, "Limits") and the
 //! tests all name the same defaults.
 
 use std::time::Duration;
 use vai_runtime::RunBudget;
 
 /// Largest client message on the run socket. The protocol's messages (`subscribe`,
-/// `unsubscribe`) are under 200 bytes; a larger one is closed with 1009 before it is parsed.
+/// `unsubscribe`) are under 200 bytes, and a `chat_ask` carries a question of at most 16 KB; a
+/// larger one is closed with 1009 before it is parsed.
 pub const MAX_SOCKET_MESSAGE: usize = 64 * 1024;
 
 /// The server's limits; `Limits::default()` is what `vai playground` uses without flags.
@@ -32,6 +33,9 @@ pub struct Limits {
     pub keep_bytes: usize,
     /// Run-event WebSockets open at once; an upgrade beyond it is 503 `TOO_MANY_SOCKETS`.
     pub max_sockets: usize,
+    /// Chat answers being written at once, across every socket (each socket and each session
+    /// has at most one); a `chat_ask` beyond it is an `error` with code `BUSY`.
+    pub max_chat_turns: usize,
 }
 
 impl Limits {
@@ -56,6 +60,7 @@ impl Default for Limits {
             keep_runs: runs.keep_runs,
             keep_bytes: runs.keep_bytes,
             max_sockets: 256,
+            max_chat_turns: 4,
         }
     }
 }

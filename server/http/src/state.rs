@@ -1,9 +1,11 @@
 //! The server's shared state: a cheap `Clone` over one `Arc`, holding the tools, the workflow
-//! library, the configuration status, the runs, the access token and the limits.
+//! library, the configuration status, the runs, the chat, the access token and the limits.
 
+use crate::chat::Chats;
 use crate::limits::Limits;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
+use vai_chat::{ChatEngine, ChatOptions};
 use vai_contract::ConfigStatus;
 use vai_runtime::AccessToken;
 use vai_runtime::{BeforeRun, Library, RunManager};
@@ -26,6 +28,10 @@ pub struct ServerSettings {
     pub limits: Limits,
     /// Bounds on the values runs make (`.vai.json` `limits`).
     pub run_limits: RunLimits,
+    /// The Chat panel's engine; without one the chat routes say chat is not available.
+    pub chat: Option<ChatEngine>,
+    /// How chat answers unless a question says otherwise (`.vai.json` `chat`).
+    pub chat_options: ChatOptions,
 }
 
 /// Shared by every handler.
@@ -44,6 +50,7 @@ pub(crate) struct Inner {
     pub(crate) limits: Limits,
     /// One permit per open run socket.
     pub(crate) sockets: Arc<Semaphore>,
+    pub(crate) chat: Option<Chats>,
 }
 
 impl AppState {
@@ -61,6 +68,13 @@ impl AppState {
             .chain(settings.extra_hosts)
             .map(|h| format!("{h}:{port}"))
             .collect();
+        let chat = settings.chat.map(|engine| {
+            Chats::new(
+                engine,
+                settings.chat_options,
+                settings.limits.max_chat_turns,
+            )
+        });
         Self(Arc::new(Inner {
             registry: settings.registry,
             library: settings.library,
@@ -71,6 +85,7 @@ impl AppState {
             token: settings.token,
             sockets: Arc::new(Semaphore::new(settings.limits.max_sockets)),
             limits: settings.limits,
+            chat,
         }))
     }
 
@@ -80,6 +95,10 @@ impl AppState {
 
     pub fn limits(&self) -> &Limits {
         &self.0.limits
+    }
+
+    pub(crate) fn chat(&self) -> Option<&Chats> {
+        self.0.chat.as_ref()
     }
 
     pub(crate) fn inner(&self) -> &Inner {

@@ -2,6 +2,7 @@
 //! the WebSocket over a real loopback listener. Tools are small fakes: no model, network or keys.
 
 mod builder;
+mod chat;
 mod limits;
 mod run_limits;
 mod security;
@@ -612,8 +613,7 @@ async fn the_socket_protocol_runs_without_a_network() {
             Ok::<_, ()>(tx)
         },
     ));
-    let runs = app.state.runs().clone();
-    let socket = tokio::spawn(vai_http::serve_socket(runs, write, read));
+    let socket = tokio::spawn(vai_http::serve_socket(app.state.clone(), write, read));
     let hello: Value = serde_json::from_str(&from_server.recv().await.unwrap()).unwrap();
     assert_eq!(hello["type"], "hello");
     to_server

@@ -3,6 +3,9 @@
 //! page was opened without the access token `vai playground` printed) is also announced to
 //! `onAccessDenied` listeners, so the shell can say what to do instead of showing broken panels.
 import type {
+  ChatConfig,
+  ChatSession,
+  ChatSessionList,
   CompleteRequest,
   CompleteResponse,
   ConfigStatus,
@@ -116,6 +119,12 @@ export const api = {
   format: (definition: JsonValue) => request<FormatResponse>('POST', '/api/workflows/format', { definition }),
   save: (body: SaveRequest) => request<SaveResponse>('POST', '/api/workflows/save', body),
   saveTestCase: (runId: string, body: TestCaseRequest) => request<TestCaseSaved>('POST', `/api/runs/${enc(runId)}/test-case`, body),
+  // The Chat panel's routes (docs/api.md, "Chat"); questions go over the socket.
+  chatConfig: () => request<ChatConfig>('GET', '/api/chat/config'),
+  chatSessions: () => request<ChatSessionList>('GET', '/api/chat/sessions'),
+  chatSession: (id: string) => request<ChatSession>('GET', `/api/chat/sessions/${enc(id)}`),
+  deleteChatSession: (id: string) => request<undefined>('DELETE', `/api/chat/sessions/${enc(id)}`),
+  chatWorkflow: (sessionId: string, turnId: string) => request<JsonValue>('GET', `/api/chat/sessions/${enc(sessionId)}/turns/${enc(turnId)}/workflow`),
 }
 
 /** `{code, message}` for any thrown value. */

@@ -33,7 +33,7 @@ class FakeSocket {
 const latest = () => FakeSocket.all[FakeSocket.all.length - 1]
 
 function sinks() {
-  return { onConnection: vi.fn(), onMessage: vi.fn(), onLost: vi.fn(), onAnnounce: vi.fn() } satisfies RunSocketSinks
+  return { onConnection: vi.fn(), onMessage: vi.fn(), onLost: vi.fn(), onAnnounce: vi.fn(), onChat: vi.fn() } satisfies RunSocketSinks
 }
 
 const run = (runId: string): RunSummary => ({ runId, workflow: 'w', workflowId: 'builtin:w', status: 'running', startedAt: 0 })
@@ -93,6 +93,27 @@ describe('RunSocket', () => {
 
     latest().receive('not json')
     expect(heard.onMessage).toHaveBeenCalledTimes(2)
+  })
+
+  it('sends chat questions and stops, and hands chat messages and run-less errors to the chat sink', () => {
+    const heard = sinks()
+    const socket = new RunSocket()
+    socket.start(heard)
+    expect(socket.ask({ question: 'too early' })).toBe(false)
+    latest().open()
+    expect(socket.ask({ question: 'what is vai?', mode: 'pipeline' })).toBe(true)
+    socket.cancelChat('s1')
+    expect(latest().sent).toEqual([
+      { type: 'chat_ask', ask: { question: 'what is vai?', mode: 'pipeline' } },
+      { type: 'chat_cancel', sessionId: 's1' },
+    ])
+
+    const text: ServerMessage = { type: 'chat', sessionId: 's1', event: { type: 'text', delta: 'hi' } }
+    latest().receive(text)
+    const busy: ServerMessage = { type: 'error', code: 'BUSY', message: 'busy', sessionId: 's1' }
+    latest().receive(busy)
+    expect(heard.onChat.mock.calls.map(([m]) => m)).toEqual([text, busy])
+    expect(heard.onMessage).not.toHaveBeenCalled()
   })
 
   it('opens once; a second start only replaces the sinks', () => {

@@ -1,8 +1,12 @@
-//! The WebSocket to `/api/ws`: reconnects with backoff, re-subscribes to the followed run, and
-//! hands what it hears to the sinks it is started with; it knows no store (state/runWiring.ts
-//! connects them). It stops once the API has refused the page for want of the access token.
+//! The WebSocket to `/api/ws`: reconnects with backoff, re-subscribes to the followed run, sends
+//! the Chat panel's questions, and hands what it hears to the sinks it is started with; it knows
+//! no store (state/runWiring.ts connects them). It stops once the API has refused the page for
+//! want of the access token.
 import { api, isAccessDenied } from './client'
-import type { ClientMessage, RunSummary, ServerMessage } from './types'
+import type { ChatAsk, ClientMessage, RunSummary, ServerMessage } from './types'
+
+/** What the socket hears about chat: a turn's events, and errors that name no run. */
+export type ChatServerMessage = Extract<ServerMessage, { type: 'chat' } | { type: 'error' }>
 
 const MIN_DELAY_MS = 500
 const MAX_DELAY_MS = 10_000
@@ -28,6 +32,8 @@ export interface RunSocketSinks {
   onLost(runId: string): void
   /** A run exists (`hello`) or started elsewhere (`run_created`), e.g. from another tab. */
   onAnnounce(run: RunSummary): void
+  /** A chat turn's event, or an error that names no run (a question refused). */
+  onChat(message: ChatServerMessage): void
 }
 
 export class RunSocket {
@@ -61,8 +67,20 @@ export class RunSocket {
     this.followed = undefined
   }
 
-  private send(message: ClientMessage): void {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message))
+  /** Asks a chat question; false when the socket is not open (nothing was sent). */
+  ask(ask: ChatAsk): boolean {
+    return this.send({ type: 'chat_ask', ask })
+  }
+
+  /** Stops the answer of the session's running turn. */
+  cancelChat(sessionId: string): void {
+    this.send({ type: 'chat_cancel', sessionId })
+  }
+
+  private send(message: ClientMessage): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false
+    this.ws.send(JSON.stringify(message))
+    return true
   }
 
   private connect(): void {
@@ -94,6 +112,7 @@ export class RunSocket {
       if (message.type === 'hello') message.runs.forEach((run) => this.sinks?.onAnnounce(run))
       else if (message.type === 'run_created') this.sinks?.onAnnounce(message.run)
       else if (message.type === 'error' && message.code === 'NOT_FOUND' && this.followed && message.runId === this.followed) this.sinks?.onLost(this.followed)
+      else if (message.type === 'chat' || (message.type === 'error' && message.runId === undefined)) this.sinks?.onChat(message)
       else {
         if ((message.type === 'snapshot' ? message.run.runId : message.type === 'event' ? message.runId : undefined) === this.followed)
           this.lastHeardAt = Date.now()

@@ -814,15 +814,185 @@ code: string, message: string,
 diagnostics?: Array<Diagnostic>, };
 
 /**
+ * How a turn finds its answer.
+ */
+export type ChatMode = "pipeline" | "agent";
+
+/**
+ * What the assistant is doing now.
+ */
+export type TurnState = "retrieving" | "thinking" | "calling_tools" | "answering";
+
+/**
+ * How a turn ended.
+ */
+export type TurnStatus = "done" | "failed" | "cancelled";
+
+/**
+ * A document an answer may cite as `[n]`.
+ */
+export type ChatSource = { 
+/**
+ * The citation number, from 1.
+ */
+index: number, 
+/**
+ * What the document is called: its `source`, title or id.
+ */
+title: string, 
+/**
+ * The document's text (cut to 8 KB).
+ */
+text: string, 
+/**
+ * Relevance after reranking (or the vector score without it).
+ */
+score?: number, 
+/**
+ * The collection it came from, when known.
+ */
+collection?: string, };
+
+/**
+ * One tool call of an agent-mode turn.
+ */
+export type ChatToolCall = { 
+/**
+ * The model's id for the call.
+ */
+id: string, 
+/**
+ * The tool as the model named it (`vai_query`).
+ */
+name: string, 
+/**
+ * The arguments it ran with (defaults filled in).
+ */
+arguments: JsonValue, 
+/**
+ * What it is doing, for people: `Searching api_docs for "auth"`.
+ */
+label: string, ok: boolean, 
+/**
+ * One line on the result (`5 results, top score 0.91`) or the error.
+ */
+summary: string, 
+/**
+ * The tool's output when its JSON is at most 16 KB.
+ */
+output?: JsonValue, durationMs: number, };
+
+/**
+ * Where the time of a turn went.
+ */
+export type ChatTimings = { 
+/**
+ * Retrieval (pipeline) or tool calls (agent).
+ */
+retrievalMs: number, 
+/**
+ * Waiting for and reading the model.
+ */
+generationMs: number, totalMs: number, };
+
+/**
+ * One question and its answer, as kept in the history.
+ */
+export type ChatTurn = { id: string, question: string, 
+/**
+ * The answer as far as it came (empty when the turn failed before any text).
+ */
+answer: string, status: TurnStatus, error?: string, mode: ChatMode, 
+/**
+ * A notice the turn carried (agent mode fell back to the pipeline, …).
+ */
+notice?: string, sources: Array<ChatSource>, toolCalls: Array<ChatToolCall>, 
+/**
+ * The LLM provider and model that answered.
+ */
+provider: string, model: string, usage: Usage, timings: ChatTimings, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+startedAt: number, };
+
+/**
+ * A conversation: its turns, oldest first.
+ */
+export type ChatSession = { id: string, 
+/**
+ * The first question, cut to 80 characters.
+ */
+title: string, createdAt: number, updatedAt: number, turns: Array<ChatTurn>, };
+
+/**
+ * A session as lists show it.
+ */
+export type ChatSessionSummary = { id: string, title: string, createdAt: number, updatedAt: number, turnCount: number, };
+
+/**
+ * `GET /api/chat/sessions`: newest first.
+ */
+export type ChatSessionList = { sessions: Array<ChatSessionSummary>, };
+
+/**
+ * What a turn reports while it runs; `turn_finished` is always last.
+ */
+export type ChatEvent = { "type": "turn_started", sessionId: string, turnId: string, mode: ChatMode, provider: string, model: string, } | { "type": "state", state: TurnState, label: string, } | { "type": "notice", message: string, } | { "type": "sources", sources: Array<ChatSource>, } | { "type": "tool_call_started", id: string, name: string, arguments: JsonValue, label: string, } | { "type": "tool_call_finished", call: ChatToolCall, } | { "type": "text", delta: string, } | { "type": "turn_finished", turn: ChatTurn, };
+
+/**
+ * A question and how to answer it (the playground's `chat_ask`; the CLI's flags).
+ */
+export type ChatAsk = { 
+/**
+ * Continue this session; a new one when absent.
+ */
+sessionId?: string, question: string, mode?: ChatMode, db?: string, collection?: string, 
+/**
+ * Another model of the configured provider.
+ */
+model?: string, maxContextDocs?: number, rerank?: boolean, };
+
+/**
+ * `GET /api/chat/config`: what answers and where it looks.
+ */
+export type ChatConfig = { 
+/**
+ * No LLM is configured or present: chat cannot answer, `hint` says how to fix it.
+ */
+available: boolean, provider: string, model: string, 
+/**
+ * For people: `anthropic · claude-…`, or the local model's label.
+ */
+label: string, 
+/**
+ * Whether agent mode can run (the model calls tools).
+ */
+supportsTools: boolean, 
+/**
+ * Models of the provider to choose from (the configured one first).
+ */
+models: Array<string>, db: string, collection: string, mode: ChatMode, 
+/**
+ * Where sessions are kept: `local`, `mongodb` or `memory`.
+ */
+history: string, 
+/**
+ * The longest question answered, in bytes (UTF-8); a longer one is recorded as a failed
+ * turn.
+ */
+maxQuestionBytes: number, hint?: string, };
+
+/**
  * Server → client.
  */
 export type ServerMessage = { "type": "hello", runs: Array<RunSummary>, } | { "type": "run_created", run: RunSummary, } | { "type": "snapshot", run: RunSnapshot, } | { "type": "event", runId: string, seq: number, event: RunEvent, 
 /**
  * On `step_completed` and `run_finished`, when its JSON is at most 16 KB.
  */
-output?: JsonValue, outputBytes?: number, } | { "type": "error", code: string, message: string, runId?: string, };
+output?: JsonValue, outputBytes?: number, } | { "type": "chat", sessionId: string, event: ChatEvent, } | { "type": "error", code: string, message: string, runId?: string, sessionId?: string, };
 
 /**
  * Client → server.
  */
-export type ClientMessage = { "type": "subscribe", runId: string, } | { "type": "unsubscribe", runId: string, };
+export type ClientMessage = { "type": "subscribe", runId: string, } | { "type": "unsubscribe", runId: string, } | { "type": "chat_ask", ask: ChatAsk, } | { "type": "chat_cancel", sessionId: string, };

@@ -1,5 +1,7 @@
-//! Once per page: connect the run socket and load the tool catalog and the library list.
+//! Once per page: connect the run socket, load the tool catalog and the library list, and bring
+//! back the Chat panel the address bar names.
 import { useEffect } from 'react'
+import { restoreChat } from '../chat/chatActions'
 import { useCatalogStore } from '../state/catalogStore'
 import { loadLibrary } from '../state/libraryActions'
 import { connectRunSocket } from '../state/runWiring'
@@ -9,5 +11,6 @@ export function useStartup(): void {
     connectRunSocket()
     void useCatalogStore.getState().load()
     void loadLibrary()
+    restoreChat()
   }, [])
 }

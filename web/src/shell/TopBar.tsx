@@ -1,4 +1,5 @@
 import DarkMode from '@mui/icons-material/DarkMode'
+import Forum from '@mui/icons-material/Forum'
 import LightMode from '@mui/icons-material/LightMode'
 import ViewSidebar from '@mui/icons-material/ViewSidebar'
 import MenuOpen from '@mui/icons-material/MenuOpen'
@@ -18,10 +19,12 @@ interface Props {
   onToggleLibrary(): void
   inspectorOpen: boolean
   onToggleInspector(): void
+  chatOpen: boolean
+  onToggleChat(): void
 }
 
 export default function TopBar(props: Props) {
-  const { mode, onToggleMode, libraryOpen, onToggleLibrary, inspectorOpen, onToggleInspector } = props
+  const { mode, onToggleMode, libraryOpen, onToggleLibrary, inspectorOpen, onToggleInspector, chatOpen, onToggleChat } = props
   return (
     <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, height: 44, borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}>
       <Tooltip title={libraryOpen ? 'Hide library' : 'Show library'}>
@@ -36,6 +39,11 @@ export default function TopBar(props: Props) {
       <Box sx={{ flex: 1 }} />
       <ConnectionChip />
       <ConfigChip />
+      <Tooltip title={chatOpen ? 'Hide chat' : 'Chat with the knowledge base'}>
+        <IconButton size="small" aria-label={chatOpen ? 'Hide chat' : 'Show chat'} aria-pressed={chatOpen} onClick={onToggleChat}>
+          <Forum fontSize="small" />
+        </IconButton>
+      </Tooltip>
       <Tooltip title={mode === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}>
         <IconButton size="small" aria-label="Toggle light/dark theme" onClick={onToggleMode}>
           {mode === 'dark' ? <LightMode fontSize="small" /> : <DarkMode fontSize="small" />}

@@ -3,6 +3,7 @@
 //! before every test). A new module-level store belongs in this list.
 import type { StoreApi } from 'zustand'
 import { useCanvasStore } from '../canvas/useCanvasStore'
+import { useChatStore } from '../chat/chatStore'
 import { useEditSession } from '../editor/editSession'
 import { useAccessStore } from './accessStore'
 import { useCatalogStore } from './catalogStore'
@@ -27,4 +28,5 @@ export function resetStores(): void {
   reset(useWorkflowStore)
   reset(useEditSession)
   reset(useCanvasStore)
+  reset(useChatStore)
 }

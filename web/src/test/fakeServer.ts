@@ -105,7 +105,7 @@ export interface Call {
 }
 
 /** Every socket the app opened, across tests (the app's socket is a page-lifetime singleton). */
-export const sockets: { sent: unknown[]; push(message: ServerMessage): void }[] = []
+export const sockets: { readyState: number; sent: unknown[]; push(message: ServerMessage): void }[] = []
 
 /** A test's own answer to a call, or `undefined` to let the fake server answer. */
 export type Respond = (call: Call) => Response | undefined

@@ -1,5 +1,6 @@
 //! The `/api` routes, one file per resource, and the JSON body extractor they share.
 
+mod chat;
 mod config;
 mod edit;
 mod runs;
@@ -37,6 +38,16 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/runs/{id}/output", get(runs::output))
         .route("/runs/{id}/test-case", post(test_case::save))
         .route("/runs/{id}/steps/{step}/output", get(runs::step))
+        .route("/chat/config", get(chat::config))
+        .route("/chat/sessions", get(chat::sessions))
+        .route(
+            "/chat/sessions/{id}",
+            get(chat::session).delete(chat::delete),
+        )
+        .route(
+            "/chat/sessions/{id}/turns/{turn}/workflow",
+            get(chat::workflow),
+        )
         .route("/ws", get(ws::upgrade))
         .fallback(not_found)
 }

@@ -1,7 +1,8 @@
-//! `/api/ws`: the run-event stream. `serve` speaks the protocol over any sink and stream of text
-//! frames, so tests can drive it without a network; `upgrade` adapts an axum WebSocket to it,
-//! within the socket cap and the client message limit.
+//! `/api/ws`: the run-event stream, and the chat turns the page asks for. `serve` speaks the
+//! protocol over any sink and stream of text frames, so tests can drive it without a network;
+//! `upgrade` adapts an axum WebSocket to it, within the socket cap and the client message limit.
 
+use crate::chat::{Refused, socket_id};
 use crate::error::{ApiError, QUOTE_LIMIT, clip};
 use crate::guard::origin_matches;
 use crate::limits::MAX_SOCKET_MESSAGE;
@@ -19,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 use vai_contract::{ClientMessage, RunState, ServerMessage};
-use vai_runtime::runs::{Outgoing, Run, RunManager};
+use vai_runtime::runs::{Outgoing, Run};
 
 /// Messages queued for one socket before its forwarders wait (they hold shared event text, so
 /// this bounds handles, not copies).
@@ -47,7 +48,6 @@ pub(super) async fn upgrade(
     let Ok(permit) = state.inner().sockets.clone().try_acquire_owned() else {
         return ApiError::TooManySockets(state.limits().max_sockets).into_response();
     };
-    let runs = state.runs().clone();
     ws.max_message_size(MAX_SOCKET_MESSAGE)
         .max_frame_size(MAX_SOCKET_MESSAGE)
         .read_buffer_size(READ_BUFFER)
@@ -75,7 +75,7 @@ pub(super) async fn upgrade(
                 });
             let text = (&mut write)
                 .with(|text: String| ready(Ok::<_, axum::Error>(Message::Text(text.into()))));
-            serve(runs, Box::pin(text), Box::pin(read)).await;
+            serve(state, Box::pin(text), Box::pin(read)).await;
             if too_big.load(Ordering::Relaxed) {
                 let close = CloseFrame {
                     code: close_code::SIZE,
@@ -102,12 +102,16 @@ fn is_too_big(error: &axum::Error) -> bool {
 }
 
 /// Speak the socket protocol until the client goes away: `hello`, then `run_created` for every
-/// new run, and for each `subscribe` a snapshot followed by every later event of that run.
-pub async fn serve<W, R>(runs: RunManager, mut write: W, mut read: R)
+/// new run, for each `subscribe` a snapshot followed by every later event of that run, and for
+/// each `chat_ask` the turn's events. A chat turn still running when the socket closes is
+/// cancelled.
+pub async fn serve<W, R>(state: AppState, mut write: W, mut read: R)
 where
     W: Sink<String> + Unpin,
     R: Stream<Item = String> + Unpin,
 {
+    let runs = state.runs();
+    let socket = socket_id();
     let mut created = runs.created();
     let closing = runs.closing();
     let hello = ServerMessage::Hello { runs: runs.list() };
@@ -147,6 +151,7 @@ where
                                     code: "NOT_FOUND".to_string(),
                                     message: format!("no run \"{quoted}\""),
                                     run_id: Some(quoted),
+                                    session_id: None,
                                 })
                             }
                         }
@@ -157,10 +162,27 @@ where
                         }
                         None
                     }
+                    Ok(ClientMessage::ChatAsk { ask }) => match state.chat() {
+                        Some(chats) => chats.ask(socket, ask, outbox.clone()).err().map(Refused::into_message),
+                        None => Some(ServerMessage::Error {
+                            code: "NOT_AVAILABLE".to_string(),
+                            message: "chat is not available on this server".to_string(),
+                            run_id: None,
+                            session_id: ask.session_id.as_deref().map(|s| clip(s, QUOTE_LIMIT)),
+                        }),
+                    },
+                    // Nothing to say when the session is not answering: it may just have ended.
+                    Ok(ClientMessage::ChatCancel { session_id }) => {
+                        if let Some(chats) = state.chat() {
+                            chats.cancel(&session_id);
+                        }
+                        None
+                    }
                     Err(e) => Some(ServerMessage::Error {
                         code: "BAD_MESSAGE".to_string(),
                         message: format!("cannot read the message: {}", clip(&e.to_string(), ERROR_TEXT_LIMIT)),
                         run_id: None,
+                        session_id: None,
                     }),
                 };
                 if let Some(reply) = reply
@@ -188,6 +210,9 @@ where
     }
     for task in subscriptions.into_values() {
         task.abort();
+    }
+    if let Some(chats) = state.chat() {
+        chats.cancel_socket(socket);
     }
 }
 

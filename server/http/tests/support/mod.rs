@@ -3,7 +3,7 @@
 
 mod socket;
 
-pub(crate) use socket::{SendJson, collect_run, connect, connect_as, next_json};
+pub(crate) use socket::{SendJson, Socket, collect_run, connect, connect_as, next_json};
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode};
@@ -58,7 +58,11 @@ pub(crate) fn stuck() -> Value {
     json!({"name": "Stuck", "steps": [{"id": "wait", "tool": "wait", "inputs": {}}]})
 }
 
-fn spec(name: &'static str, category: Category, main_input: Option<&'static str>) -> ToolSpec {
+pub(crate) fn spec(
+    name: &'static str,
+    category: Category,
+    main_input: Option<&'static str>,
+) -> ToolSpec {
     ToolSpec {
         name,
         label: name,
@@ -229,6 +233,8 @@ fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) ->
         token: AccessToken::parse(TOKEN).unwrap(),
         limits,
         run_limits: vai_workflow::Limits::DEFAULT,
+        chat: None,
+        chat_options: vai_chat::ChatOptions::default(),
     }
 }
 
@@ -263,6 +269,31 @@ impl TestApp {
         settings.library.dir = None;
         app.state = AppState::new(settings);
         app
+    }
+
+    /// Requests go through the router, with this chat engine (or none).
+    pub(crate) fn with_chat(chat: Option<vai_chat::ChatEngine>) -> Self {
+        let mut app = Self::new();
+        let mut settings = settings(app.port, app.dir.clone(), registry(), Limits::default());
+        settings.chat = chat;
+        app.state = AppState::new(settings);
+        app
+    }
+
+    /// A real server with this chat engine and these limits.
+    pub(crate) async fn serve_chat(chat: vai_chat::ChatEngine, limits: Limits) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let dir = workflow_dir();
+        let mut settings = settings(port, dir.clone(), registry(), limits);
+        settings.chat = Some(chat);
+        let state = AppState::new(settings);
+        tokio::spawn(vai_http::serve(
+            listener,
+            state.clone(),
+            std::future::pending(),
+        ));
+        Self { state, port, dir }
     }
 
     /// A real server on a loopback port, for sockets.
@@ -336,6 +367,11 @@ impl TestApp {
             request = request.header("origin", origin);
         }
         json_of(self.send(request.body(Body::empty()).unwrap()).await).await
+    }
+
+    pub(crate) async fn delete(&self, uri: &str) -> (StatusCode, Value) {
+        let request = self.request("DELETE", uri).body(Body::empty()).unwrap();
+        json_of(self.send(request).await).await
     }
 
     pub(crate) async fn post(&self, uri: &str, body: Value) -> (StatusCode, Value) {

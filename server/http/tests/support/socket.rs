@@ -11,7 +11,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::TOKEN;
 
-pub(super) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// Open `/api/ws` with `origin` (default: the server's own) and the token.
 pub(crate) async fn connect(

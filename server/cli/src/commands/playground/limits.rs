@@ -31,6 +31,10 @@ pub(crate) struct LimitArgs {
     /// Run-event WebSockets open at once (one per playground tab).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_sockets as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_sockets: u32,
+    /// Chat answers written at once, across every tab (each tab and each session writes one
+    /// at a time).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_chat_turns as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_chat_turns: u32,
 }
 
 impl LimitArgs {
@@ -43,6 +47,7 @@ impl LimitArgs {
             keep_runs: self.keep_runs as usize,
             keep_bytes: (self.keep_mb as usize) << 20,
             max_sockets: self.max_sockets as usize,
+            max_chat_turns: self.max_chat_turns as usize,
         }
     }
 }

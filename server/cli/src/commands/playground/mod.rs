@@ -4,21 +4,24 @@
 mod limits;
 
 use super::{EXIT_INVALID, EXIT_OK};
+use crate::app::{self, ChatHistory};
+use crate::config::Config;
 use crate::serving::{listen, sample_seeding, stop_signal, url_host};
-use crate::{app, config::Config};
 use clap::Args;
 use std::io::Write;
 use std::net::IpAddr;
 use std::sync::Arc;
 use vai_contract::WorkflowSource;
 use vai_http::{AccessToken, AppState, ServerSettings};
+use vai_runtime::tool_schema::BeforeTool;
 use vai_runtime::{BeforeRun, FILE_SUFFIX, Library, id_of};
 
 /// The environment variable `--token` falls back to.
 const TOKEN_ENV: &str = "VAI_PLAYGROUND_TOKEN";
 
 /// Open the playground in the browser: draw, run, inspect and edit workflows, with live
-/// per-step status. Serves on 127.0.0.1 only, unless --host says otherwise.
+/// per-step status, and chat with the knowledge base. Serves on 127.0.0.1 only, unless --host
+/// says otherwise.
 #[derive(Debug, Args)]
 pub(super) struct PlaygroundArgs {
     /// A workflow to open: the name of a built-in or example, or a `*.vai-workflow.json` file
@@ -109,6 +112,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         background().await;
     });
+    let for_chat = seed.clone();
     let before_run: BeforeRun = Arc::new(move |plan| {
         if app::needs_store(plan) {
             seed()
@@ -116,6 +120,21 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
             Box::pin(async {})
         }
     });
+    // The Chat panel's tools wait for the sample knowledge base the same way.
+    let before_tool: BeforeTool = Arc::new(move |tool| {
+        if app::uses_store(tool) {
+            for_chat()
+        } else {
+            Box::pin(async {})
+        }
+    });
+    let chat = match app::chat_engine(&cfg, &live, ChatHistory::Kept) {
+        Ok(engine) => Some(engine.with_before_tool(before_tool)),
+        Err(e) => {
+            eprintln!("warning: the Chat panel is off: {e:#}");
+            None
+        }
+    };
 
     let extra_hosts = if args.host.is_loopback() || args.host.is_unspecified() {
         Vec::new()
@@ -132,6 +151,8 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         token: token.clone(),
         limits: args.limits.limits(),
         run_limits: cfg.project.limits(),
+        chat,
+        chat_options: app::chat_options(&cfg, &live),
     });
 
     let shown_host = if args.host.is_unspecified() {
