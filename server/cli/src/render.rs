@@ -114,6 +114,63 @@ impl EventSink for Progress {
     }
 }
 
+/// Most inputs a pause lists, and the longest value shown for each.
+const PAUSE_INPUTS: usize = 8;
+const PAUSE_VALUE_CHARS: usize = 70;
+
+/// What `vai workflow run --step` shows before a step: its name, id and tool, the inputs it will
+/// get in short, and the keys that go on. Ends at the prompt, without a line break.
+pub(crate) fn pause(
+    name: &str,
+    step_id: &str,
+    tool: &str,
+    breakpoint: bool,
+    inputs: Option<&Value>,
+    go_on: &str,
+) -> String {
+    let at = if breakpoint { "breakpoint: " } else { "" };
+    let title = if name == step_id {
+        step_id.to_string()
+    } else {
+        format!("{name} ({step_id})")
+    };
+    let mut lines = vec![format!("⏸ {at}{title} · {tool}")];
+    let short = |v: &Value| value::truncate_chars(&v.to_string(), PAUSE_VALUE_CHARS);
+    let fields = |inputs: &serde_json::Map<String, Value>, lines: &mut Vec<String>| {
+        for (k, v) in inputs.iter().take(PAUSE_INPUTS) {
+            lines.push(format!("    {k}: {}", short(v)));
+        }
+        if inputs.len() > PAUSE_INPUTS {
+            lines.push(format!("    … and {} more", inputs.len() - PAUSE_INPUTS));
+        }
+    };
+    match inputs {
+        Some(Value::Object(inputs)) => fields(inputs, &mut lines),
+        // A forEach step: one set of inputs per element.
+        Some(Value::Array(calls)) => {
+            lines.push(format!(
+                "    {} call{} (forEach){}",
+                calls.len(),
+                if calls.len() == 1 { "" } else { "s" },
+                if calls.is_empty() {
+                    ""
+                } else {
+                    "; the first gets:"
+                }
+            ));
+            if let Some(Value::Object(first)) = calls.first() {
+                fields(first, &mut lines);
+            }
+        }
+        Some(other) => lines.push(format!("    {}", value::to_text(Some(other)))),
+        None => lines.push("    (its inputs do not resolve yet: running it will say why)".into()),
+    }
+    lines.push(format!(
+        "  Enter: run it · c Enter: {go_on} · q Enter: cancel › "
+    ));
+    lines.join("\n")
+}
+
 fn indent(text: &str, prefix: &str) -> String {
     text.lines()
         .map(|l| format!("{prefix}{l}"))
@@ -314,6 +371,34 @@ mod tests {
             Some(&f),
         );
         assert_eq!(out, "model  cost\n─────  ────\na      1.5\nbb     2");
+    }
+
+    #[test]
+    fn a_pause_shows_the_step_and_its_inputs_in_short() {
+        let inputs = json!({"text": "x".repeat(100), "n": 2});
+        let shown = pause(
+            "Say",
+            "say",
+            "template",
+            false,
+            Some(&inputs),
+            "run to the end",
+        );
+        assert_eq!(
+            shown,
+            format!(
+                "⏸ Say (say) · template\n    text: \"{}…\n    n: 2\n  Enter: run it · c Enter: run to the end · q Enter: cancel › ",
+                "x".repeat(69)
+            )
+        );
+        let each = json!([{"x": 1}, {"x": 2}]);
+        let shown = pause("e", "e", "echo", true, Some(&each), "continue");
+        assert!(
+            shown.starts_with(
+                "⏸ breakpoint: e · echo\n    2 calls (forEach); the first gets:\n    x: 1\n"
+            ),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -6,8 +6,12 @@ use std::process::{Command, Output};
 
 #[path = "cli/chat.rs"]
 mod chat;
+#[path = "cli/explain.rs"]
+mod explain;
 #[path = "cli/limits.rs"]
 mod limits;
+#[path = "cli/step.rs"]
+mod step;
 mod support;
 
 use support::{llm_dir, offline_command};

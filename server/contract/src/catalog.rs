@@ -30,6 +30,22 @@ pub struct ToolView {
     #[ts(optional)]
     pub main_input: Option<String>,
     pub api_calls: ApiCalls,
+    /// What a step of this tool is doing in a RAG pipeline, for the inspector's "What is
+    /// happening here"; absent for tools without a note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub explain: Option<ToolExplanation>,
+}
+
+/// A few plain sentences on what a step of a tool is doing, and the `vai explain` topic that says
+/// more (the same texts as the `explain` tool).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ToolExplanation {
+    /// The topic's key, as `vai explain <topic>` takes it ("reranking").
+    pub topic: String,
+    /// The topic's title ("Reranking").
+    pub title: String,
+    pub text: String,
 }
 
 /// One output field of a tool.

@@ -10,8 +10,8 @@ pub mod socket;
 pub mod workflows;
 
 pub use catalog::{
-    Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolOutputField,
-    ToolView,
+    Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolExplanation,
+    ToolOutputField, ToolView,
 };
 pub use chat::{
     ChatAsk, ChatConfig, ChatEvent, ChatMode, ChatSession, ChatSessionList, ChatSessionSummary,
@@ -22,8 +22,8 @@ pub use edit::{
     RewriteRequest, RewriteResponse, SaveRequest, SaveResponse, TestCaseRequest, TestCaseSaved,
 };
 pub use runs::{
-    ApiErrorBody, CancelAccepted, ErrorInfo, RunCreated, RunList, RunOutput, RunSnapshot, RunState,
-    RunSummary, StartRun, StepDetail, StepState, StepStatus,
+    ApiErrorBody, CancelAccepted, ErrorInfo, PausedStep, ResumeAccepted, RunCreated, RunList,
+    RunOutput, RunSnapshot, RunState, RunSummary, StartRun, StepDetail, StepState, StepStatus,
 };
 pub use socket::{ClientMessage, ServerMessage};
 pub use vai_workflow::edit::{Completion, CompletionKind, ReferenceKind, ReferenceSite};
@@ -49,7 +49,8 @@ pub fn typescript() -> String {
         Formatters, InputDecl, InputType, Note, RetryPolicy, Step, UiPosition, Workflow, WorkflowUi,
     };
     use vai_workflow::{
-        ApiCalls, Category, Diagnostic, Estimate, Mode, RunEvent, RunStatus, Severity, Usage,
+        ApiCalls, Category, Diagnostic, Estimate, Mode, Resume, ResumeAction, RunEvent, RunStatus,
+        Severity, StepThrough, Usage,
     };
 
     // Every integer on the wire fits a JavaScript number.
@@ -95,6 +96,7 @@ pub fn typescript() -> String {
         Estimate,
         Usage,
         RunStatus,
+        ResumeAction,
         RunEvent,
         // workflows
         WorkflowSource,
@@ -139,6 +141,7 @@ pub fn typescript() -> String {
         AdditionalProperties,
         WidgetFormat,
         ToolOutputField,
+        ToolExplanation,
         CategoryView,
         ConfigStatus,
         ProviderId,
@@ -146,8 +149,12 @@ pub fn typescript() -> String {
         ProviderStatus,
         // runs
         StartRun,
+        StepThrough,
         RunCreated,
         CancelAccepted,
+        Resume,
+        ResumeAccepted,
+        PausedStep,
         RunState,
         RunSummary,
         RunList,

@@ -4,7 +4,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
-use vai_workflow::{Diagnostic, RunStatus, Usage};
+use vai_workflow::{Diagnostic, ResumeAction, RunStatus, StepThrough, Usage};
 
 /// `POST /api/runs`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
@@ -26,6 +26,35 @@ pub struct StartRun {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub from_run: Option<String>,
+    /// Run step by step: pause before steps until `POST /api/runs/{id}/resume` (at most 10000
+    /// ms of pace; breakpoints must name steps of the workflow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub step_through: Option<StepThrough>,
+}
+
+/// The step a step-through run waits before.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PausedStep {
+    pub step_id: String,
+    /// It is a breakpoint (else the run pauses before every step).
+    pub breakpoint: bool,
+    /// When the pause began, in milliseconds since the Unix epoch; it is cancelled 10 minutes
+    /// later unless resumed.
+    #[ts(type = "number")]
+    pub since: u64,
+}
+
+/// 202 reply to `POST /api/runs/{id}/resume`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ResumeAccepted {
+    pub run_id: String,
+    pub status: RunState,
+    /// The step that goes ahead.
+    pub step_id: String,
+    pub action: ResumeAction,
 }
 
 /// 201 reply to `POST /api/runs`.
@@ -180,6 +209,14 @@ pub struct RunSnapshot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub usage: Option<Usage>,
+    /// A step-through run's settings as they are now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub step_through: Option<StepThrough>,
+    /// The step the run waits before, while it is paused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub paused: Option<PausedStep>,
 }
 
 /// `GET /api/runs/{id}/steps/{step}/output`: everything about one step, in full.
@@ -188,7 +225,8 @@ pub struct RunSnapshot {
 pub struct StepDetail {
     pub step_id: String,
     pub status: StepStatus,
-    /// The resolved inputs as the tool received them.
+    /// The resolved inputs as the tool received them; while the run is paused before the step,
+    /// as it will receive them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub inputs: Option<Value>,

@@ -32,6 +32,10 @@ pub enum ApiError {
     /// The file changed on disk, already exists, or the run cannot become a test case yet.
     #[error("{0}")]
     Conflict(String),
+    /// A resume of a run that is not paused (running between pauses, ended, or not a
+    /// step-through run).
+    #[error("{0}")]
+    NotPaused(String),
     /// The playground was started without a directory to save into.
     #[error("{0}")]
     NoDirectory(String),
@@ -75,6 +79,7 @@ impl ApiError {
             ApiError::Rename(e) => (StatusCode::BAD_REQUEST, e.code()),
             ApiError::InvalidName(_) => (StatusCode::BAD_REQUEST, "INVALID_NAME"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "CONFLICT"),
+            ApiError::NotPaused(_) => (StatusCode::CONFLICT, "NOT_PAUSED"),
             ApiError::NoDirectory(_) => (StatusCode::CONFLICT, "NO_DIRECTORY"),
             ApiError::Unreadable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "UNREADABLE"),
             ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN"),

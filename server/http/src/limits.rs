@@ -36,6 +36,9 @@ pub struct Limits {
     /// Chat answers being written at once, across every socket (each socket and each session
     /// has at most one); a `chat_ask` beyond it is an `error` with code `BUSY`.
     pub max_chat_turns: usize,
+    /// How long a step-through run may wait paused for Next or Continue before it is
+    /// cancelled.
+    pub pause_idle: Duration,
 }
 
 impl Limits {
@@ -45,6 +48,7 @@ impl Limits {
             max_runs: self.max_runs,
             keep_runs: self.keep_runs,
             keep_bytes: self.keep_bytes,
+            pause_idle: self.pause_idle,
         }
     }
 }
@@ -61,6 +65,7 @@ impl Default for Limits {
             keep_bytes: runs.keep_bytes,
             max_sockets: 256,
             max_chat_turns: 4,
+            pause_idle: runs.pause_idle,
         }
     }
 }

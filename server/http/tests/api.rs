@@ -6,6 +6,7 @@ mod chat;
 mod limits;
 mod run_limits;
 mod security;
+mod stepping;
 mod support;
 
 use axum::http::StatusCode;
@@ -47,6 +48,34 @@ async fn the_tool_catalog_lists_tools_and_categories() {
         ]
     );
     assert_eq!(body["categories"][4]["label"], "Control flow");
+}
+
+#[tokio::test]
+async fn the_tool_catalog_says_what_a_step_of_a_tool_is_doing() {
+    // The real `http` tool has a note; the fakes have none.
+    let app = TestApp::serve_with_http().await;
+    let (status, body) = app.get("/api/tools").await;
+    assert_eq!(status, StatusCode::OK);
+    let tool = |name: &str| {
+        body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let http = tool("http");
+    assert_eq!(http["explain"]["topic"], "workflows");
+    assert_eq!(http["explain"]["title"], "Workflows");
+    assert!(
+        http["explain"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("This step sends one web request"),
+        "{http}"
+    );
+    assert!(tool("echo").get("explain").is_none(), "omitted, not null");
 }
 
 #[tokio::test]

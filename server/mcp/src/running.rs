@@ -74,6 +74,7 @@ pub(crate) fn start(server: &McpServer, request: RunRequest) -> Result<Arc<Run>,
         workflow_id: request.workflow_id,
         only: None,
         definition_version: request.definition_version,
+        step_through: None,
     };
     let started = match client_registry {
         Some(registry) => inner.runs.start_with(start, registry),
@@ -95,6 +96,13 @@ pub(crate) fn start(server: &McpServer, request: RunRequest) -> Result<Arc<Run>,
                 "wait for a run to finish, then try again",
             )
             .retryable(),
+            // MCP runs never step through; the manager checks the settings of those that do.
+            StartError::StepThrough(message) => Failure::new(
+                "INVALID_ARGUMENTS",
+                Category::Validation,
+                message,
+                "start the run without step-through settings",
+            ),
         };
         match workflow_id {
             Some(id) => failure.workflow(id),

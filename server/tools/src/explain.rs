@@ -1,8 +1,12 @@
-//! The `explain` tool: short plain-text explanations of RAG concepts and of vai itself. The texts
-//! live in `explain/*.txt`; this module holds the topic table and the fuzzy lookup.
+//! The `explain` tool: short plain-text explanations of RAG concepts and of vai itself, shared
+//! with `vai explain` and the playground's inspector. The texts live in `explain/*.txt` and the
+//! notes on what each kind of step does in `explain/steps.rs`; this module holds the topic table
+//! and the lookups.
+
+mod steps;
 
 use crate::args::{self, NO_API_CALLS};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::sync::LazyLock;
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
 use vai_workflow::{Category, Effects, Tool, ToolCall, ToolFuture, ToolOutput, ToolSpec};
@@ -20,6 +24,17 @@ pub struct Topic {
     pub aliases: &'static [&'static str],
     pub text: &'static str,
     pub links: &'static [&'static str],
+    /// What a step of each tool this topic is about does in a pipeline ("What is happening
+    /// here" in the playground's inspector).
+    pub steps: &'static [StepNote],
+}
+
+/// What a step of one tool is doing in a RAG pipeline: two to four plain sentences for a
+/// workshop audience. It belongs to the topic that says more.
+#[derive(Debug)]
+pub struct StepNote {
+    pub tool: &'static str,
+    pub text: &'static str,
 }
 
 const VOYAGE_EMBEDDINGS: &str = "https://docs.voyageai.com/docs/embeddings";
@@ -40,6 +55,7 @@ pub static TOPICS: &[Topic] = &[
         aliases: &["embedding", "embed", "vectors", "vector embeddings"],
         text: include_str!("explain/embeddings.txt"),
         links: &[VOYAGE_EMBEDDINGS, ATLAS_VECTOR_SEARCH],
+        steps: steps::EMBEDDINGS,
     },
     Topic {
         key: "reranking",
@@ -47,6 +63,7 @@ pub static TOPICS: &[Topic] = &[
         aliases: &["rerank", "reranker", "rerankers", "cross-encoder"],
         text: include_str!("explain/reranking.txt"),
         links: &[VOYAGE_RERANKER],
+        steps: steps::RERANKING,
     },
     Topic {
         key: "vector-search",
@@ -61,6 +78,7 @@ pub static TOPICS: &[Topic] = &[
         ],
         text: include_str!("explain/vector-search.txt"),
         links: &[ATLAS_VECTOR_SEARCH, ATLAS_VECTOR_STAGE],
+        steps: steps::VECTOR_SEARCH,
     },
     Topic {
         key: "rag",
@@ -72,6 +90,7 @@ pub static TOPICS: &[Topic] = &[
         ],
         text: include_str!("explain/rag.txt"),
         links: &[ATLAS_RAG, VOYAGE_EMBEDDINGS, VOYAGE_RERANKER],
+        steps: steps::RAG,
     },
     Topic {
         key: "chunking",
@@ -79,6 +98,7 @@ pub static TOPICS: &[Topic] = &[
         aliases: &["chunk", "chunks", "splitting", "chunk size", "overlap"],
         text: include_str!("explain/chunking.txt"),
         links: &[VOYAGE_TOKENS, ATLAS_RAG],
+        steps: steps::CHUNKING,
     },
     Topic {
         key: "workflows",
@@ -86,6 +106,7 @@ pub static TOPICS: &[Topic] = &[
         aliases: &["workflow", "pipeline", "pipelines", "steps", "dag"],
         text: include_str!("explain/workflows.txt"),
         links: &[ATLAS_RAG],
+        steps: steps::WORKFLOWS,
     },
     Topic {
         key: "cost",
@@ -95,6 +116,7 @@ pub static TOPICS: &[Topic] = &[
         ],
         text: include_str!("explain/cost.txt"),
         links: &[VOYAGE_PRICING, VOYAGE_TOKENS],
+        steps: steps::COST,
     },
     Topic {
         key: "input-type",
@@ -102,6 +124,7 @@ pub static TOPICS: &[Topic] = &[
         aliases: &["input type", "inputtype", "input_type", "query vs document"],
         text: include_str!("explain/input-type.txt"),
         links: &[VOYAGE_EMBEDDINGS],
+        steps: &[],
     },
     Topic {
         key: "models",
@@ -109,6 +132,7 @@ pub static TOPICS: &[Topic] = &[
         aliases: &["model", "voyage models", "which model"],
         text: include_str!("explain/models.txt"),
         links: &[VOYAGE_EMBEDDINGS, VOYAGE_RERANKER, VOYAGE_PRICING],
+        steps: steps::MODELS,
     },
     Topic {
         key: "similarity",
@@ -116,6 +140,7 @@ pub static TOPICS: &[Topic] = &[
         aliases: &["cosine", "cosine similarity", "dot product", "distance"],
         text: include_str!("explain/similarity.txt"),
         links: &[VOYAGE_EMBEDDINGS, ATLAS_VECTOR_SEARCH],
+        steps: steps::SIMILARITY,
     },
     Topic {
         key: "templates",
@@ -130,6 +155,7 @@ pub static TOPICS: &[Topic] = &[
         ],
         text: include_str!("explain/templates.txt"),
         links: &[],
+        steps: steps::TEMPLATES,
     },
 ];
 
@@ -144,8 +170,9 @@ fn normalise(s: &str) -> String {
 }
 
 /// The topic a query names: by key or alias (ignoring case, and `-` versus space), then by a
-/// key or alias contained in the query ("what is reranking?"), then by the query contained in a
-/// key or title, then in an alias ("vector").
+/// key or alias contained in the query ("what is reranking?"), then by a tool whose step note
+/// the topic holds ("merge"), then by the query contained in a key or title, then in an alias
+/// ("vector").
 pub fn find(query: &str) -> Option<&'static Topic> {
     let q = normalise(query);
     if q.is_empty() {
@@ -185,7 +212,34 @@ pub fn find(query: &str) -> Option<&'static Topic> {
             })
             .flatten()
     };
-    exact.or_else(within).or_else(containing)
+    let tool = || step_note(&dashless).map(|(t, _)| t);
+    exact.or_else(within).or_else(tool).or_else(containing)
+}
+
+/// The note on what a step of `tool` is doing, with the topic it belongs to.
+pub fn step_note(tool: &str) -> Option<(&'static Topic, &'static StepNote)> {
+    TOPICS
+        .iter()
+        .find_map(|t| t.steps.iter().find(|n| n.tool == tool).map(|n| (t, n)))
+}
+
+/// The explain tool's output for `query`: the topic it names, or `found: false` and the list.
+pub fn lookup(query: &str) -> Value {
+    match find(query) {
+        Some(t) => {
+            json!({"found": true, "topic": t.title, "text": t.text.trim(), "links": t.links})
+        }
+        None => json!({
+            "found": false,
+            "topic": query,
+            "text": format!("No explanation for \"{query}\"; available topics: {}", keys().join(", ")),
+        }),
+    }
+}
+
+/// Every topic's key, in order.
+pub fn keys() -> Vec<&'static str> {
+    TOPICS.iter().map(|t| t.key).collect()
 }
 
 /// True when `needle` occurs in `hay` as whole words.
@@ -203,19 +257,18 @@ static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
 pub struct Explain;
 
 pub fn spec() -> ToolSpec {
-    let keys: Vec<&str> = TOPICS.iter().map(|t| t.key).collect();
     ToolSpec {
         name: NAME,
         label: "Explain",
         category: Category::Utility,
         icon: "School",
         description: "Explain a retrieval concept: embeddings, reranking, vector search, RAG, chunking and more",
-        help: "Returns a short plain-text explanation of a topic, with links to further reading. Topics: embeddings, reranking, vector-search, rag, chunking, workflows, cost, input-type, models, similarity and templates. Matching ignores case and accepts common aliases (\"rerank\", \"pricing\", \"vector search\") or a phrase that contains a topic name. An unknown topic is not an error: the output has found: false and lists the available topics.",
+        help: "Returns a short plain-text explanation of a topic, with links to further reading. Topics: embeddings, reranking, vector-search, rag, chunking, workflows, cost, input-type, models, similarity and templates. Matching ignores case and accepts common aliases (\"rerank\", \"pricing\", \"vector search\"), a phrase that contains a topic name, or the name of a step's tool (\"merge\"). An unknown topic is not an error: the output has found: false and lists the available topics. `vai explain [topic]` prints the same texts in a terminal, with what each kind of step does; the playground's inspector shows the latter for the selected step.",
         input_schema: InputSchema::new().required_input(
             "topic",
             PropertySchema::of(JsonType::String)
                 .describe("What to explain")
-                .examples(keys),
+                .examples(keys()),
         ),
         outputs: &[
             ("found", "whether a topic matched"),
@@ -242,19 +295,7 @@ impl Tool for Explain {
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
             let query = args::required_str(NAME, &call, "topic")?;
-            let output = match find(query) {
-                Some(t) => {
-                    json!({"found": true, "topic": t.title, "text": t.text.trim(), "links": t.links})
-                }
-                None => {
-                    let keys: Vec<&str> = TOPICS.iter().map(|t| t.key).collect();
-                    json!({
-                        "found": false,
-                        "topic": query,
-                        "text": format!("No explanation for \"{query}\"; available topics: {}", keys.join(", ")),
-                    })
-                }
-            };
+            let output = lookup(query);
             Ok(ToolOutput::new(output))
         })
     }
@@ -309,6 +350,9 @@ mod tests {
         assert_eq!(key("what is reranking?"), Some("reranking"));
         assert_eq!(key("how does semantic search work"), Some("vector-search"));
         assert_eq!(key("vector"), Some("vector-search"));
+        assert_eq!(key("merge"), Some("rag"));
+        assert_eq!(key("Query"), Some("vector-search"));
+        assert_eq!(key("input type query"), Some("input-type"));
         assert_eq!(key("quantum physics"), None);
         assert_eq!(key("a"), None);
     }

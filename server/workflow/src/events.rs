@@ -1,5 +1,6 @@
 //! Typed run events: one stream that the CLI renders now and the playground streams later.
 
+use crate::exec::ResumeAction;
 use crate::tool::Usage;
 use serde::Serialize;
 use serde_json::Value;
@@ -19,6 +20,28 @@ pub enum RunEvent {
         /// Step ids per Kahn layer.
         layers: Vec<Vec<String>>,
         total_steps: usize,
+    },
+    /// A step-through run waits before this step (its condition passed; it has not started)
+    /// until Next or Continue. Steps already running go on meanwhile.
+    Paused {
+        step_id: String,
+        name: String,
+        tool: String,
+        /// The step is a breakpoint (else the run pauses before every step).
+        breakpoint: bool,
+        /// The inputs the step's tool will get, resolved at the pause, for in-process
+        /// subscribers; not part of the wire form (the step route serves them).
+        #[serde(skip)]
+        inputs: Option<Arc<Value>>,
+    },
+    /// The paused step goes ahead: `step_started` follows.
+    Resumed {
+        step_id: String,
+        action: ResumeAction,
+        /// The breakpoints from now on, when this resume changed them.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        breakpoints: Option<Vec<String>>,
     },
     StepStarted {
         step_id: String,
@@ -71,7 +94,8 @@ pub enum RunEvent {
         #[serde(skip)]
         inputs: Option<Arc<Value>>,
     },
-    /// A running step stopped because the run failed or was cancelled.
+    /// A running step stopped because the run failed or was cancelled, or the run ended while
+    /// paused before this step (it never started).
     StepCancelled {
         step_id: String,
     },

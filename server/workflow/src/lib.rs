@@ -40,5 +40,8 @@ pub use compile::{Compiled, Mode, Plan, compile};
 pub use diagnostic::{Diagnostic, Severity};
 pub use estimate::{Estimate, estimate};
 pub use events::{EventSink, RunEvent, RunStatus};
-pub use exec::{Mocks, OnlyStep, RunOptions, RunResult, StepOutcome, StepRecord, run};
+pub use exec::{
+    Mocks, NotPaused, OnlyStep, Resume, ResumeAction, RunOptions, RunResult, StepOutcome,
+    StepRecord, StepThrough, Stepping, run,
+};
 pub use model::Workflow;

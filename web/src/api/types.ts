@@ -229,13 +229,26 @@ export type Usage = { embedTokens?: number, rerankTokens?: number, llmInputToken
 export type RunStatus = "completed" | "failed" | "cancelled";
 
 /**
+ * How a paused run goes on.
+ */
+export type ResumeAction = "next" | "continue";
+
+/**
  * Something that happened during a run, in order.
  */
 export type RunEvent = { "type": "run_started", workflow: string, 
 /**
  * Step ids per Kahn layer.
  */
-layers: Array<Array<string>>, totalSteps: number, } | { "type": "step_started", stepId: string, name: string, tool: string, } | { "type": "step_retrying", stepId: string, attempt: number, error: string, delayMs: number, } | { "type": "step_completed", stepId: string, durationMs: number, 
+layers: Array<Array<string>>, totalSteps: number, } | { "type": "paused", stepId: string, name: string, tool: string, 
+/**
+ * The step is a breakpoint (else the run pauses before every step).
+ */
+breakpoint: boolean, } | { "type": "resumed", stepId: string, action: ResumeAction, 
+/**
+ * The breakpoints from now on, when this resume changed them.
+ */
+breakpoints?: Array<string>, } | { "type": "step_started", stepId: string, name: string, tool: string, } | { "type": "step_retrying", stepId: string, attempt: number, error: string, delayMs: number, } | { "type": "step_completed", stepId: string, durationMs: number, 
 /**
  * One line describing the output ("12 results").
  */
@@ -588,7 +601,12 @@ icon: string, description: string, help: string,
 /**
  * JSON Schema (draft 2020-12 subset) of the step's `inputs`, with `format` widget hints.
  */
-inputSchema: InputSchema, outputs: Array<ToolOutputField>, mainInput?: string, apiCalls: ApiCalls, };
+inputSchema: InputSchema, outputs: Array<ToolOutputField>, mainInput?: string, apiCalls: ApiCalls, 
+/**
+ * What a step of this tool is doing in a RAG pipeline, for the inspector's "What is
+ * happening here"; absent for tools without a note.
+ */
+explain?: ToolExplanation, };
 
 /**
  * The schema of a step's `inputs` object.
@@ -663,6 +681,20 @@ export type WidgetFormat = "multiline" | "expression" | "step-ids" | "uri";
 export type ToolOutputField = { name: string, description: string, };
 
 /**
+ * A few plain sentences on what a step of a tool is doing, and the `vai explain` topic that says
+ * more (the same texts as the `explain` tool).
+ */
+export type ToolExplanation = { 
+/**
+ * The topic's key, as `vai explain <topic>` takes it ("reranking").
+ */
+topic: string, 
+/**
+ * The topic's title ("Reranking").
+ */
+title: string, text: string, };
+
+/**
  * A node colour group.
  */
 export type CategoryView = { id: Category, label: string, color: string, };
@@ -710,7 +742,32 @@ workflowId?: string,
 /**
  * Run only this step; the steps it depends on are replayed from `fromRun`.
  */
-step?: string, fromRun?: string, };
+step?: string, fromRun?: string, 
+/**
+ * Run step by step: pause before steps until `POST /api/runs/{id}/resume` (at most 10000
+ * ms of pace; breakpoints must name steps of the workflow).
+ */
+stepThrough?: StepThrough, };
+
+/**
+ * Where a step-through run pauses and how fast it goes: as a run is started with them (the
+ * playground's `StartRun.stepThrough`), and as they are now (Next turns `pauseEach` on,
+ * Continue off; a resume may replace the breakpoints). Each field may be left out of JSON.
+ */
+export type StepThrough = { 
+/**
+ * Pause before every step that runs.
+ */
+pauseEach: boolean, 
+/**
+ * Step ids to pause before, whatever `pauseEach` says; sorted, without repeats.
+ */
+breakpoints: Array<string>, 
+/**
+ * Each step is shown running for at least this long: its end is reported no earlier (0:
+ * at once). Its reported duration stays its own.
+ */
+paceMs: number, };
 
 /**
  * 201 reply to `POST /api/runs`.
@@ -721,6 +778,35 @@ export type RunCreated = { runId: string, };
  * 202 reply to `POST /api/runs/{id}/cancel`.
  */
 export type CancelAccepted = { runId: string, status: RunState, };
+
+/**
+ * One resume (the body of the playground's `POST /api/runs/{id}/resume`): the action, and the
+ * breakpoints from now on when they change.
+ */
+export type Resume = { action: ResumeAction, breakpoints?: Array<string>, };
+
+/**
+ * 202 reply to `POST /api/runs/{id}/resume`.
+ */
+export type ResumeAccepted = { runId: string, status: RunState, 
+/**
+ * The step that goes ahead.
+ */
+stepId: string, action: ResumeAction, };
+
+/**
+ * The step a step-through run waits before.
+ */
+export type PausedStep = { stepId: string, 
+/**
+ * It is a breakpoint (else the run pauses before every step).
+ */
+breakpoint: boolean, 
+/**
+ * When the pause began, in milliseconds since the Unix epoch; it is cancelled 10 minutes
+ * later unless resumed.
+ */
+since: number, };
 
 /**
  * A run's status, `running` included.
@@ -774,14 +860,23 @@ steps: Record<string, StepState>,
 /**
  * The run's output when its JSON is at most 16 KB.
  */
-output?: JsonValue, outputBytes?: number, error?: string, usage?: Usage, };
+output?: JsonValue, outputBytes?: number, error?: string, usage?: Usage, 
+/**
+ * A step-through run's settings as they are now.
+ */
+stepThrough?: StepThrough, 
+/**
+ * The step the run waits before, while it is paused.
+ */
+paused?: PausedStep, };
 
 /**
  * `GET /api/runs/{id}/steps/{step}/output`: everything about one step, in full.
  */
 export type StepDetail = { stepId: string, status: StepStatus, 
 /**
- * The resolved inputs as the tool received them.
+ * The resolved inputs as the tool received them; while the run is paused before the step,
+ * as it will receive them.
  */
 inputs?: JsonValue, output?: JsonValue, error?: string, reason?: string, durationMs?: number, };
 

@@ -63,6 +63,17 @@ export default function StepInspector({ node }: { node: StepNode }) {
           )}
         </Box>
       )}
+      {tool?.explain && (
+        <Section title="What is happening here">
+          <Typography variant="body2">{tool.explain.text}</Typography>
+          <Typography component="p" variant="caption" sx={{ mt: 0.5, color: 'text.secondary' }}>
+            More on {tool.explain.title}:{' '}
+            <Box component="code" sx={{ fontFamily: monoFont }}>
+              vai explain {tool.explain.topic}
+            </Box>
+          </Typography>
+        </Section>
+      )}
       <Section title="Configured inputs">
         {inputs.length > 0 ? (
           <KeyValueList rows={inputs.map(([key, value]) => ({ key, value: <ConfigValue value={value} pointer={at('inputs', key)} /> }))} />

@@ -203,4 +203,16 @@ describe('the recorded run (shared with the server)', () => {
     // Outputs came inline with the events; the snapshot does not carry them.
     expect(stepOutputs).toEqual({ a: { text: 'hi', delayMs: 150 }, last: { text: 'hi!' } })
   })
+
+  it('knows where a step-through run waits, from its events or a snapshot', () => {
+    const paused = fold(started, snapshot(), ev(1, { type: 'paused', stepId: 'a', name: 'A', tool: 'query', breakpoint: true }))
+    expect(paused.paused).toMatchObject({ stepId: 'a', breakpoint: true })
+    const resumed = fold(paused, ev(2, { type: 'resumed', stepId: 'a', action: 'next' }))
+    expect(resumed.paused).toBeUndefined()
+    const cancelled = fold(paused, ev(2, { type: 'step_cancelled', stepId: 'a' }))
+    expect(cancelled.paused).toBeUndefined()
+    expect(cancelled.steps.a.status).toBe('cancelled')
+    const joined = fold(initialRunState, snapshot({ paused: { stepId: 'b', breakpoint: false, since: 5 } }))
+    expect(joined.paused).toEqual({ stepId: 'b', breakpoint: false, since: 5 })
+  })
 })

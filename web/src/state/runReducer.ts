@@ -1,5 +1,5 @@
 //! Folds the server's run messages into the UI's run state. Pure: no React, no I/O.
-import type { RunEvent, RunSnapshot, RunState, ServerMessage, StepState, Usage } from '../api/types'
+import type { PausedStep, RunEvent, RunSnapshot, RunState, ServerMessage, StepState, Usage } from '../api/types'
 
 export interface RunView {
   runId?: string
@@ -19,6 +19,8 @@ export interface RunView {
   usage?: Usage
   /** Step outputs delivered inline with `step_completed` (<= 16 KB); larger ones are fetched. */
   stepOutputs: Record<string, unknown>
+  /** A step-through run waiting before this step (`since`: when the pause began). */
+  paused?: PausedStep
 }
 
 export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {} }
@@ -45,6 +47,7 @@ export function fromSnapshot(run: RunSnapshot, previous?: RunView): RunView {
     error: run.error,
     usage: run.usage,
     stepOutputs: keep,
+    paused: run.paused,
   }
 }
 
@@ -89,11 +92,18 @@ function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes
         durationMs: event.durationMs,
         attempt: state.steps[event.stepId]?.attempt,
       })
-    case 'step_cancelled':
-      return setStep(state, event.stepId, { ...state.steps[event.stepId], status: 'cancelled' })
+    case 'step_cancelled': {
+      const next = setStep(state, event.stepId, { ...state.steps[event.stepId], status: 'cancelled' })
+      return state.paused?.stepId === event.stepId ? { ...next, paused: undefined } : next
+    }
+    case 'paused':
+      return { ...state, paused: { stepId: event.stepId, breakpoint: event.breakpoint, since: Date.now() } }
+    case 'resumed':
+      return { ...state, paused: undefined }
     case 'run_finished':
       return {
         ...state,
+        paused: undefined,
         status: event.status,
         durationMs: event.durationMs,
         error: event.error,

@@ -5,6 +5,7 @@ mod bench_llm;
 mod bench_retrieval;
 mod chat;
 mod config;
+mod explain;
 mod mcp;
 mod ping;
 mod playground;
@@ -49,6 +50,12 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Open the playground in the browser: draw, run and inspect workflows with live status.
     Playground(playground::PlaygroundArgs),
+    /// Explain a retrieval concept (embeddings, reranking, vector search, RAG, chunking, …) and
+    /// what each kind of step does with it; without a topic, list the topics.
+    ///
+    /// A topic is matched loosely: its name, an alias (`rerank`, `pricing`), a step's tool
+    /// (`merge`) or a question that contains one (`what is vector search`). Works offline.
+    Explain(explain::ExplainArgs),
     /// Serve vai to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): its tools, its
     /// workflows as tools, and workflow authoring. `vai mcp tools` lists them; `vai mcp install`
     /// adds vai to a client.
@@ -64,5 +71,6 @@ pub(crate) async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Bench(args) => bench::run(args).await,
         Command::Playground(args) => playground::run(args).await,
         Command::Mcp(args) => mcp::dispatch(args).await,
+        Command::Explain(args) => explain::run(args),
     }
 }

@@ -1,4 +1,5 @@
-//! `/api/runs`: start, list, inspect and cancel runs, and fetch one step's full detail.
+//! `/api/runs`: start, list, inspect, resume (step-through runs) and cancel runs, and fetch one
+//! step's full detail.
 
 use super::Json;
 use crate::error::{ApiError, QUOTE_LIMIT, clip};
@@ -11,12 +12,14 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use std::convert::Infallible;
 use std::sync::Arc;
-use vai_contract::{CancelAccepted, RunCreated, RunList, RunSnapshot, StartRun};
+use vai_contract::{
+    CancelAccepted, ResumeAccepted, RunCreated, RunList, RunSnapshot, RunState, StartRun,
+};
 use vai_runtime::library::version_of;
 use vai_runtime::runs::kept::Kept;
-use vai_runtime::runs::{StartError, StartRequest};
+use vai_runtime::runs::{ResumeError, StartError, StartRequest};
 use vai_workflow::format::format;
-use vai_workflow::{Mode, OnlyStep, compile};
+use vai_workflow::{Mode, OnlyStep, Resume, compile};
 
 pub(super) async fn start(
     State(state): State<AppState>,
@@ -57,10 +60,12 @@ pub(super) async fn start(
         workflow_id: body.workflow_id,
         only,
         definition_version: version_of(format(&body.definition).as_bytes()),
+        step_through: body.step_through,
     };
     let run = state.runs().start(request).map_err(|e| match e {
         StartError::Inputs(_) => ApiError::InvalidInputs(e.to_string()),
         StartError::TooManyRuns(n) => ApiError::TooManyRuns(n),
+        StartError::StepThrough(message) => ApiError::BadRequest(message),
     })?;
     Ok((
         StatusCode::CREATED,
@@ -94,6 +99,34 @@ pub(super) async fn cancel(
         Json(CancelAccepted {
             run_id: run.id.clone(),
             status: run.summary().status,
+        }),
+    ))
+}
+
+/// End a step-through run's pause with Next or Continue.
+pub(super) async fn resume(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Json(body): Json<Resume>,
+) -> Result<(StatusCode, Json<ResumeAccepted>), ApiError> {
+    let run = run(&state, &id)?;
+    let action = body.action;
+    let step_id = run.resume(body).map_err(|e| {
+        let why = match e {
+            ResumeError::Breakpoints(message) => return ApiError::BadRequest(message),
+            ResumeError::NotSteppingThrough => "it was not started to step through",
+            ResumeError::NotPaused if run.summary().status == RunState::Running => "it is running",
+            ResumeError::NotPaused => "it has ended",
+        };
+        ApiError::NotPaused(format!("run \"{}\" is not paused: {why}", run.id))
+    })?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(ResumeAccepted {
+            run_id: run.id.clone(),
+            status: run.summary().status,
+            step_id,
+            action,
         }),
     ))
 }

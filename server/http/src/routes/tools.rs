@@ -1,9 +1,10 @@
-//! `/api/tools`: the tool catalog, from each tool's one declaration.
+//! `/api/tools`: the tool catalog, from each tool's one declaration and the `explain` tool's note
+//! on what a step of it does.
 
 use super::Json;
 use crate::state::AppState;
 use axum::extract::State;
-use vai_contract::{CategoryView, ToolCatalog, ToolOutputField, ToolView};
+use vai_contract::{CategoryView, ToolCatalog, ToolExplanation, ToolOutputField, ToolView};
 use vai_workflow::Category;
 
 pub(super) async fn catalog(State(state): State<AppState>) -> Json<ToolCatalog> {
@@ -30,6 +31,11 @@ pub(super) async fn catalog(State(state): State<AppState>) -> Json<ToolCatalog> 
                 .collect(),
             main_input: s.main_input.map(str::to_string),
             api_calls: s.api_calls,
+            explain: vai_tools::explain::step_note(s.name).map(|(topic, note)| ToolExplanation {
+                topic: topic.key.into(),
+                title: topic.title.into(),
+                text: note.text.into(),
+            }),
         })
         .collect();
     let categories = Category::ALL

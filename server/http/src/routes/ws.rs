@@ -228,7 +228,7 @@ async fn forward(
         let batch = match rx.recv().await {
             Ok(event) => vec![event],
             Err(broadcast::error::RecvError::Lagged(_)) => {
-                let (missed, fresh) = run.resume(seq);
+                let (missed, fresh) = run.catch_up(seq);
                 rx = fresh;
                 missed
             }

@@ -1,11 +1,13 @@
 //! The run manager: starts runs on the engine (at most `max_runs` at once), keeps the running
 //! ones and the newest finished ones within a count and a byte budget, tells listeners when a
-//! run is created, and cancels everything on shutdown.
+//! run is created, and cancels everything on shutdown. A step-through run is started with its
+//! settings checked (`step_through`) and resumed through its `Run`.
 
 pub mod kept;
 mod run;
+pub mod step_through;
 
-pub use run::{Outgoing, Run, RunOrigin, StepView};
+pub use run::{Outgoing, ResumeError, Run, RunOrigin, StepView};
 
 use indexmap::IndexMap;
 use run::RunSink;
@@ -15,13 +17,16 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
+use vai_workflow::exec::PAUSE_IDLE_LIMIT;
 use vai_workflow::exec::{InputError, prepare_inputs};
-use vai_workflow::{Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions};
+use vai_workflow::{
+    Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions, StepThrough, Stepping,
+};
 
 /// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
 /// the plan touches the store). Called before every run; it must be cheap once done.
@@ -38,6 +43,9 @@ pub struct RunBudget {
     /// JSON); the oldest are dropped first. The newest finished run is kept even when it alone
     /// is larger.
     pub keep_bytes: usize,
+    /// How long a step-through run may wait paused for Next or Continue before it is
+    /// cancelled.
+    pub pause_idle: Duration,
 }
 
 impl Default for RunBudget {
@@ -46,6 +54,7 @@ impl Default for RunBudget {
             max_runs: 8,
             keep_runs: 20,
             keep_bytes: 256 * 1024 * 1024,
+            pause_idle: PAUSE_IDLE_LIMIT,
         }
     }
 }
@@ -61,6 +70,8 @@ pub struct StartRequest {
     /// The version of the definition's stable text form, to tell later whether the file on
     /// disk is still what ran.
     pub definition_version: String,
+    /// Run step by step; checked by [`step_through::check`] before the run starts.
+    pub step_through: Option<StepThrough>,
 }
 
 /// Why a run did not start.
@@ -70,6 +81,9 @@ pub enum StartError {
     Inputs(Vec<InputError>),
     #[error("{0} runs are already running")]
     TooManyRuns(usize),
+    /// Step-through settings out of bounds; the message names the field.
+    #[error("{0}")]
+    StepThrough(String),
 }
 
 fn join(errors: &[InputError]) -> String {
@@ -87,6 +101,7 @@ struct Inner {
     max_runs: usize,
     keep_runs: usize,
     keep_bytes: usize,
+    pause_idle: Duration,
     /// Bounds on the values each run makes (`.vai.json` `limits`).
     run_limits: RunLimits,
     runs: Mutex<Runs>,
@@ -126,6 +141,7 @@ impl RunManager {
             max_runs: budget.max_runs,
             keep_runs: budget.keep_runs,
             keep_bytes: budget.keep_bytes,
+            pause_idle: budget.pause_idle,
             run_limits,
             runs: Mutex::new(Runs::default()),
             created,
@@ -152,6 +168,14 @@ impl RunManager {
         registry: Arc<Registry>,
     ) -> Result<Arc<Run>, StartError> {
         prepare_inputs(&request.plan.workflow, &request.inputs).map_err(StartError::Inputs)?;
+        let step_through = request
+            .step_through
+            .map(|settings| step_through::check(&request.plan, settings))
+            .transpose()
+            .map_err(StartError::StepThrough)?;
+        let stepping = step_through
+            .clone()
+            .map(|settings| Stepping::new(settings, self.0.pause_idle));
         let plan = request.plan;
         let started_at = now_ms();
         let steps: IndexMap<String, StepState> = plan
@@ -179,13 +203,15 @@ impl RunManager {
             output_bytes: None,
             error: None,
             usage: None,
+            step_through,
+            paused: None,
         };
         let origin = RunOrigin {
             inputs: request.inputs.clone(),
             definition_version: request.definition_version,
             single_step: request.only.is_some(),
         };
-        let run = Run::new(id.clone(), snapshot, origin);
+        let run = Run::new(id.clone(), snapshot, origin, stepping.clone());
         // Counted as running from here, under the same lock as the check.
         runs.by_id.insert(id, run.clone());
         drop(runs);
@@ -198,6 +224,7 @@ impl RunManager {
             capture_inputs: true,
             limits: self.0.run_limits,
             only: request.only,
+            stepping,
             ..RunOptions::default()
         };
         let manager = self.clone();

@@ -2,19 +2,21 @@
 //! events, each step's resolved inputs and output, and a broadcast channel for sockets. The
 //! log, the snapshot and the channel change under one lock, so a subscriber gets a snapshot and
 //! then exactly the events after it. Values are handed out as `Kept` handles and serialised
-//! outside the lock.
+//! outside the lock. A step-through run also holds the handle that resumes it; its snapshot says
+//! where it is paused, so every subscriber agrees.
 
 use super::kept::{Kept, json_len};
+use super::step_through::breakpoints;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use vai_contract::{
-    INLINE_OUTPUT_LIMIT, RunOutput, RunSnapshot, RunSummary, ServerMessage, StepDetail, StepState,
-    StepStatus,
+    INLINE_OUTPUT_LIMIT, PausedStep, RunOutput, RunSnapshot, RunSummary, ServerMessage, StepDetail,
+    StepState, StepStatus,
 };
-use vai_workflow::{EventSink, RunEvent};
+use vai_workflow::{EventSink, Resume, ResumeAction, RunEvent, Stepping};
 
 /// Events a socket may fall behind by before it catches up from the log (which it does without
 /// a gap, so a small ring costs nothing but a catch-up now and then).
@@ -37,6 +39,21 @@ pub struct Run {
     pub origin: RunOrigin,
     log: Mutex<Log>,
     tx: broadcast::Sender<Outgoing>,
+    /// Resumes a step-through run.
+    stepping: Option<Stepping>,
+}
+
+/// Why a run could not be resumed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResumeError {
+    #[error("it was not started to step through")]
+    NotSteppingThrough,
+    /// Running between pauses, or ended.
+    #[error("it is not paused")]
+    NotPaused,
+    /// New breakpoints out of bounds; the message names the field.
+    #[error("{0}")]
+    Breakpoints(String),
 }
 
 /// How a run was started.
@@ -70,7 +87,12 @@ pub struct StepView {
 }
 
 impl Run {
-    pub(crate) fn new(id: String, snapshot: RunSnapshot, origin: RunOrigin) -> Arc<Self> {
+    pub(crate) fn new(
+        id: String,
+        snapshot: RunSnapshot,
+        origin: RunOrigin,
+        stepping: Option<Stepping>,
+    ) -> Arc<Self> {
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         Arc::new(Self {
             id,
@@ -84,6 +106,7 @@ impl Run {
                 output: None,
             }),
             tx,
+            stepping,
         })
     }
 
@@ -108,10 +131,26 @@ impl Run {
 
     /// The logged events after `seq` and a receiver of every later one, taken together: how a
     /// socket that fell behind catches up without a gap.
-    pub fn resume(&self, seq: u64) -> (Vec<Outgoing>, broadcast::Receiver<Outgoing>) {
+    pub fn catch_up(&self, seq: u64) -> (Vec<Outgoing>, broadcast::Receiver<Outgoing>) {
         let log = self.lock();
         let from = log.events.partition_point(|e| e.seq <= seq);
         (log.events[from..].to_vec(), self.tx.subscribe())
+    }
+
+    /// End the run's pause: the step it waited before goes ahead (its id is returned). New
+    /// breakpoints are checked against the run's steps first.
+    pub fn resume(&self, mut resume: Resume) -> Result<String, ResumeError> {
+        let stepping = self
+            .stepping
+            .as_ref()
+            .ok_or(ResumeError::NotSteppingThrough)?;
+        if let Some(ids) = resume.breakpoints.take() {
+            let steps = &self.lock().snapshot.steps;
+            let checked = breakpoints(|id| steps.contains_key(id), steps.len(), ids, "breakpoints")
+                .map_err(ResumeError::Breakpoints)?;
+            resume.breakpoints = Some(checked);
+        }
+        stepping.resume(resume).map_err(|_| ResumeError::NotPaused)
     }
 
     /// Everything about one step, or `None` when the run has no such step.
@@ -246,6 +285,36 @@ impl Log {
         let mut inline = (None, None);
         match event {
             RunEvent::RunStarted { layers, .. } => snap.layers = layers.clone(),
+            RunEvent::Paused {
+                step_id,
+                breakpoint,
+                inputs,
+                ..
+            } => {
+                // Shown by the step route until the step's own record replaces them.
+                if let Some(inputs) = inputs {
+                    self.inputs
+                        .insert(step_id.clone(), Kept::value(inputs.clone()));
+                }
+                snap.paused = Some(PausedStep {
+                    step_id: step_id.clone(),
+                    breakpoint: *breakpoint,
+                    since: super::now_ms(),
+                });
+            }
+            RunEvent::Resumed {
+                action,
+                breakpoints,
+                ..
+            } => {
+                snap.paused = None;
+                if let Some(settings) = &mut snap.step_through {
+                    settings.pause_each = *action == ResumeAction::Next;
+                    if let Some(breakpoints) = breakpoints {
+                        settings.breakpoints = breakpoints.clone();
+                    }
+                }
+            }
             RunEvent::StepStarted { step_id, .. } => {
                 set(snap, step_id, StepStatus::Running);
             }
@@ -305,6 +374,9 @@ impl Log {
                 s.duration_ms = Some(*duration_ms);
             }
             RunEvent::StepCancelled { step_id } => {
+                if snap.paused.as_ref().is_some_and(|p| &p.step_id == step_id) {
+                    snap.paused = None;
+                }
                 set(snap, step_id, StepStatus::Cancelled);
             }
             RunEvent::RunFinished {
@@ -315,6 +387,7 @@ impl Log {
                 output,
             } => {
                 snap.status = (*status).into();
+                snap.paused = None;
                 snap.duration_ms = Some(*duration_ms);
                 snap.error = error.clone();
                 snap.usage = usage.clone();

@@ -1,14 +1,16 @@
 //! The executor: runs a sealed `Plan` on tokio. A step starts as soon as its dependencies are
 //! done; `condition` and conditional branches skip steps; a failure without `continueOnError`
-//! cancels the steps still running; the user can cancel at any time. Every change is reported
-//! as a `RunEvent`.
+//! cancels the steps still running; the user can cancel at any time; a step-through run pauses
+//! before steps (`stepping`). Every change is reported as a `RunEvent`.
 
 mod inputs;
 mod iterate;
 mod resolve;
 mod step;
+mod stepping;
 
 pub use inputs::{InputError, coerce, prepare_inputs};
+pub use stepping::{NotPaused, PAUSE_IDLE_LIMIT, Resume, ResumeAction, StepThrough, Stepping};
 
 use crate::compile::{Plan, StepKind};
 use crate::events::{EventSink, RunEvent, RunStatus};
@@ -63,6 +65,9 @@ pub struct RunOptions {
     pub limits: Limits,
     /// Run one step only, replaying what it depends on.
     pub only: Option<OnlyStep>,
+    /// Pause before steps until resumed through this handle (a step-through run), and give
+    /// each step its `pace`.
+    pub stepping: Option<Stepping>,
 }
 
 /// A single-step run: `step` runs; the steps it depends on (directly or not) complete at once
@@ -191,8 +196,18 @@ struct Scheduler {
     only: Option<(String, Vec<Role>, HashMap<String, Value>)>,
     ready: VecDeque<usize>,
     tasks: JoinSet<(usize, Finished)>,
+    /// A step-through run's handle, and the step it waits before (popped from `ready`, not
+    /// started; the steps after it in `ready` wait behind it).
+    stepping: Option<Stepping>,
+    paused: Option<Paused>,
     usage: Usage,
     started: Instant,
+}
+
+/// A step the run waits before, and when the wait gives up (never, past the clock's range).
+struct Paused {
+    index: usize,
+    deadline: Option<tokio::time::Instant>,
 }
 
 impl Scheduler {
@@ -267,6 +282,8 @@ impl Scheduler {
             records,
             ready,
             tasks: JoinSet::new(),
+            stepping: options.stepping,
+            paused: None,
             usage: Usage::default(),
             started: Instant::now(),
         }
@@ -279,9 +296,10 @@ impl Scheduler {
             total_steps: self.plan.steps.len(),
         });
         let mut failure: Option<String> = None;
-        let mut cancelled = false;
+        // Why the run was cancelled, when it was.
+        let mut cancelled: Option<String> = None;
         loop {
-            while failure.is_none() {
+            while failure.is_none() && self.paused.is_none() {
                 let Some(i) = self.ready.pop_front() else {
                     break;
                 };
@@ -289,16 +307,32 @@ impl Scheduler {
                     failure = Some(e);
                 }
             }
-            if failure.is_some() || self.tasks.is_empty() {
+            if failure.is_some() || (self.tasks.is_empty() && self.paused.is_none()) {
                 break;
             }
+            // While paused, the steps already running go on and their events flow.
+            let paused = self.paused.is_some();
+            let idle = self.paused.as_ref().and_then(|p| p.deadline);
             tokio::select! {
                 biased;
                 _ = self.cancel.cancelled() => {
-                    cancelled = true;
+                    cancelled = Some("the run was cancelled".to_string());
                     break;
                 }
-                joined = self.tasks.join_next() => {
+                resume = stepping::resumed(self.stepping.as_ref()), if paused => {
+                    if let Err(e) = self.resume(resume) {
+                        failure = Some(e);
+                    }
+                }
+                _ = tokio::time::sleep_until(idle.unwrap_or_else(tokio::time::Instant::now)), if idle.is_some() => {
+                    let limit = self.stepping.as_ref().map_or(PAUSE_IDLE_LIMIT, Stepping::idle_limit);
+                    cancelled = Some(format!(
+                        "the run was paused for {} without Next or Continue",
+                        stepping::describe(limit)
+                    ));
+                    break;
+                }
+                joined = self.tasks.join_next(), if !self.tasks.is_empty() => {
                     let Some(joined) = joined else { break };
                     match joined {
                         Ok((i, finished)) => {
@@ -313,18 +347,17 @@ impl Scheduler {
             }
         }
         self.stop_running();
-        let status = if cancelled {
+        if let Some(stepping) = &self.stepping {
+            stepping.close();
+        }
+        let status = if cancelled.is_some() {
             RunStatus::Cancelled
         } else if failure.is_some() {
             RunStatus::Failed
         } else {
             RunStatus::Completed
         };
-        let mut error = if cancelled {
-            Some("the run was cancelled".to_string())
-        } else {
-            failure
-        };
+        let mut error = cancelled.or(failure);
         let mut output = None;
         if status == RunStatus::Completed {
             match self.output() {
@@ -370,7 +403,7 @@ impl Scheduler {
         }
     }
 
-    /// Begin step `i`: skip it, run a conditional inline, or spawn its task.
+    /// Begin step `i`: skip it, pause before it, or launch it.
     fn start(&mut self, i: usize) -> Result<(), String> {
         let step = &self.plan.steps[i];
         if let Some((target, roles, replay)) = &mut self.only {
@@ -400,13 +433,72 @@ impl Scheduler {
                 Err(l) => return self.fail_at_start(i, LimitError::new("condition", l)),
             }
         }
-        let scope = self.step_scope(i);
-        self.sink.emit(RunEvent::StepStarted {
+        if let Some(breakpoint) = self.stepping.as_ref().and_then(|s| s.pauses_at(&step.id)) {
+            self.pause(i, breakpoint);
+            return Ok(());
+        }
+        self.launch(i)
+    }
+
+    /// Wait before step `i` (whose skip and condition are decided) until a resume, showing the
+    /// inputs it will get.
+    fn pause(&mut self, i: usize, breakpoint: bool) {
+        let Some(stepping) = &self.stepping else {
+            return;
+        };
+        let step = &self.plan.steps[i];
+        let inputs = self.task(i).preview().map(Arc::new);
+        stepping.pause(&step.id);
+        let deadline = tokio::time::Instant::now().checked_add(stepping.idle_limit());
+        self.sink.emit(RunEvent::Paused {
             step_id: step.id.clone(),
             name: step.name.clone(),
             tool: step.tool.clone(),
+            breakpoint,
+            inputs,
         });
-        self.state[i] = State::Running;
+        self.paused = Some(Paused { index: i, deadline });
+    }
+
+    /// Launch the step the run is paused before.
+    fn resume(&mut self, resume: Resume) -> Result<(), String> {
+        let Some(paused) = self.paused.take() else {
+            return Ok(());
+        };
+        self.sink.emit(RunEvent::Resumed {
+            step_id: self.plan.steps[paused.index].id.clone(),
+            action: resume.action,
+            breakpoints: resume.breakpoints,
+        });
+        self.launch(paused.index)
+    }
+
+    /// Step `i`'s task, over the part of the context it may read.
+    fn task(&self, i: usize) -> step::StepTask {
+        step::StepTask {
+            plan: self.plan.clone(),
+            index: i,
+            registry: self.registry.clone(),
+            mocks: self.mocks.clone(),
+            sink: self.sink.clone(),
+            scope: self.step_scope(i),
+            limits: self.limits,
+            record: self.record.clone(),
+        }
+    }
+
+    /// A minimum duration for each step's report (step-through runs), zero otherwise.
+    fn pace(&self) -> Duration {
+        self.stepping
+            .as_ref()
+            .map_or(Duration::ZERO, Stepping::pace)
+    }
+
+    /// Start step `i`: run a conditional inline, or spawn its task.
+    fn launch(&mut self, i: usize) -> Result<(), String> {
+        self.mark_started(i);
+        let step = &self.plan.steps[i];
+        let pace = self.pace();
         if let StepKind::Conditional {
             condition,
             then,
@@ -447,24 +539,29 @@ impl Scheduler {
                 duration: started.elapsed(),
                 inputs: None,
             };
-            return self.finish(i, finished);
+            if pace.is_zero() {
+                return self.finish(i, finished);
+            }
+            // Reported after the pace, like any other step; the branch is decided already.
+            self.tasks.spawn(async move {
+                tokio::time::sleep(pace).await;
+                (i, finished)
+            });
+            return Ok(());
         }
-        let task = step::StepTask {
-            plan: self.plan.clone(),
-            index: i,
-            registry: self.registry.clone(),
-            mocks: self.mocks.clone(),
-            sink: self.sink.clone(),
-            scope,
-            limits: self.limits,
-            record: self.record.clone(),
-        };
+        let task = self.task(i);
         self.tasks.spawn(async move {
+            let paced = tokio::time::Instant::now() + pace;
             let started = Instant::now();
             let (result, inputs) = task.execute().await;
+            // The step's own time; the pace only holds its report back.
+            let duration = started.elapsed();
+            if !pace.is_zero() {
+                tokio::time::sleep_until(paced).await;
+            }
             let finished = Finished {
                 result,
-                duration: started.elapsed(),
+                duration,
                 inputs: inputs.map(Arc::new),
             };
             (i, finished)
@@ -646,10 +743,12 @@ impl Scheduler {
         }
     }
 
+    /// Cancel the running steps, and the one the run is paused before (it never started).
     fn stop_running(&mut self) {
         self.tasks.abort_all();
+        let paused = self.paused.take().map(|p| p.index);
         for (i, state) in self.state.iter_mut().enumerate() {
-            if matches!(state, State::Running) {
+            if matches!(state, State::Running) || paused == Some(i) {
                 *state = State::Done;
                 self.records[i].status = StepOutcome::Cancelled;
                 self.sink.emit(RunEvent::StepCancelled {
@@ -690,5 +789,7 @@ fn release(entry: Arc<Value>) {
 mod limits_tests;
 #[cfg(test)]
 mod only_tests;
+#[cfg(test)]
+mod stepping_tests;
 #[cfg(test)]
 mod tests;

@@ -48,6 +48,7 @@ impl LimitArgs {
             keep_bytes: (self.keep_mb as usize) << 20,
             max_sockets: self.max_sockets as usize,
             max_chat_turns: self.max_chat_turns as usize,
+            pause_idle: Limits::default().pause_idle,
         }
     }
 }

@@ -4,6 +4,7 @@ mod fmt;
 mod init;
 mod list;
 mod run;
+mod step;
 mod test;
 mod tools;
 mod validate;

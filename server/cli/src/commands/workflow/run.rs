@@ -1,15 +1,21 @@
-//! `vai workflow run`.
+//! `vai workflow run`, stepping through the run in a terminal with `--step` and `--break`.
 
+use super::step::stepper;
 use super::{load, print_diagnostics};
 use crate::commands::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use vai_workflow::{Mode, Plan, RunOptions, RunStatus, exec::prepare_inputs};
+use vai_runtime::runs::step_through::{MAX_PACE_MS, breakpoints};
+use vai_workflow::{
+    Mode, Plan, RunOptions, RunStatus, StepThrough, Stepping, exec::prepare_inputs,
+};
 
 /// Run a workflow: a file path or the name of a built-in or example.
 #[derive(Debug, Args)]
@@ -45,6 +51,18 @@ pub(crate) struct RunArgs {
     /// private or link-local address; repeatable. Adds to allowedHosts in .vai.json.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub allow_hosts: Vec<String>,
+    /// Step through the run in a terminal: before each step, show it and the inputs it will get
+    /// and wait. Enter runs the step, c then Enter runs on to the end (or the next --break), q
+    /// then Enter or Ctrl-C cancels.
+    #[arg(long)]
+    pub step: bool,
+    /// Pause before step STEP, as --step does before every step; repeatable. Needs a terminal.
+    #[arg(long = "break", value_name = "STEP")]
+    pub breakpoints: Vec<String>,
+    /// Show each step running for at least MS milliseconds (up to 10000), to narrate a fast
+    /// workflow; the times reported stay the steps' own.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=MAX_PACE_MS))]
+    pub pace: Option<u64>,
 }
 
 pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
@@ -93,6 +111,13 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
             args.json,
         ));
     }
+    let step_through = match step_through(&args, &plan) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
     let app = match app::live(&cfg) {
         Ok(app) => app,
         Err(e) => {
@@ -125,16 +150,33 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         .iter()
         .map(|s| (s.id.clone(), s.name.clone()))
         .collect();
-    let sink: Arc<dyn vai_workflow::EventSink> = if args.quiet {
+    let mut sink: Arc<dyn vai_workflow::EventSink> = if args.quiet {
         Arc::new(vai_workflow::events::NoEvents)
     } else {
-        Arc::new(render::Progress::new(names, args.verbose))
+        Arc::new(render::Progress::new(names.clone(), args.verbose))
     };
+    // The person at the terminal decides how long a pause lasts.
+    let stepping = step_through.map(|settings| Stepping::new(settings, Duration::MAX));
+    if let Some(stepping) = &stepping
+        && (args.step || !args.breakpoints.is_empty())
+    {
+        let has_breakpoints = !args.breakpoints.is_empty();
+        let stepper = stepper(
+            sink,
+            !args.quiet,
+            names,
+            has_breakpoints,
+            stepping.clone(),
+            cancel.clone(),
+        );
+        sink = Arc::new(stepper);
+    }
     let options = RunOptions {
         inputs,
         defaults_override,
         cancel,
         limits: cfg.project.limits(),
+        stepping,
         ..RunOptions::default()
     };
     let result = match vai_workflow::run(plan.clone(), app.registry.clone(), options, sink).await {
@@ -171,6 +213,31 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         RunStatus::Failed => EXIT_FAILED,
         RunStatus::Cancelled => EXIT_INTERRUPTED,
     })
+}
+
+/// The run's step-through settings from `--step`, `--break` and `--pace`, or none. Pausing
+/// needs a terminal to answer on; a pace alone does not.
+fn step_through(args: &RunArgs, plan: &Plan) -> anyhow::Result<Option<StepThrough>> {
+    let pauses = args.step || !args.breakpoints.is_empty();
+    if pauses && !std::io::stdin().is_terminal() {
+        let flag = if args.step { "--step" } else { "--break" };
+        anyhow::bail!("{flag} needs a terminal (stdin is not one)");
+    }
+    if !pauses && args.pace.is_none() {
+        return Ok(None);
+    }
+    let breakpoints = breakpoints(
+        |id| plan.step_index(id).is_some(),
+        plan.steps.len(),
+        args.breakpoints.clone(),
+        "--break",
+    )
+    .map_err(anyhow::Error::msg)?;
+    Ok(Some(StepThrough {
+        pause_each: args.step,
+        breakpoints,
+        pace_ms: args.pace.unwrap_or(0),
+    }))
 }
 
 fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {
