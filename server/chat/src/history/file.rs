@@ -53,6 +53,16 @@ impl FileHistory {
     }
 }
 
+/// `dir` and its missing parents, readable by this user only when vai creates them (existing
+/// directories keep their mode).
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
 fn file_name(id: &str) -> String {
     format!("{id}.json")
 }
@@ -98,7 +108,7 @@ impl History for FileHistory {
         let id = id.to_string();
         let turn = turn.clone();
         self.blocking(move |dir| {
-            std::fs::create_dir_all(dir)
+            create_private_dir(dir)
                 .map_err(|e| HistoryError::Store(format!("{}: {e}", dir.display())))?;
             let session = with_turn(read(dir, &id)?, &id, &turn);
             let bytes =

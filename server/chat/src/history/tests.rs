@@ -65,6 +65,21 @@ async fn the_file_store_keeps_sessions_across_instances() {
     assert_eq!(again.load("a").await.unwrap().unwrap().turns.len(), 2);
 }
 
+#[cfg(unix)]
+#[tokio::test]
+async fn the_file_store_keeps_sessions_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let chat = dir.path().join("data").join("chat");
+    FileHistory::new(&chat)
+        .append("s", &turn("q", 1))
+        .await
+        .unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&chat), 0o700);
+    assert_eq!(mode(&chat.join("s.json")), 0o600);
+}
+
 #[tokio::test]
 async fn the_file_store_refuses_ids_that_name_other_files() {
     let dir = tempfile::tempdir().unwrap();
