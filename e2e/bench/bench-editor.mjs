@@ -188,6 +188,8 @@ try {
     await page.waitForTimeout(300)
   }
 
+  // React Flow's `data-id` is the node's key: the step's id when editing started (s5_5 keeps
+  // it; a renamed step's node keeps its old one, see web/src/editor/doc/nodeKeys.ts).
   const move = []
   await page.getByTestId('node-s5_5').click()
   for (let i = 0; i < RUNS; i++) {

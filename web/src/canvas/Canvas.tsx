@@ -3,13 +3,15 @@
 import Box from '@mui/material/Box'
 import { ReactFlowProvider } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
-import { lazy, Suspense } from 'react'
+import { lazy, memo, Suspense } from 'react'
 import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasEmpty from './CanvasEmpty'
 import CanvasFlow from './CanvasFlow'
 
-const EditorCanvas = lazy(() => import('../editor/EditorCanvas'))
+// Memoised: every edit replaces the graph this component follows for the read-only view; the
+// builder reads the editor store itself.
+const EditorCanvas = memo(lazy(() => import('../editor/EditorCanvas')))
 
 export default function Canvas() {
   const graph = useWorkflowStore((s) => s.graph)

@@ -14,9 +14,13 @@ import StepTiming from './StepTiming'
 import { ellipsis, mono } from './textSx'
 import { useStepRun, type StepRun } from './useStepRun'
 
-function StepNode({ id, data, selected }: NodeProps<StepFlowNode>) {
+function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
+  // The step's id: while editing, React Flow's node id is a key that a rename keeps.
+  const id = data.id
   const run = useStepRun(id)
-  const stale = useEditSession((s) => s.stale[id] === true) && run.status !== 'idle'
+  // Read only with a run shown: an edit marks every step downstream stale, and nodes with
+  // nothing to mark must not redraw for it.
+  const stale = useEditSession((s) => run.status !== 'idle' && s.stale[id] === true)
   return (
     <NodeFrame
       id={id}

@@ -5,6 +5,7 @@ import { memo, useCallback, useState } from 'react'
 import ConnectMenu from './canvas/ConnectMenu'
 import EditorFlow, { type PaletteRequest } from './canvas/EditorFlow'
 import { revealNode } from './canvas/reveal'
+import { keyOf } from './doc/nodeKeys'
 import Palette from './palette/Palette'
 import PalettePopover from './palette/PalettePopover'
 import EditToolbar from './toolbar/EditToolbar'
@@ -29,7 +30,13 @@ export default function EditorCanvas() {
   const store = useEditorStore()
   const [paletteAt, setPaletteAt] = useState<PaletteRequest>()
   const requestConnect = store.getState().requestConnect
-  const add = useCallback((tool: string) => revealNode(store.getState().addStep(tool)), [store])
+  const add = useCallback(
+    (tool: string) => {
+      const id = store.getState().addStep(tool)
+      revealNode(id, keyOf(store.getState().nodeKeys, id))
+    },
+    [store],
+  )
 
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }}>

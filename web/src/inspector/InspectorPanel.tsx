@@ -1,12 +1,14 @@
 import Box from '@mui/material/Box'
 import Typography from '@mui/material/Typography'
-import { lazy, Suspense, useEffect, useRef } from 'react'
+import { lazy, memo, Suspense, useEffect, useRef } from 'react'
 import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import StepInspector from './StepInspector'
 import WorkflowInspector from './WorkflowInspector'
 
-const EditorInspector = lazy(() => import('../editor/inspector/EditorInspector'))
+// Memoised: the read-only view below follows the graph, which every edit replaces; the editor's
+// inspector reads the editor store itself and must not redraw its whole form with it.
+const EditorInspector = memo(lazy(() => import('../editor/inspector/EditorInspector')))
 
 export default function InspectorPanel() {
   const editing = useEditSession((s) => s.active)

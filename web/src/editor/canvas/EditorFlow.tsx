@@ -1,7 +1,10 @@
 //! React Flow while editing: nodes come from the editor store (reused objects, see flowNodes.ts),
 //! drags stay local until released and then become one move, connections dragged between
 //! nodes open the connect menu, and tools or output fields dropped on the canvas add a step or
-//! a reference.
+//! a reference. Unlike the read-only canvas, every node is rendered, not only those on screen:
+//! React Flow works out what is on screen for every node and edge again at each change of its
+//! store, and an edit changes it twice (nodes, then edges) — on 200 steps that cost more than
+//! drawing the few off-screen nodes saves (docs/benchmarks.md, Builder).
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
@@ -9,6 +12,7 @@ import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
 import { useCanvasStore } from '../../canvas/useCanvasStore'
 import type { XY } from '../doc/model'
+import { idOfKey, keyOf } from '../doc/nodeKeys'
 import NoteNode, { NOTE_COLOR } from '../notes/NoteNode'
 import { useEditor, useEditorStore } from '../useEditor'
 import type { ConnectRequest } from '../store/state'
@@ -18,7 +22,6 @@ import { useEditorKeys } from './useEditorKeys'
 
 const nodeTypes = { ...readNodeTypes, note: NoteNode }
 const FIT = { padding: 0.15, maxZoom: 1.25, duration: 250 }
-const VISIBLE_ONLY_ABOVE = 120
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
 
 const miniMapColor = (node: EditorNode) => (node.type === 'step' ? node.data.color : node.type === 'note' ? NOTE_COLOR : IO_COLOR)
@@ -46,6 +49,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   const mode = useTheme().palette.mode
   const store = useEditorStore()
   const graph = useEditor((s) => s.nodes)
+  const keys = useEditor((s) => s.nodeKeys)
   const notes = useEditor((s) => s.notes)
   const positions = useEditor((s) => s.positions)
   const selection = useEditor((s) => s.selection)
@@ -57,8 +61,11 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   const [resized, setResized] = useState<Record<string, { width: number; height: number }>>({})
   const selected = useMemo(() => new Set(selection), [selection])
   const selectedEdges = useMemo(() => new Set(edgeSelection), [edgeSelection])
-  const nodes = useMemo(() => cache.build(graph, notes, positions, dragged, selected, resized), [cache, graph, notes, positions, dragged, selected, resized])
-  const edges = useMemo(() => cache.buildEdges(graphEdges, selectedEdges), [cache, graphEdges, selectedEdges])
+  const nodes = useMemo(
+    () => cache.build(graph, keys, notes, positions, dragged, selected, resized),
+    [cache, graph, keys, notes, positions, dragged, selected, resized],
+  )
+  const edges = useMemo(() => cache.buildEdges(graphEdges, keys, selectedEdges), [cache, graphEdges, keys, selectedEdges])
   const flow = useReactFlow<EditorNode>()
   const { screenToFlowPosition, getNode, getZoom, setCenter } = flow
 
@@ -67,13 +74,14 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   useEffect(
     () =>
       useCanvasStore.getState().attach((id) => {
-        const node = getNode(id)
+        const node = getNode(keyOf(store.getState().nodeKeys, id))
         if (!node) return
         void setCenter(node.position.x + (node.width ?? 0) / 2, node.position.y + (node.height ?? 0) / 2, { zoom: Math.max(getZoom(), 0.9), duration: 300 })
       }),
-    [getNode, getZoom, setCenter],
+    [getNode, getZoom, setCenter, store],
   )
 
+  // React Flow speaks in node keys; the store in step ids.
   const onNodesChange = useCallback(
     (changes: NodeChange<EditorNode>[]) => {
       let selection: Set<string> | undefined
@@ -81,15 +89,16 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       const moved: Record<string, XY> = {}
       const sizes: Record<string, { width: number; height: number }> = {}
       let resizeEnded = false
+      const keys = store.getState().nodeKeys
       for (const c of changes) {
         if (c.type === 'dimensions' && c.dimensions && c.resizing) sizes[c.id] = c.dimensions
         else if (c.type === 'dimensions' && c.resizing === false) resizeEnded = true
         else if (c.type === 'dimensions' && c.dimensions) cache.measured.set(c.id, c.dimensions)
-        else if (c.type === 'position' && c.position) (c.dragging ? moving : moved)[c.id] = c.position
+        else if (c.type === 'position' && c.position) (c.dragging ? moving : moved)[idOfKey(keys, c.id)] = c.position
         else if (c.type === 'select') {
           selection ??= new Set(store.getState().selection)
-          if (c.selected) selection.add(c.id)
-          else selection.delete(c.id)
+          if (c.selected) selection.add(idOfKey(keys, c.id))
+          else selection.delete(idOfKey(keys, c.id))
         }
       }
       if (Object.keys(moving).length > 0) setDragged((d) => ({ ...d, ...moving }))
@@ -109,17 +118,18 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       for (const c of changes) {
         if (c.type !== 'select') continue
         selection ??= new Set(store.getState().edgeSelection)
-        if (c.selected) selection.add(c.id)
-        else selection.delete(c.id)
+        if (c.selected) selection.add(cache.edgeIdOf(c.id))
+        else selection.delete(cache.edgeIdOf(c.id))
       }
       if (selection) store.getState().selectEdges([...selection])
     },
-    [store],
+    [cache, store],
   )
 
   const onNodeDragStop = useCallback<OnNodeDrag<EditorNode>>(
     (_, __, dropped) => {
-      store.getState().moveNodes(Object.fromEntries(dropped.map((n) => [n.id, n.position])))
+      const keys = store.getState().nodeKeys
+      store.getState().moveNodes(Object.fromEntries(dropped.map((n) => [idOfKey(keys, n.id), n.position])))
       setDragged({})
     },
     [store],
@@ -127,11 +137,14 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
 
   const onConnectEnd = useCallback<OnConnectEnd>(
     (event, state) => {
-      const from = state.fromNode?.id
-      if (!from) return
+      const keys = store.getState().nodeKeys
+      const fromKey = state.fromNode?.id
+      if (!fromKey) return
+      const from = idOfKey(keys, fromKey)
       const { x, y } = pointOf(event)
       const at = { left: x, top: y }
-      const over = state.toNode?.id ?? nodeAt(x, y)
+      const overKey = state.toNode?.id ?? nodeAt(x, y)
+      const over = overKey === undefined ? undefined : idOfKey(keys, overKey)
       if (over && over !== from) {
         // Dragged backwards from an input handle: the node released on is the source.
         const reversed = state.fromHandle?.type === 'target'
@@ -140,7 +153,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
         onPaletteRequest({ source: from, at, position: screenToFlowPosition({ x, y }) })
       }
     },
-    [onConnectRequest, onPaletteRequest, screenToFlowPosition],
+    [onConnectRequest, onPaletteRequest, screenToFlowPosition, store],
   )
 
   const { onDragOver, onDrop } = useCanvasDrop(onConnectRequest)
@@ -156,7 +169,6 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       fitViewOptions={FIT}
       minZoom={0.05}
       maxZoom={2}
-      onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_ABOVE}
       onNodesChange={onNodesChange}
       onEdgesChange={onEdgesChange}
       onNodeDragStop={onNodeDragStop}

@@ -1,12 +1,16 @@
 //! React Flow nodes and edges for the editor, built from the store with object reuse: a node
 //! object changes only when its data, position, size or selection does, so React Flow and the
-//! memoised node components redraw only what an edit touched.
+//! memoised node components redraw only what an edit touched. Steps are drawn under their
+//! stable keys (doc/nodeKeys.ts), and edges between them keyed the same way, so a rename
+//! updates them in place.
 import { Position } from '@xyflow/react'
 import type { GraphEdge, GraphNode, Note } from '../../api/types'
 import type { CanvasEdge, CanvasNode } from '../../canvas/flowTypes'
 import { nodeSize } from '../../canvas/layout'
 import { toEdge } from '../../canvas/toFlow'
 import type { XY } from '../doc/model'
+import { keyOf, type NodeKeys } from '../doc/nodeKeys'
+import { edgeId } from '../doc/view'
 import type { NoteFlowNode } from '../notes/NoteNode'
 
 export type EditorNode = CanvasNode | NoteFlowNode
@@ -20,6 +24,8 @@ type Measured = { width?: number; height?: number }
 export class FlowNodeCache {
   private nodes = new Map<string, EditorNode>()
   private edges = new Map<string, { from: GraphEdge; edge: CanvasEdge }>()
+  /** React Flow edge id → the graph's edge id (what the store selects). */
+  private edgeIds = new Map<string, string>()
   private lastNodes: EditorNode[] = []
   private lastEdges: CanvasEdge[] = []
   /** Sizes React Flow measured, carried onto new node objects so handles stay measured. */
@@ -35,6 +41,7 @@ export class FlowNodeCache {
 
   build(
     graph: GraphNode[],
+    keys: NodeKeys,
     notes: Note[],
     positions: Record<string, XY>,
     dragged: Record<string, XY>,
@@ -43,22 +50,23 @@ export class FlowNodeCache {
   ): EditorNode[] {
     const out: EditorNode[] = []
     for (const g of graph) {
+      const key = keyOf(keys, g.id)
       const at = dragged[g.id] ?? positions[g.id] ?? ORIGIN
       const selected = selection.has(g.id)
       out.push(
         this.reuse(
-          g.id,
+          key,
           () => {
             const size = nodeSize({ type: g.kind, data: g } as CanvasNode)
             return {
-              id: g.id,
+              id: key,
               type: g.kind,
               data: g,
               position: { x: at.x, y: at.y },
               selected,
               width: size.width,
               height: size.height,
-              measured: this.measured.get(g.id),
+              measured: this.measured.get(key),
               sourcePosition: Position.Right,
               targetPosition: Position.Left,
               deletable: false,
@@ -103,9 +111,12 @@ export class FlowNodeCache {
     return (this.lastNodes = sameItems(out, this.lastNodes) ? this.lastNodes : out)
   }
 
-  buildEdges(graph: GraphEdge[], selection: ReadonlySet<string>): CanvasEdge[] {
+  buildEdges(graph: GraphEdge[], keys: NodeKeys, selection: ReadonlySet<string>): CanvasEdge[] {
     const out = graph.map((g) => {
-      const prev = this.edges.get(g.id)
+      const source = keyOf(keys, g.source)
+      const target = keyOf(keys, g.target)
+      const id = source === g.source && target === g.target ? g.id : edgeId(source, target, g.field)
+      const prev = this.edges.get(id)
       const selected = selection.has(g.id)
       // Plans return new edge objects each time; an edge that reads the same is kept.
       if (
@@ -120,11 +131,20 @@ export class FlowNodeCache {
       ) {
         return prev.edge
       }
-      const edge = { ...toEdge(g), selected }
-      this.edges.set(g.id, { from: g, edge })
+      const edge: CanvasEdge = { ...toEdge(g), id, source, target, selected }
+      // The page shows the graph's id (what the workflow calls it), whatever the key. (React
+      // Flow never reads an edge's data-id back; its types just do not list data attributes.)
+      if (id !== g.id) edge.domAttributes = { 'data-id': g.id } as CanvasEdge['domAttributes']
+      this.edges.set(id, { from: g, edge })
+      this.edgeIds.set(id, g.id)
       return edge
     })
     return (this.lastEdges = sameItems(out, this.lastEdges) ? this.lastEdges : out)
+  }
+
+  /** The graph's id of a drawn edge. */
+  edgeIdOf(flowId: string): string {
+    return this.edgeIds.get(flowId) ?? flowId
   }
 }
 

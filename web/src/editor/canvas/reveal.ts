@@ -6,18 +6,18 @@ import { flowRect } from './useEditorKeys'
 
 const FRAMES = 10
 
-/** The drawn node of step `id`; compared as data, so an id needs no escaping into a selector. */
-function nodeElement(id: string): HTMLElement | null {
+/** The drawn node of key `key`; compared as data, so a key needs no escaping into a selector. */
+function nodeElement(key: string): HTMLElement | null {
   const nodes = document.querySelectorAll<HTMLElement>('main[aria-label="Canvas"] .react-flow__node')
-  return Array.from(nodes).find((el) => el.dataset.id === id) ?? null
+  return Array.from(nodes).find((el) => el.dataset.id === key) ?? null
 }
 
-/** Pans to node `id` once it is drawn, if any of it is outside the flow pane. */
-export function revealNode(id: string, frames = FRAMES): void {
-  const el = nodeElement(id)
+/** Pans to step `id` (drawn as node `key`) once it is drawn, if any of it is outside the flow pane. */
+export function revealNode(id: string, key = id, frames = FRAMES): void {
+  const el = nodeElement(key)
   const pane = flowRect()
   if (!el || !pane) {
-    if (frames > 0) requestAnimationFrame(() => revealNode(id, frames - 1))
+    if (frames > 0) requestAnimationFrame(() => revealNode(id, key, frames - 1))
     return
   }
   const r = el.getBoundingClientRect()

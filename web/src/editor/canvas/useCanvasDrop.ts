@@ -4,6 +4,7 @@
 import { useReactFlow } from '@xyflow/react'
 import { useCallback, type DragEvent } from 'react'
 import { REF_DRAG_TYPE } from '../../inspector/JsonTree'
+import { idOfKey } from '../doc/nodeKeys'
 import { TOOL_DRAG_TYPE } from '../palette/Palette'
 import type { ConnectRequest } from '../store/state'
 import { useEditorStore } from '../useEditor'
@@ -11,7 +12,7 @@ import { useEditorStore } from '../useEditor'
 /** Half a step node: a dropped tool is centred on the pointer. */
 const TOOL_HALF = { x: 120, y: 46 }
 
-/** The node under a screen point, when a connection or a field is released over it. */
+/** The node (its React Flow key) under a screen point, when a connection or a field is released over it. */
 export function nodeAt(x: number, y: number): string | undefined {
   const el = document.elementFromPoint?.(x, y)?.closest<HTMLElement>('.react-flow__node')
   return el?.dataset.id
@@ -39,7 +40,8 @@ export function useCanvasDrop(onConnectRequest: (request: ConnectRequest) => voi
         store.getState().addStep(tool, { x: p.x - TOOL_HALF.x, y: p.y - TOOL_HALF.y })
         return
       }
-      const target = nodeAt(e.clientX, e.clientY)
+      const key = nodeAt(e.clientX, e.clientY)
+      const target = key === undefined ? undefined : idOfKey(store.getState().nodeKeys, key)
       const source = path.split(/[.[]/)[0]
       if (!target || target === source || target.startsWith('note:')) {
         store.getState().setNotice({ tone: 'info', text: `Drop ${path} onto the step that should read it.` })

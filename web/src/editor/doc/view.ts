@@ -58,12 +58,21 @@ function inputFields(inputs: Workflow['inputs']): InputField[] {
 
 const NO_INPUTS: InputsGraphNode = { kind: 'inputs', id: INPUTS_NODE, inputs: [] }
 
+/** Whether two step nodes draw the same (every field is a string, a boolean or absent). */
+function sameNode(a: StepGraphNode, b: StepGraphNode): boolean {
+  const keys = Object.keys(a) as (keyof StepGraphNode)[]
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k])
+}
+
 /**
  * Builds nodes, reusing node objects: a node is re-created only when its step object (or the
- * inputs declaration, or the output mapping) changed. One cache per tool catalog.
+ * inputs declaration, or the output mapping) changed, and even then the previous node of that
+ * step is kept when it draws the same (an edit of a setting the card does not show, or of a
+ * reference a rename rewrote). One cache per tool catalog.
  */
 export class NodeBuilder {
   private steps = new WeakMap<Step, StepGraphNode>()
+  private byId = new Map<string, StepGraphNode>()
   private inputs = new WeakMap<object, InputsGraphNode>()
   private outputs = new WeakMap<object, OutputGraphNode>()
   private lastOutput?: { output: JsonValue | undefined; node: OutputGraphNode }
@@ -79,9 +88,12 @@ export class NodeBuilder {
       if (!isStep(step)) continue
       let node = this.steps.get(step)
       if (!node) {
-        node = stepNode(step, this.tools[step.tool])
+        const made = stepNode(step, this.tools[step.tool])
+        const last = this.byId.get(step.id)
+        node = last && sameNode(last, made) ? last : made
         this.steps.set(step, node)
       }
+      this.byId.set(step.id, node)
       nodes.push(node)
     }
     nodes.push(this.outputNode(doc.output))

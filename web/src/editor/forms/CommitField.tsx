@@ -32,8 +32,9 @@ export default function CommitField(p: Props) {
     if (draft.text === p.value || local || draft.busy) return
     setDraft((d) => ({ ...d, busy: true, error: undefined }))
     const error = await p.onCommit(draft.text)
-    // On success the new name arrives as `value` and replaces the draft.
-    setDraft((d) => ({ ...d, busy: false, error }))
+    // On success the new name has arrived as `value` and replaced the draft (not busy): the same
+    // state again, so no second render lands between the edit and its frame.
+    setDraft((d) => (d.busy || d.error !== error ? { ...d, busy: false, error } : d))
   }
 
   return (

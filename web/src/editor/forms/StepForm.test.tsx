@@ -87,6 +87,15 @@ describe('StepForm values keep their JSON types', () => {
     expect(last()?.inputs).toEqual({ custom: [1, 2], query: 'q2' })
   })
 
+  it('keeps an edit of one section when another is edited next (each writes onto the latest step)', () => {
+    const { last } = renderForm(search)
+    type(screen.getByRole('textbox', { name: 'query' }), 'q2')
+    type(screen.getByRole('textbox', { name: 'Max attempts' }), '3')
+    type(screen.getByRole('textbox', { name: 'Timeout (ms)' }), '500')
+    type(screen.getByRole('textbox', { name: 'limit' }), '7')
+    expect(last()).toEqual({ ...search, inputs: { query: 'q2', limit: 7 }, retry: { maxAttempts: 3 }, timeoutMs: 500 })
+  })
+
   it('shows the declared default as a placeholder', () => {
     renderForm({ id: 'search', tool: 'search', inputs: { query: 'q' } })
     expect(screen.getByRole('textbox', { name: 'limit' }).getAttribute('placeholder')).toBe('default: 10')

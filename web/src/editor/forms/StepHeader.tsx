@@ -7,18 +7,19 @@ import FieldMessages from './FieldMessages'
 import { withKey } from './objects'
 import { identifierError } from './stepSettings'
 import TextInput from './TextInput'
-import type { StepFormProps } from './types'
+import type { StepFormProps, StepUpdate } from './types'
 
 interface Props {
-  step: Step
+  /** The parts of the step this section shows. */
+  step: Pick<Step, 'id' | 'tool' | 'name' | 'description'>
   tool?: ToolView
   at(field: string): Diagnostic[]
-  onChange: StepFormProps['onChange']
+  update: StepUpdate
   onRename: StepFormProps['onRename']
 }
 
 /** Who the step is: its id (renamed through the editor, so references follow), tool, name, description. */
-export default function StepHeader({ step, tool, at, onChange, onRename }: Props) {
+export default function StepHeader({ step, tool, at, update, onRename }: Props) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
@@ -54,7 +55,7 @@ export default function StepHeader({ step, tool, at, onChange, onRename }: Props
         value={step.name}
         placeholder={step.id}
         diagnostics={at('name')}
-        onChange={(v) => onChange(withKey(step, 'name', v), 'name')}
+        onChange={(v) => update((current) => withKey(current, 'name', v), 'name')}
       />
       <TextInput
         label="Description"
@@ -62,7 +63,7 @@ export default function StepHeader({ step, tool, at, onChange, onRename }: Props
         value={step.description}
         multiline
         diagnostics={at('description')}
-        onChange={(v) => onChange(withKey(step, 'description', v), 'description')}
+        onChange={(v) => update((current) => withKey(current, 'description', v), 'description')}
       />
     </Box>
   )

@@ -9,22 +9,24 @@ import FieldMessages from './FieldMessages'
 import { withKey } from './objects'
 import SchemaField from './SchemaField'
 import { inputKeys } from './stepSettings'
-import type { StepFormProps } from './types'
+import type { StepUpdate } from './types'
 
 interface Props {
-  step: Step
+  /** The step's tool name (the catalog may not know it: `tool` is then another's schema). */
+  stepTool: string
+  inputs: Step['inputs']
   tool: ToolView
   at(field: string): Diagnostic[]
-  onChange: StepFormProps['onChange']
+  update: StepUpdate
 }
 
 /** The form generated from the tool's input schema. */
-export default function StepInputs({ step, tool, at, onChange }: Props) {
+export default function StepInputs({ stepTool, inputs = {}, tool, at, update }: Props) {
   const properties = tool.inputSchema.properties ?? {}
   const required = new Set(tool.inputSchema.required ?? [])
-  const inputs = step.inputs ?? {}
-  const set = (key: string) => (value: JsonValue | undefined) => onChange(withKey(step, 'inputs', withKey(inputs, key, value)), `inputs.${key}`)
-  const keys = inputKeys(step, tool)
+  const set = (key: string) => (value: JsonValue | undefined) =>
+    update((current) => withKey(current, 'inputs', withKey(current.inputs ?? {}, key, value)), `inputs.${key}`)
+  const keys = inputKeys({ inputs }, tool)
   return (
     <Section title="Inputs">
       <Typography variant="caption" component="div">
@@ -55,7 +57,7 @@ export default function StepInputs({ step, tool, at, onChange }: Props) {
                   label={key}
                   field={`inputs.${key}`}
                   value={inputs[key]}
-                  description={`Not an input of ${step.tool}`}
+                  description={`Not an input of ${stepTool}`}
                   diagnostics={at(`inputs.${key}`)}
                   onChange={set(key)}
                 />

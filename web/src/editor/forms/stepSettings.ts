@@ -65,7 +65,7 @@ export function identifierError(text: string, what: string): string | undefined 
 }
 
 /** The tool's input keys, declared ones first (schema order), then keys the tool does not declare. */
-export function inputKeys(step: Step, tool?: ToolView): string[] {
+export function inputKeys(step: Pick<Step, 'inputs'>, tool?: ToolView): string[] {
   const declared = Object.keys(tool?.inputSchema.properties ?? {})
   return [...declared, ...Object.keys(step.inputs ?? {}).filter((k) => !declared.includes(k))]
 }

@@ -7,6 +7,13 @@ export type Completer = (req: CompleteRequest) => Promise<CompleteResponse>
 /** Resolves to an error message to show at the field, or undefined when the rename is done. */
 export type Renamer = (from: string, to: string) => Promise<string | undefined>
 
+/**
+ * An edit of part of the step being edited: `edit` gets the step as it stands when the edit is
+ * made, so a section that did not redraw for another part's change never writes back an older
+ * step (the form's sections are memoised: a keystroke redraws only the section it is in).
+ */
+export type StepUpdate = (edit: (step: Step) => Step, field?: string) => void
+
 export interface StepFormProps {
   step: Step
   tool?: ToolView // undefined when the step's tool is unknown: raw JSON only

@@ -240,8 +240,12 @@ describe('editor store: operations that ask the server', () => {
     expect(s().selection).toEqual(['first'])
     expect(s().positions.first).toEqual(autoA)
     expect(findStep(s().doc, 'b')?.dependsOn).toEqual(['first'])
+    // The canvas keeps drawing it as the same node; the key stays out of the document.
+    expect(s().nodeKeys.first).toBe('a')
+    expect(JSON.stringify(s().doc)).not.toMatch(/"a"/)
     s().undo()
     expect(findStep(s().doc, 'a')).toBeTruthy()
+    expect(s().nodeKeys).toEqual({ a: 'a', b: 'b', m: 'm', t: 't' })
   })
 
   it('returns the server message for a refused rename and changes nothing', async () => {

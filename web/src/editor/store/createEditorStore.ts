@@ -9,6 +9,7 @@ import { errorInfo } from '../../api/client'
 import { saveDraft, removeDraft } from '../drafts'
 import { emptyHistory, record, redo, seal, undo } from '../doc/history'
 import { notesOf, positionsOf } from '../doc/layout'
+import { followKeys, initialKeys } from '../doc/nodeKeys'
 import { placeMissing } from '../doc/placement'
 import { renameKeys } from '../doc/rewrite'
 import { changedSteps, downstream } from '../doc/stale'
@@ -115,6 +116,7 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
       return {
         doc,
         nodes,
+        nodeKeys: followKeys(before.nodeKeys, before.doc, doc, options.renames),
         edges,
         auto,
         positions,
@@ -282,6 +284,7 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
       edgeSelection: [],
       auto: firstAuto,
       nodes: firstNodes,
+      nodeKeys: initialKeys(init.doc),
       edges: firstEdges,
       positions: { ...firstAuto, ...(positionsOf(init.doc) ?? {}) },
       notes: notesOf(init.doc),

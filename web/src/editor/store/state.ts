@@ -3,6 +3,7 @@
 import type { Diagnostic, GraphEdge, GraphNode, GraphView, Note, ReferenceSite, ToolView, Workflow } from '../../api/types'
 import type { History } from '../doc/history'
 import type { XY } from '../doc/model'
+import type { NodeKeys } from '../doc/nodeKeys'
 import type { EditorApi } from './editorApi'
 
 /** Which workflow is being edited, and where Save writes. */
@@ -55,6 +56,8 @@ export interface EditorData {
   auto: Record<string, XY>
   /** What the canvas draws. */
   nodes: GraphNode[]
+  /** The canvas node drawing each step: kept through renames, so a rename redraws in place. */
+  nodeKeys: NodeKeys
   edges: GraphEdge[]
   positions: Record<string, XY>
   notes: Note[]
