@@ -9,6 +9,7 @@ import { isRecord, stepOf } from '../state/definition'
 import { useWorkflowStore } from '../state/workflowStore'
 import { monoFont } from '../theme'
 import ConfigValue from './ConfigValue'
+import ExplainNote from './ExplainNote'
 import KeyValueList from './KeyValueList'
 import RunStepButton from './RunStepButton'
 import Section from './Section'
@@ -63,17 +64,7 @@ export default function StepInspector({ node }: { node: StepNode }) {
           )}
         </Box>
       )}
-      {tool?.explain && (
-        <Section title="What is happening here">
-          <Typography variant="body2">{tool.explain.text}</Typography>
-          <Typography component="p" variant="caption" sx={{ mt: 0.5, color: 'text.secondary' }}>
-            More on {tool.explain.title}:{' '}
-            <Box component="code" sx={{ fontFamily: monoFont }}>
-              vai explain {tool.explain.topic}
-            </Box>
-          </Typography>
-        </Section>
-      )}
+      <ExplainNote tool={node.tool} />
       <Section title="Configured inputs">
         {inputs.length > 0 ? (
           <KeyValueList rows={inputs.map(([key, value]) => ({ key, value: <ConfigValue value={value} pointer={at('inputs', key)} /> }))} />

@@ -1,4 +1,5 @@
 import History from '@mui/icons-material/History'
+import ListItem from '@mui/material/ListItem'
 import ListItemButton from '@mui/material/ListItemButton'
 import ListItemText from '@mui/material/ListItemText'
 import { useEditSession } from '../editor/editSession'
@@ -19,24 +20,27 @@ export default function LibraryItem({ workflowKey, name, description, steps, rec
   const secondary = [unsaved ? 'unsaved changes' : undefined, description, steps !== undefined ? `${steps} step${steps === 1 ? '' : 's'}` : undefined]
     .filter(Boolean)
     .join(' · ')
+  // A list item holding the button: a list may only contain items (axe `list`).
   return (
-    <ListItemButton
-      selected={selected}
-      aria-current={selected ? 'page' : undefined}
-      aria-label={recent ? `Recent: ${name}` : undefined}
-      onClick={() => void openWorkflowById(workflowKey)}
-      title={workflowKey}
-      sx={{ alignItems: 'flex-start', py: 0.5 }}
-    >
-      {recent && <History fontSize="small" sx={{ mr: 1, mt: 0.5, color: 'text.secondary' }} />}
-      <ListItemText
-        primary={unsaved ? `${name} ●` : name}
-        secondary={secondary || undefined}
-        slotProps={{
-          primary: { sx: { fontWeight: 500, overflowWrap: 'anywhere' } },
-          secondary: { sx: { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' } },
-        }}
-      />
-    </ListItemButton>
+    <ListItem disablePadding>
+      <ListItemButton
+        selected={selected}
+        aria-current={selected ? 'page' : undefined}
+        aria-label={recent ? `Recent: ${name}` : undefined}
+        onClick={() => void openWorkflowById(workflowKey)}
+        title={workflowKey}
+        sx={{ alignItems: 'flex-start', py: 0.5 }}
+      >
+        {recent && <History fontSize="small" sx={{ mr: 1, mt: 0.5, color: 'text.secondary' }} />}
+        <ListItemText
+          primary={unsaved ? `${name} ●` : name}
+          secondary={secondary || undefined}
+          slotProps={{
+            primary: { sx: { fontWeight: 500, overflowWrap: 'anywhere' } },
+            secondary: { sx: { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' } },
+          }}
+        />
+      </ListItemButton>
+    </ListItem>
   )
 }

@@ -2,7 +2,6 @@ import Search from '@mui/icons-material/Search'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import InputAdornment from '@mui/material/InputAdornment'
-import List from '@mui/material/List'
 import TextField from '@mui/material/TextField'
 import Typography from '@mui/material/Typography'
 import { useState } from 'react'
@@ -82,11 +81,9 @@ export default function LibraryPanel() {
           </Box>
         )}
         {!libraryLoading && !libraryError && nothing && (
-          <List dense>
-            <Typography sx={{ px: 2, color: 'text.secondary' }} variant="body2">
-              {query ? 'No workflow matches.' : 'No workflows found.'}
-            </Typography>
-          </List>
+          <Typography sx={{ px: 2, py: 1, color: 'text.secondary' }} variant="body2">
+            {query ? 'No workflow matches.' : 'No workflows found.'}
+          </Typography>
         )}
       </Box>
     </Box>

@@ -5,6 +5,7 @@ import Delete from '@mui/icons-material/DeleteOutlined'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import type { StepNode } from '../../api/types'
+import ExplainNote from '../../inspector/ExplainNote'
 import RunStepButton from '../../inspector/RunStepButton'
 import StepRunDetails from '../../inspector/StepRunDetails'
 import StepForm from '../forms/StepForm'
@@ -34,6 +35,7 @@ export default function StepPanel({ node }: { node: StepNode }) {
       </Box>
       {/* The panel is keyed by the step (EditorInspector): a new step gets fresh fields. */}
       {form && <StepForm {...form} />}
+      <ExplainNote tool={node.tool} />
       <Box sx={{ mt: 2 }}>
         <RunStepButton stepId={node.id} />
       </Box>

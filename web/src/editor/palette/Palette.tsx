@@ -5,6 +5,7 @@ import Search from '@mui/icons-material/Search'
 import Box from '@mui/material/Box'
 import InputAdornment from '@mui/material/InputAdornment'
 import List from '@mui/material/List'
+import ListItem from '@mui/material/ListItem'
 import ListItemButton from '@mui/material/ListItemButton'
 import ListItemText from '@mui/material/ListItemText'
 import ListSubheader from '@mui/material/ListSubheader'
@@ -100,27 +101,28 @@ export default function Palette({ onPick, autoFocus, draggable }: Props) {
                 {category.label}
               </ListSubheader>
               {inGroup.map((tool) => (
-                <ListItemButton
-                  key={tool.name}
-                  data-tool={tool.name}
-                  data-testid={`palette-${tool.name}`}
-                  aria-label={`Add ${tool.label} step`}
-                  title={tool.description}
-                  draggable={draggable}
-                  onDragStart={(e) => {
-                    e.dataTransfer.setData(TOOL_DRAG_TYPE, tool.name)
-                    e.dataTransfer.effectAllowed = 'copy'
-                  }}
-                  onClick={() => onPick(tool.name)}
-                  sx={{ gap: 1, py: 0.25, borderLeft: 3, borderColor: tool.color }}
-                >
-                  <StepIcon name={tool.icon} color={tool.color} />
-                  <ListItemText
-                    primary={tool.label}
-                    secondary={tool.name}
-                    slotProps={{ primary: { noWrap: true, sx: { fontSize: 13 } }, secondary: { noWrap: true, sx: { fontSize: 11, fontFamily: monoFont } } }}
-                  />
-                </ListItemButton>
+                <ListItem key={tool.name} disablePadding>
+                  <ListItemButton
+                    data-tool={tool.name}
+                    data-testid={`palette-${tool.name}`}
+                    aria-label={`Add ${tool.label} step`}
+                    title={tool.description}
+                    draggable={draggable}
+                    onDragStart={(e) => {
+                      e.dataTransfer.setData(TOOL_DRAG_TYPE, tool.name)
+                      e.dataTransfer.effectAllowed = 'copy'
+                    }}
+                    onClick={() => onPick(tool.name)}
+                    sx={{ gap: 1, py: 0.25, borderLeft: 3, borderColor: tool.color }}
+                  >
+                    <StepIcon name={tool.icon} color={tool.color} />
+                    <ListItemText
+                      primary={tool.label}
+                      secondary={tool.name}
+                      slotProps={{ primary: { noWrap: true, sx: { fontSize: 13 } }, secondary: { noWrap: true, sx: { fontSize: 11, fontFamily: monoFont } } }}
+                    />
+                  </ListItemButton>
+                </ListItem>
               ))}
             </Box>
           </li>
