@@ -24,6 +24,8 @@ import type {
   RunOutput,
   RunSnapshot,
   CancelAccepted,
+  Resume,
+  ResumeAccepted,
   RunCreated,
   StartRun,
   StepDetail,
@@ -110,6 +112,7 @@ export const api = {
   listRuns: () => request<RunList>('GET', '/api/runs'),
   getRun: (runId: string) => request<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),
   cancelRun: (runId: string) => request<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
+  resumeRun: (runId: string, body: Resume) => request<ResumeAccepted>('POST', `/api/runs/${enc(runId)}/resume`, body),
   runOutput: (runId: string) => request<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
   stepOutput: (runId: string, stepId: string) => request<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
   // The builder's routes (builder-api.md §3).

@@ -4,6 +4,7 @@ import { useEffect } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { StepState } from '../api/types'
 import { useEditSession } from '../editor/editSession'
+import { useBreakpointStore } from '../state/breakpointStore'
 import { useRunStore } from '../state/runStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasFlow from './CanvasFlow'
@@ -132,5 +133,27 @@ describe('step nodes', () => {
     setSteps({ search: { status: 'completed', durationMs: 5 } })
     expect(screen.getByTestId('node-search').textContent).toContain('stale')
     expect(screen.getByTestId('node-check').textContent).not.toContain('stale')
+  })
+
+  it('toggle a breakpoint from their marker without selecting the node', () => {
+    renderCanvas()
+    const marker = screen.getByRole('button', { name: 'Breakpoint before search' })
+    expect(marker.getAttribute('aria-pressed')).toBe('false')
+    act(() => marker.click())
+    expect(useBreakpointStore.getState().ids).toEqual(['search'])
+    expect(marker.getAttribute('aria-pressed')).toBe('true')
+    expect(useWorkflowStore.getState().selected).toBeUndefined()
+    act(() => marker.click())
+    expect(useBreakpointStore.getState().ids).toEqual([])
+  })
+
+  it('mark the step a run is paused before', () => {
+    renderCanvas()
+    act(() => useRunStore.setState({ runId: 'r1', status: 'running', paused: { stepId: 'search', breakpoint: true, since: 0 } }))
+    expect(screen.getByTestId('node-search').dataset.paused).toBe('true')
+    expect(screen.getByTestId('node-search').textContent).toContain('paused')
+    expect(screen.getByTestId('node-check').dataset.paused).toBeUndefined()
+    act(() => useRunStore.setState({ paused: undefined }))
+    expect(screen.getByTestId('node-search').dataset.paused).toBeUndefined()
   })
 })

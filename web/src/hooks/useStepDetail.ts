@@ -1,4 +1,5 @@
-//! A finished step's resolved inputs and full output, fetched from the step route.
+//! A finished step's resolved inputs and full output, fetched from the step route; and the
+//! inputs a paused step will get, fetched when the pause arrives.
 import { api } from '../api/client'
 import type { StepDetail, StepStatus } from '../api/types'
 import { useFetched } from './useFetched'
@@ -11,9 +12,10 @@ export interface StepDetailState {
   loading: boolean
 }
 
-export function useStepDetail(runId: string | undefined, stepId: string, status: StepStatus | undefined): StepDetailState {
+export function useStepDetail(runId: string | undefined, stepId: string, status: StepStatus | undefined, paused = false): StepDetailState {
   // The status is part of the key: a step that finishes again (a new attempt) is fetched again.
-  const key = runId && FINISHED.has(status) ? `${runId}\u0000${stepId}\u0000${status}` : undefined
+  const phase = paused ? 'paused' : FINISHED.has(status) ? status : undefined
+  const key = runId && phase ? `${runId}\u0000${stepId}\u0000${phase}` : undefined
   const { value, error, loading } = useFetched(key, () => api.stepOutput(runId ?? '', stepId))
   return { detail: value, error, loading }
 }

@@ -24,7 +24,7 @@ export default function RunStepButton({ stepId }: { stepId: string }) {
         : 'Run only this step, reusing the last run’s results for what it depends on'
   const run = () => {
     const { inputs } = coerceInputs(fields, useInputStore.getState().values)
-    void startRun(inputs, stepId)
+    void startRun(inputs, { step: stepId })
   }
   return (
     <Tooltip title={why}>

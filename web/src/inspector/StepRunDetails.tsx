@@ -24,7 +24,8 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
   const runId = useRunStore((s) => s.runId)
   const step = useRunStore((s) => s.steps[stepId])
   const inline = useRunStore((s) => s.stepOutputs[stepId])
-  const { detail, error, loading } = useStepDetail(runId, stepId, step?.status)
+  const paused = useRunStore((s) => s.paused?.stepId === stepId)
+  const { detail, error, loading } = useStepDetail(runId, stepId, step?.status, paused)
   const stale = useEditSession((s) => s.stale[stepId] === true)
   if (!runId || !step) return null
 
@@ -33,7 +34,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
   const failure = detail?.error ?? step.error
   const duration = detail?.durationMs ?? step.durationMs
   const facts = [
-    STATUS_TEXT[step.status] ?? step.status,
+    paused ? 'Paused before this step: Next runs it' : (STATUS_TEXT[step.status] ?? step.status),
     duration !== undefined ? formatDuration(duration) : undefined,
     step.attempt ? `attempt ${step.attempt}` : undefined,
     step.backend ? `via ${step.backend}` : undefined,

@@ -8,6 +8,7 @@ import { hasDraft, loadDraft, NEW_PREFIX } from '../editor/drafts'
 import { confirmLeave, isEditing, startEditing, stopEditing, useEditSession } from '../editor/editSession'
 import { RECENT_PREFIX, textKey } from './recents'
 import { useRecentStore } from './recentStore'
+import { useBreakpointStore } from './breakpointStore'
 import { adoptRun } from './runActions'
 import { useRunStore } from './runStore'
 import { useWorkflowStore } from './workflowStore'
@@ -73,6 +74,8 @@ function finish(
     diagnostics,
   })
   setUrl(current.key, history)
+  const steps = plan.graph?.nodes.flatMap((n) => (n.kind === 'step' ? [n.id] : [])) ?? []
+  useBreakpointStore.getState().forWorkflow(current.key, steps)
 }
 
 function fail(mine: number, error: unknown): void {
@@ -184,5 +187,6 @@ export function openFromLocation(): void {
     runSocket.unfollow()
     useRunStore.getState().reset()
     useWorkflowStore.getState().close()
+    useBreakpointStore.getState().forWorkflow(undefined, [])
   }
 }

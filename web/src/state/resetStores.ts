@@ -6,6 +6,7 @@ import { useCanvasStore } from '../canvas/useCanvasStore'
 import { useChatStore } from '../chat/chatStore'
 import { useEditSession } from '../editor/editSession'
 import { useAccessStore } from './accessStore'
+import { useBreakpointStore } from './breakpointStore'
 import { useCatalogStore } from './catalogStore'
 import { useConnectionStore } from './connectionStore'
 import { useInputStore } from './inputStore'
@@ -20,6 +21,7 @@ function reset<T>(store: StoreApi<T>): void {
 
 export function resetStores(): void {
   reset(useAccessStore)
+  reset(useBreakpointStore)
   reset(useCatalogStore)
   reset(useConnectionStore)
   reset(useInputStore)

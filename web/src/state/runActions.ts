@@ -1,19 +1,26 @@
 //! Starting, cancelling and re-running: the REST calls plus following the run on the socket.
 import { api, ApiError, errorInfo } from '../api/client'
 import { runSocket } from '../api/socket'
-import type { JsonValue, RunSummary } from '../api/types'
+import type { JsonValue, RunSummary, StepThrough } from '../api/types'
 import { useRunStore } from './runStore'
 import { useWorkflowStore } from './workflowStore'
 
-/** Starts the open workflow; with `step`, runs only that step, replaying the current run. */
-export async function startRun(inputs: Record<string, JsonValue>, step?: string): Promise<void> {
+export interface StartOptions {
+  /** Run only this step, replaying the current run's outputs for what it depends on. */
+  step?: string
+  /** Pause before steps (stepActions.ts builds it from the breakpoints and the pace). */
+  stepThrough?: StepThrough
+}
+
+/** Starts the open workflow. */
+export async function startRun(inputs: Record<string, JsonValue>, { step, stepThrough }: StartOptions = {}): Promise<void> {
   const { current } = useWorkflowStore.getState()
   const runs = useRunStore.getState()
   if (current?.definition === undefined) return
   const fromRun = step ? runs.runId : undefined
   runs.setStart({ starting: true, startError: undefined })
   try {
-    const { runId } = await api.startRun({ definition: current.definition, inputs, workflowId: current.id, step, fromRun })
+    const { runId } = await api.startRun({ definition: current.definition, inputs, workflowId: current.id, step, fromRun, stepThrough })
     // The workflow may have changed while the request was in flight.
     if (useWorkflowStore.getState().current !== current) {
       useRunStore.getState().setStart({ starting: false })

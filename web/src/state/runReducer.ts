@@ -21,6 +21,8 @@ export interface RunView {
   stepOutputs: Record<string, unknown>
   /** A step-through run waiting before this step (`since`: when the pause began). */
   paused?: PausedStep
+  /** A step-through run's breakpoints, as the run has them now (a resume may replace them). */
+  breakpoints?: string[]
 }
 
 export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {} }
@@ -48,6 +50,7 @@ export function fromSnapshot(run: RunSnapshot, previous?: RunView): RunView {
     usage: run.usage,
     stepOutputs: keep,
     paused: run.paused,
+    breakpoints: run.stepThrough?.breakpoints,
   }
 }
 
@@ -99,7 +102,7 @@ function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes
     case 'paused':
       return { ...state, paused: { stepId: event.stepId, breakpoint: event.breakpoint, since: Date.now() } }
     case 'resumed':
-      return { ...state, paused: undefined }
+      return { ...state, paused: undefined, breakpoints: event.breakpoints ?? state.breakpoints }
     case 'run_finished':
       return {
         ...state,

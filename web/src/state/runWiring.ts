@@ -4,6 +4,7 @@
 //! decides where what it hears goes.
 import { runSocket, type RunSocketSinks } from '../api/socket'
 import { chatConnectionLost, receiveChat } from '../chat/chatActions'
+import { sameIds, useBreakpointStore } from './breakpointStore'
 import { useConnectionStore } from './connectionStore'
 import { adoptRun } from './runActions'
 import { useRunStore } from './runStore'
@@ -15,7 +16,14 @@ export const storeSinks: RunSocketSinks = {
     // The server stops a chat answer whose socket closed.
     if (state === 'closed') chatConnectionLost()
   },
-  onMessage: (message) => useRunStore.getState().apply(message),
+  onMessage: (message) => {
+    const before = useRunStore.getState().breakpoints
+    useRunStore.getState().apply(message)
+    // Tabs following one step-through run agree on where it pauses: a run started or resumed
+    // elsewhere with other breakpoints shows them here (local toggles since stay until then).
+    const after = useRunStore.getState().breakpoints
+    if (after && !sameIds(before, after)) useBreakpointStore.getState().adopt(after)
+  },
   onLost: () => useRunStore.getState().lose('The server no longer has this run (was it restarted?).'),
   onAnnounce: adoptRun,
   onChat: receiveChat,

@@ -35,6 +35,10 @@ pub(crate) struct LimitArgs {
     /// at a time).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_chat_turns as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_chat_turns: u32,
+    /// Seconds a step-through run may stay paused without Next or Continue before it is
+    /// cancelled.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().pause_idle.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub pause_idle: u64,
 }
 
 impl LimitArgs {
@@ -48,7 +52,7 @@ impl LimitArgs {
             keep_bytes: (self.keep_mb as usize) << 20,
             max_sockets: self.max_sockets as usize,
             max_chat_turns: self.max_chat_turns as usize,
-            pause_idle: Limits::default().pause_idle,
+            pause_idle: Duration::from_secs(self.pause_idle),
         }
     }
 }
