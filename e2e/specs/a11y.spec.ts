@@ -57,3 +57,39 @@ test('the plan dialog, the chat panel and edit mode: no violations', async ({ pa
   await expect(regions(page).inspector.getByRole('heading', { name: 'What is happening here' })).toBeVisible()
   expect(await violations(page), 'step form').toEqual([])
 })
+
+test('a run paused before a step, and presenter mode with its inspector overlay: no violations', async ({ page }) => {
+  await page.goto(`/?workflow=${encodeURIComponent('file:step-through.vai-workflow.json')}`)
+  await expect(node(page, 'greet')).toBeVisible()
+  const { runBar } = regions(page)
+  await runBar.getByRole('button', { name: 'Step', exact: true }).click()
+  // Next is reachable from the keyboard while paused.
+  const next = runBar.getByRole('button', { name: 'Next' })
+  await expect(next).toBeVisible()
+  expect(await violations(page), 'paused before a step').toEqual([])
+
+  await page.getByRole('button', { name: 'Presenter mode' }).click()
+  await expect(page.getByTestId('presenter-banner')).toContainText('Paused before')
+  expect(await violations(page), 'presenter mode, paused').toEqual([])
+  await next.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('presenter-banner')).toContainText(/Paused before|Completed/)
+  await runBar.getByRole('button', { name: 'Cancel' }).click()
+  await expect(runStatus(page)).toHaveText('Cancelled')
+
+  await node(page, 'greet').click()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('dialog')).toBeVisible()
+  expect(await violations(page), 'presenter inspector overlay').toEqual([])
+})
+
+test.describe('at 1024×768', () => {
+  test.use({ viewport: { width: 1024, height: 768 } })
+
+  test('the canvas alone and the library drawer open: no violations', async ({ page }) => {
+    expect(await violations(page), 'canvas alone').toEqual([])
+    await page.getByRole('button', { name: 'Show library' }).click()
+    await expect(regions(page).library).toBeVisible()
+    expect(await violations(page), 'library drawer').toEqual([])
+  })
+})

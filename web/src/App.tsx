@@ -1,15 +1,13 @@
 import Box from '@mui/material/Box'
 import CssBaseline from '@mui/material/CssBaseline'
 import { ThemeProvider } from '@mui/material/styles'
-import { useMemo } from 'react'
-import { closeChat, openChat } from './chat/chatActions'
+import { useMemo, useRef } from 'react'
+import { closeChat } from './chat/chatActions'
 import ChatPanel from './chat/ChatPanel'
-import { useChatStore } from './chat/chatStore'
 import { useFileDrop } from './hooks/useFileDrop'
 import { useLocationSync } from './hooks/useLocationSync'
 import { useRunWatchdog } from './hooks/useRunWatchdog'
 import { useStartup } from './hooks/useStartup'
-import { useStoredState } from './hooks/useStoredState'
 import { useThemeMode } from './hooks/useThemeMode'
 import InspectorPanel from './inspector/InspectorPanel'
 import LibraryPanel from './library/LibraryPanel'
@@ -17,21 +15,29 @@ import RunBar from './runbar/RunBar'
 import AccessDenied from './shell/AccessDenied'
 import CenterPane from './shell/CenterPane'
 import DropOverlay from './shell/DropOverlay'
+import InspectorOverlay from './shell/InspectorOverlay'
+import PanelDrawer from './shell/PanelDrawer'
+import PresenterBanner from './shell/PresenterBanner'
+import { usePresenterStore } from './shell/presenter'
 import TopBar from './shell/TopBar'
+import { usePresenterKeys } from './shell/usePresenterKeys'
+import { useSidePanels } from './shell/useSidePanels'
 import { useAccessStore } from './state/accessStore'
 import { makeTheme } from './theme'
 
 export default function App() {
   const [mode, toggleMode] = useThemeMode()
-  const theme = useMemo(() => makeTheme(mode), [mode])
-  const [libraryOpen, setLibraryOpen] = useStoredState('vai.panel.library', true)
-  const [inspectorOpen, setInspectorOpen] = useStoredState('vai.panel.inspector', true)
+  const panels = useSidePanels()
+  const { docked, presenting } = panels
+  const theme = useMemo(() => makeTheme(mode, presenting), [mode, presenting])
+  const togglePresenter = usePresenterStore((s) => s.toggle)
   const dragging = useFileDrop()
+  const row = useRef<HTMLDivElement>(null)
   useStartup()
   useLocationSync()
   useRunWatchdog()
+  usePresenterKeys()
   const denied = useAccessStore((s) => s.denied)
-  const chatOpen = useChatStore((s) => s.open)
 
   if (denied)
     return (
@@ -40,6 +46,7 @@ export default function App() {
         <AccessDenied />
       </ThemeProvider>
     )
+  const drawerHost = () => row.current
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
@@ -47,21 +54,42 @@ export default function App() {
         <TopBar
           mode={mode}
           onToggleMode={toggleMode}
-          libraryOpen={libraryOpen}
-          onToggleLibrary={() => setLibraryOpen(!libraryOpen)}
-          inspectorOpen={inspectorOpen}
-          onToggleInspector={() => setInspectorOpen(!inspectorOpen)}
-          chatOpen={chatOpen}
-          onToggleChat={() => (chatOpen ? closeChat() : openChat())}
+          libraryOpen={panels.library}
+          onToggleLibrary={panels.toggleLibrary}
+          inspectorOpen={panels.inspector}
+          onToggleInspector={panels.toggleInspector}
+          chatOpen={panels.chat}
+          onToggleChat={panels.toggleChat}
+          presenting={presenting}
+          onTogglePresenter={togglePresenter}
         />
-        <Box sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
-          {libraryOpen && <LibraryPanel />}
+        {presenting && <PresenterBanner />}
+        <Box ref={row} sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
+          {docked && panels.library && <LibraryPanel />}
           <CenterPane />
-          {chatOpen && <ChatPanel />}
-          {inspectorOpen && <InspectorPanel />}
+          {docked && panels.chat && <ChatPanel />}
+          {docked && panels.inspector && <InspectorPanel />}
+          {!docked && (
+            <>
+              <PanelDrawer anchor="left" open={panels.library} onClose={panels.closeDrawer} container={drawerHost}>
+                <LibraryPanel />
+              </PanelDrawer>
+              {!presenting && (
+                <>
+                  <PanelDrawer anchor="right" open={panels.inspector} onClose={panels.closeDrawer} container={drawerHost}>
+                    <InspectorPanel />
+                  </PanelDrawer>
+                  <PanelDrawer anchor="right" open={panels.chat === true} onClose={closeChat} container={drawerHost}>
+                    <ChatPanel />
+                  </PanelDrawer>
+                </>
+              )}
+            </>
+          )}
         </Box>
         <RunBar />
       </Box>
+      {presenting && <InspectorOverlay />}
       {dragging && <DropOverlay />}
     </ThemeProvider>
   )

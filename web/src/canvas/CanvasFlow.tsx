@@ -1,43 +1,84 @@
 //! React Flow over one graph. Nodes and edges are built and laid out once per graph and then
 //! left to React Flow (uncontrolled), so neither run progress nor selection rebuilds them.
+//! Fitting keeps titles legible (legibleFit.ts); presenter mode fits larger and opens a node's
+//! inspector overlay on Enter or double-click.
 import { useTheme } from '@mui/material/styles'
-import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
-import { useCallback, useEffect, useMemo, useRef } from 'react'
+import { Background, Controls, ReactFlow, useReactFlow, useStore, useStoreApi, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import type { GraphView } from '../api/types'
+import { PRESENTER_SCALE, usePresenterStore } from '../shell/presenter'
 import { useWorkflowStore } from '../state/workflowStore'
+import CanvasMiniMap from './CanvasMiniMap'
 import CanvasToolbar from './CanvasToolbar'
 import { IO_COLOR, MINIMAP_ABOVE, type CanvasEdge, type CanvasNode } from './flowTypes'
 import { layoutNodes } from './layout'
+import { legibleViewport, type Box } from './legibleFit'
 import { edgeTypes, nodeTypes } from './nodeTypes'
 import { graphToFlow } from './toFlow'
 import { useCanvasStore } from './useCanvasStore'
 
-const FIT = { padding: 0.15, maxZoom: 1.25, duration: 250 }
+const FIT_MS = 250
 /** Past this many nodes, only what is on screen is rendered (keeps pan and zoom smooth). */
 const VISIBLE_ONLY_ABOVE = 120
 
 const miniMapColor = (node: CanvasNode) => (node.type === 'step' ? node.data.color : IO_COLOR)
 
+const boxOf = (node: CanvasNode): Box => ({
+  ...node.position,
+  width: node.measured?.width ?? node.width ?? 0,
+  height: node.measured?.height ?? node.height ?? 0,
+})
+
 export default function CanvasFlow({ graph }: { graph: GraphView }) {
   const mode = useTheme().palette.mode
   const select = useWorkflowStore((s) => s.select)
   const flow = useReactFlow<CanvasNode, CanvasEdge>()
-  const { setNodes, setEdges, getEdges, fitView, setCenter, getNode, getZoom } = flow
+  const { setNodes, setEdges, getNodes, getEdges, setViewport, setCenter, getNode, getZoom } = flow
+  const store = useStoreApi<CanvasNode, CanvasEdge>()
+  const sized = useStore((s) => s.width > 0 && s.height > 0)
+  const presenting = usePresenterStore((s) => s.on)
+  const inspect = usePresenterStore((s) => s.inspect)
 
   const laid = useMemo(() => {
     const { nodes, edges } = graphToFlow(graph)
     return { nodes: layoutNodes(nodes, edges), edges }
   }, [graph])
 
-  // The first graph arrives through defaultNodes; later ones replace the nodes and refit.
+  const fitTo = useCallback(
+    (nodes: CanvasNode[], duration: number) => {
+      // Measured now rather than read from the store: presenter mode has just resized the canvas
+      // and React Flow's resize observer has not reported it yet.
+      const { domNode, width, height } = store.getState()
+      const rect = domNode?.getBoundingClientRect()
+      const scale = usePresenterStore.getState().on ? PRESENTER_SCALE : 1
+      void setViewport(legibleViewport(nodes.map(boxOf), rect?.width || width, rect?.height || height, { scale }), { duration })
+    },
+    [store, setViewport],
+  )
+
+  // The first graph arrives through defaultNodes; later ones replace the nodes. Each is fitted
+  // once the canvas has a size.
   const shown = useRef(laid)
+  const fitted = useRef<typeof laid>(undefined)
   useEffect(() => {
-    if (shown.current === laid) return
-    shown.current = laid
-    setNodes(laid.nodes)
-    setEdges(laid.edges)
-    void fitView(FIT)
-  }, [laid, setNodes, setEdges, fitView])
+    if (shown.current !== laid) {
+      shown.current = laid
+      setNodes(laid.nodes)
+      setEdges(laid.edges)
+    }
+    if (!sized || fitted.current === laid) return
+    const first = fitted.current === undefined
+    fitted.current = laid
+    fitTo(laid.nodes, first ? 0 : FIT_MS)
+  }, [laid, sized, setNodes, setEdges, fitTo])
+
+  // Entering or leaving presenter mode draws the graph at its new scale.
+  const presented = useRef(presenting)
+  useEffect(() => {
+    if (presented.current === presenting) return
+    presented.current = presenting
+    fitTo(getNodes(), FIT_MS)
+  }, [presenting, fitTo, getNodes])
 
   useEffect(
     () =>
@@ -55,13 +96,30 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
   )
 
   const relayout = useCallback(() => {
-    setNodes((nodes) => layoutNodes(nodes, getEdges()))
-    void fitView(FIT)
-  }, [setNodes, getEdges, fitView])
-  const fit = useCallback(() => void fitView(FIT), [fitView])
+    const nodes = layoutNodes(getNodes(), getEdges())
+    setNodes(nodes)
+    fitTo(nodes, FIT_MS)
+  }, [getNodes, getEdges, setNodes, fitTo])
+  const fit = useCallback(() => fitTo(getNodes(), FIT_MS), [fitTo, getNodes])
 
   const onNodeClick = useCallback<NodeMouseHandler<CanvasNode>>((_, node) => select(node.id), [select])
   const onPaneClick = useCallback(() => select(undefined), [select])
+  const present = useCallback(
+    (id: string) => {
+      select(id)
+      inspect(true)
+    },
+    [select, inspect],
+  )
+  const onNodeDoubleClick = useCallback<NodeMouseHandler<CanvasNode>>((_, node) => present(node.id), [present])
+  // Enter on a focused node: React Flow selects it; in presenter mode its inspector opens too.
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLDivElement>) => {
+      const id = event.key === 'Enter' && event.target instanceof Element ? event.target.closest('.react-flow__node')?.getAttribute('data-id') : null
+      if (id) present(id)
+    },
+    [present],
+  )
   // Keyboard selection (Tab to a node, Enter) goes through React Flow's selection.
   const onSelectionChange = useCallback<OnSelectionChangeFunc<CanvasNode, CanvasEdge>>(
     ({ nodes }) => {
@@ -77,8 +135,6 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       colorMode={mode}
-      fitView
-      fitViewOptions={FIT}
       minZoom={0.05}
       maxZoom={2}
       onlyRenderVisibleElements={laid.nodes.length > VISIBLE_ONLY_ABOVE}
@@ -87,12 +143,15 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
       deleteKeyCode={null}
       onNodeClick={onNodeClick}
       onPaneClick={onPaneClick}
+      onNodeDoubleClick={presenting ? onNodeDoubleClick : undefined}
+      onKeyDown={presenting ? onKeyDown : undefined}
+      zoomOnDoubleClick={!presenting}
       onSelectionChange={onSelectionChange}
       proOptions={{ hideAttribution: true }}
     >
       <Background gap={20} />
       <Controls showFitView={false} showInteractive={false} />
-      {laid.nodes.length > MINIMAP_ABOVE && <MiniMap<CanvasNode> nodeColor={miniMapColor} pannable zoomable />}
+      {laid.nodes.length > MINIMAP_ABOVE && <CanvasMiniMap<CanvasNode> nodeColor={miniMapColor} />}
       <CanvasToolbar onRelayout={relayout} onFit={fit} />
     </ReactFlow>
   )

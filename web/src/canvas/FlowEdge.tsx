@@ -1,7 +1,8 @@
 //! A graph edge: kind-specific stroke (set by toFlow), a label on hover or selection (always
 //! for then/else), and a dash animation while its target step runs — read from the run store
-//! here, so run progress never rebuilds the edge list.
+//! here, so run progress never rebuilds the edge list. The theme may thicken it (high contrast).
 import Box from '@mui/material/Box'
+import { useTheme } from '@mui/material/styles'
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react'
 import { memo, useState } from 'react'
 import { useRunStore } from '../state/runStore'
@@ -15,7 +16,9 @@ function FlowEdge(props: EdgeProps<CanvasEdge>) {
   const flowing = useRunStore((s) => isActive(s.steps[target]?.status))
   const [hovered, setHovered] = useState(false)
   const showLabel = data !== undefined && (data.alwaysShowLabel || hovered || selected)
-  const drawn = flowing ? { ...style, strokeDasharray: '6 4', animation: 'dashdraw 0.5s linear infinite' } : style
+  const edgeScale = useTheme().canvas?.edgeScale ?? 1
+  const scaled = edgeScale === 1 || typeof style?.strokeWidth !== 'number' ? style : { ...style, strokeWidth: style.strokeWidth * edgeScale }
+  const drawn = flowing ? { ...scaled, strokeDasharray: '6 4', animation: 'dashdraw 0.5s linear infinite' } : scaled
   return (
     <>
       <g onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}>

@@ -1,7 +1,7 @@
 //! A tiny label on a node ("if", "each", "continues"), its full text in the tooltip.
 import Box from '@mui/material/Box'
 
-export default function NodeBadge({ label, title }: { label: string; title: string }) {
+export default function NodeBadge({ label, title, tone }: { label: string; title: string; tone?: 'warning' }) {
   return (
     <Box
       component="span"
@@ -10,8 +10,9 @@ export default function NodeBadge({ label, title }: { label: string; title: stri
         px: 0.5,
         borderRadius: 0.75,
         border: 1,
-        borderColor: 'divider',
-        color: 'text.secondary',
+        borderColor: tone ? `${tone}.main` : 'divider',
+        color: tone ? `${tone}.main` : 'text.secondary',
+        fontWeight: tone ? 600 : undefined,
         fontSize: 10,
         lineHeight: '14px',
         flexShrink: 0,

@@ -27,6 +27,10 @@ export interface NodeFrameProps {
   handles: 'both' | 'source' | 'target'
   /** React Flow's own selection (multi-select while editing). */
   selected?: boolean
+  /** A step-through run waits before this step. */
+  paused?: boolean
+  /** Drawn over the card's top-left corner, outside its clipping (the breakpoint marker). */
+  corner?: ReactNode
   children: ReactNode
 }
 
@@ -39,7 +43,7 @@ const EDIT_HANDLE_STYLE = { width: 12, height: 12, border: '2px solid #8D99A6', 
 
 const PROBLEM_TEXT = { error: 'has errors', warning: 'has warnings' } as const
 
-export default function NodeFrame({ id, color, category, status, glowing, title, handles, selected: picked, children }: NodeFrameProps) {
+export default function NodeFrame({ id, color, category, status, glowing, title, handles, selected: picked, paused, corner, children }: NodeFrameProps) {
   const selected = useWorkflowStore((s) => s.selected === id) || picked === true
   const editing = useEditSession((s) => s.active)
   const problem = useEditSession((s) => s.problems[id])
@@ -47,6 +51,7 @@ export default function NodeFrame({ id, color, category, status, glowing, title,
   return (
     <>
       {handles !== 'source' && <Handle type="target" position={Position.Left} isConnectable={editing} style={handleStyle} />}
+      {corner}
       {problem && (
         <Box
           role="img"
@@ -72,6 +77,7 @@ export default function NodeFrame({ id, color, category, status, glowing, title,
         data-status={status}
         data-category={category}
         data-glowing={glowing ? 'true' : undefined}
+        data-paused={paused ? 'true' : undefined}
         data-problem={problem}
         title={title}
         sx={[
@@ -79,6 +85,7 @@ export default function NodeFrame({ id, color, category, status, glowing, title,
           statusSx[status] ?? {},
           glowing ? glowSx : {},
           selected ? selectedSx : {},
+          paused ? pausedSx : {},
           // Last, so a status border colour never repaints the category bar.
           { '--vai-glow': status === 'retrying' ? '#FFB74D' : color, borderLeftColor: color },
         ]}
@@ -127,3 +134,17 @@ const glowSx: Style = {
 }
 
 const selectedSx: Style = { outline: 2, outlineColor: 'primary.main', outlineOffset: 2 }
+
+const pausedRing = keyframes`
+  0%, 100% { outline-offset: 2px; }
+  50% { outline-offset: 5px; }
+`
+
+/** Amber and thick, drawn over the selection outline: the canvas selects the paused step. */
+const pausedSx: Style = {
+  outline: 3,
+  outlineColor: 'warning.main',
+  outlineOffset: 2,
+  animation: `${pausedRing} 1.4s ease-in-out infinite`,
+  '@media (prefers-reduced-motion: reduce)': { animation: 'none' },
+}

@@ -4,6 +4,8 @@ import Box from '@mui/material/Box'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
 import { useEditSession } from '../editor/editSession'
+import { useRunStore } from '../state/runStore'
+import BreakpointMarker from './BreakpointMarker'
 import type { StepFlowNode } from './flowTypes'
 import NodeBadge from './NodeBadge'
 import NodeFrame from './NodeFrame'
@@ -11,7 +13,7 @@ import StatusIcon from './StatusIcon'
 import StepDetail from './StepDetail'
 import StepIcon from './StepIcon'
 import StepTiming from './StepTiming'
-import { ellipsis, mono } from './textSx'
+import { ellipsis, mono, title } from './textSx'
 import { useStepRun, type StepRun } from './useStepRun'
 
 function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
@@ -21,6 +23,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
   // Read only with a run shown: an edit marks every step downstream stale, and nodes with
   // nothing to mark must not redraw for it.
   const stale = useEditSession((s) => run.status !== 'idle' && s.stale[id] === true)
+  const paused = useRunStore((s) => s.paused?.stepId === id)
   return (
     <NodeFrame
       id={id}
@@ -31,10 +34,12 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
       title={titleOf(run, data.description ?? data.summary)}
       handles="both"
       selected={selected}
+      paused={paused}
+      corner={<BreakpointMarker id={id} />}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
         <StepIcon name={data.icon} color={data.color} />
-        <Box component="span" sx={{ ...ellipsis, flex: 1, fontWeight: 600, fontSize: 13 }}>
+        <Box component="span" sx={{ ...ellipsis, ...title, flex: 1 }}>
           {data.name}
         </Box>
         <StatusIcon status={run.status} />
@@ -46,6 +51,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
         {data.condition && <NodeBadge label="if" title={`Runs if ${data.condition}`} />}
         {data.forEach && <NodeBadge label="each" title={`For each item of ${data.forEach}`} />}
         {data.continueOnError && <NodeBadge label="continues" title="Continues on error" />}
+        {paused && <NodeBadge label="paused" title="The run waits before this step: Next or Continue in the run bar" tone="warning" />}
         {stale && <NodeBadge label="stale" title="Edited since the last run: the output shown is out of date until the next run" />}
         <Box sx={{ flex: 1 }} />
         <StepTiming run={run} />

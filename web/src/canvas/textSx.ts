@@ -1,3 +1,6 @@
 //! Text styles shared by the node components.
 export const ellipsis = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 } as const
 export const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 11 } as const
+/** A node's title (step name, "Inputs", "Output"); fit-to-view keeps it legible (legibleFit.ts). */
+export const TITLE_PX = 13
+export const title = { fontWeight: 600, fontSize: TITLE_PX } as const

@@ -10,7 +10,8 @@ import WorkflowInspector from './WorkflowInspector'
 // inspector reads the editor store itself and must not redraw its whole form with it.
 const EditorInspector = memo(lazy(() => import('../editor/inspector/EditorInspector')))
 
-export default function InspectorPanel() {
+/** `fill`: take the width it is given (presenter mode's overlay) rather than a side panel's. */
+export default function InspectorPanel({ fill = false }: { fill?: boolean }) {
   const editing = useEditSession((s) => s.active)
   const hasWorkflow = useWorkflowStore((s) => s.current !== undefined)
   const graph = useWorkflowStore((s) => s.graph)
@@ -27,7 +28,7 @@ export default function InspectorPanel() {
       component="aside"
       ref={panel}
       aria-label="Inspector"
-      sx={{ width: 380, flexShrink: 0, borderLeft: 1, borderColor: 'divider', overflow: 'auto', p: 2, minHeight: 0 }}
+      sx={{ width: fill ? '100%' : 380, flexShrink: 0, borderLeft: fill ? 0 : 1, borderColor: 'divider', overflow: 'auto', p: 2, minHeight: 0 }}
     >
       {editing ? (
         <Suspense fallback={null}>

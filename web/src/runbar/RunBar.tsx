@@ -8,12 +8,15 @@ import { useEffect, useState } from 'react'
 import { useInputFields } from '../hooks/useInputFields'
 import PlanButton from '../plan/PlanButton'
 import { useInputStore } from '../state/inputStore'
-import { cancelRun, startRun } from '../state/runActions'
+import { cancelRun } from '../state/runActions'
 import { useRunStore } from '../state/runStore'
+import { startStepping } from '../state/stepActions'
 import { useWorkflowStore } from '../state/workflowStore'
 import { coerceInputs } from './coerce'
 import InputControl from './InputControl'
+import RunNote from './RunNote'
 import RunStatusText from './RunStatusText'
+import StepControls from './StepControls'
 
 /** The run form generated from the workflow's inputs, Run / Cancel / Plan, and progress. */
 export default function RunBar() {
@@ -32,10 +35,10 @@ export default function RunBar() {
     if (workflowKey) useInputStore.getState().load(workflowKey, fields)
   }, [workflowKey, fields])
 
-  const run = () => {
+  const run = (pauseEach = false) => {
     const coerced = coerceInputs(fields, values)
     setErrors(coerced.errors)
-    if (Object.keys(coerced.errors).length === 0) void startRun(coerced.inputs)
+    if (Object.keys(coerced.errors).length === 0) void startStepping(coerced.inputs, pauseEach)
   }
   const canRun = hasDefinition && runnable && !running && !starting
   const why = !workflowKey ? 'Open a workflow first' : !runnable ? 'Fix the errors listed above the canvas first' : ''
@@ -44,7 +47,20 @@ export default function RunBar() {
     <Box
       component="section"
       aria-label="Run"
-      sx={{ borderTop: 1, borderColor: 'divider', px: 1.5, py: 1, display: 'flex', alignItems: 'center', gap: 1.5, flexShrink: 0, minHeight: 56 }}
+      // Wraps rather than scrolls: on a projector's 1024 px every field and button stays in view.
+      sx={{
+        borderTop: 1,
+        borderColor: 'divider',
+        px: 1.5,
+        py: 1,
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'center',
+        columnGap: 1.5,
+        rowGap: 0.5,
+        flexShrink: 0,
+        minHeight: 56,
+      }}
     >
       <Box
         component="form"
@@ -52,7 +68,8 @@ export default function RunBar() {
           e.preventDefault()
           if (canRun) run()
         }}
-        sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', overflowX: 'auto', flex: 1, minWidth: 0, py: 0.75 }}
+        // The fields wrap among themselves first; below ~480 px for them the buttons take a row of their own.
+        sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'flex-start', flex: '1 1 480px', minWidth: 240, py: 0.75 }}
       >
         {fields.map((f) => (
           <InputControl key={f.name} field={f} value={values[f.name]} error={errors[f.name]} disabled={running} onChange={(v) => setValue(f.name, v)} />
@@ -64,23 +81,27 @@ export default function RunBar() {
         )}
         <button type="submit" hidden aria-hidden tabIndex={-1} />
       </Box>
-      <Tooltip title={why}>
-        <span>
-          <Button variant="contained" startIcon={<PlayArrow />} onClick={run} disabled={!canRun}>
-            Run
-          </Button>
-        </span>
-      </Tooltip>
-      <Button variant="outlined" color="warning" startIcon={<Stop />} onClick={() => void cancelRun()} disabled={!running}>
-        Cancel
-      </Button>
-      <PlanButton />
-      <RunStatusText />
-      {startError && (
-        <Typography variant="body2" role="status" sx={{ color: 'error.main', maxWidth: 320 }} title={startError} noWrap>
-          {startError}
-        </Typography>
-      )}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1.5, rowGap: 0.5 }}>
+        <Tooltip title={why}>
+          <span>
+            <Button variant="contained" startIcon={<PlayArrow />} onClick={() => run()} disabled={!canRun}>
+              Run
+            </Button>
+          </span>
+        </Tooltip>
+        <StepControls onStep={() => run(true)} canRun={canRun} why={why} />
+        <Button variant="outlined" color="warning" startIcon={<Stop />} onClick={() => void cancelRun()} disabled={!running}>
+          Cancel
+        </Button>
+        <PlanButton />
+        <RunStatusText />
+        <RunNote />
+        {startError && (
+          <Typography variant="body2" role="status" sx={{ color: 'error.main', maxWidth: 320 }} title={startError} noWrap>
+            {startError}
+          </Typography>
+        )}
+      </Box>
     </Box>
   )
 }

@@ -3,13 +3,16 @@ import Forum from '@mui/icons-material/Forum'
 import LightMode from '@mui/icons-material/LightMode'
 import ViewSidebar from '@mui/icons-material/ViewSidebar'
 import MenuOpen from '@mui/icons-material/MenuOpen'
+import Slideshow from '@mui/icons-material/Slideshow'
 import Box from '@mui/material/Box'
 import IconButton from '@mui/material/IconButton'
 import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
+import type { Theme } from '@mui/material/styles'
 import type { Mode } from '../theme'
 import ConfigChip from './ConfigChip'
 import ConnectionChip from './ConnectionChip'
+import { TOP_BAR_HEIGHT } from './shellLayout'
 import WorkflowTitle from './WorkflowTitle'
 
 interface Props {
@@ -19,14 +22,17 @@ interface Props {
   onToggleLibrary(): void
   inspectorOpen: boolean
   onToggleInspector(): void
-  chatOpen: boolean
+  /** Absent in presenter mode, which has no chat. */
+  chatOpen?: boolean
   onToggleChat(): void
+  presenting: boolean
+  onTogglePresenter(): void
 }
 
 export default function TopBar(props: Props) {
-  const { mode, onToggleMode, libraryOpen, onToggleLibrary, inspectorOpen, onToggleInspector, chatOpen, onToggleChat } = props
+  const { mode, onToggleMode, libraryOpen, onToggleLibrary, inspectorOpen, onToggleInspector, chatOpen, onToggleChat, presenting, onTogglePresenter } = props
   return (
-    <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, height: 44, borderBottom: 1, borderColor: 'divider', flexShrink: 0 }}>
+    <Box component="header" sx={headerSx}>
       <Tooltip title={libraryOpen ? 'Hide library' : 'Show library'}>
         <IconButton size="small" aria-label={libraryOpen ? 'Hide library' : 'Show library'} aria-pressed={libraryOpen} onClick={onToggleLibrary}>
           <MenuOpen fontSize="small" sx={{ transform: libraryOpen ? 'none' : 'scaleX(-1)' }} />
@@ -39,9 +45,23 @@ export default function TopBar(props: Props) {
       <Box sx={{ flex: 1 }} />
       <ConnectionChip />
       <ConfigChip />
-      <Tooltip title={chatOpen ? 'Hide chat' : 'Chat with the knowledge base'}>
-        <IconButton size="small" aria-label={chatOpen ? 'Hide chat' : 'Show chat'} aria-pressed={chatOpen} onClick={onToggleChat}>
-          <Forum fontSize="small" />
+      {chatOpen !== undefined && (
+        <Tooltip title={chatOpen ? 'Hide chat' : 'Chat with the knowledge base'}>
+          <IconButton size="small" aria-label={chatOpen ? 'Hide chat' : 'Show chat'} aria-pressed={chatOpen} onClick={onToggleChat}>
+            <Forum fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      )}
+      <Tooltip title={presenting ? 'Leave presenter mode (P or Esc)' : 'Presenter mode (P)'}>
+        <IconButton
+          size="small"
+          aria-label="Presenter mode"
+          aria-keyshortcuts="P"
+          aria-pressed={presenting}
+          onClick={onTogglePresenter}
+          color={presenting ? 'primary' : 'default'}
+        >
+          <Slideshow fontSize="small" />
         </IconButton>
       </Tooltip>
       <Tooltip title={mode === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}>
@@ -57,3 +77,18 @@ export default function TopBar(props: Props) {
     </Box>
   )
 }
+
+// Above the drawers (and their backdrop), so the toggle that opened one can close it.
+const headerSx = {
+  display: 'flex',
+  alignItems: 'center',
+  gap: 1,
+  px: 1,
+  height: TOP_BAR_HEIGHT,
+  borderBottom: 1,
+  borderColor: 'divider',
+  flexShrink: 0,
+  position: 'relative',
+  zIndex: (theme: Theme) => theme.zIndex.drawer + 1,
+  bgcolor: 'background.default',
+} as const

@@ -6,8 +6,9 @@
 //! store, and an edit changes it twice (nodes, then edges) — on 200 steps that cost more than
 //! drawing the few off-screen nodes saves (docs/benchmarks.md, Builder).
 import { useTheme } from '@mui/material/styles'
-import { Background, Controls, MiniMap, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
+import { Background, Controls, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
+import CanvasMiniMap from '../../canvas/CanvasMiniMap'
 import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
 import { useCanvasStore } from '../../canvas/useCanvasStore'
@@ -184,7 +185,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
     >
       <Background gap={20} />
       <Controls showFitView={false} showInteractive={false} />
-      {nodes.length > MINIMAP_ABOVE && <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />}
+      {nodes.length > MINIMAP_ABOVE && <CanvasMiniMap<EditorNode> nodeColor={miniMapColor} />}
     </ReactFlow>
   )
 }
