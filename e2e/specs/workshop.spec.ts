@@ -270,6 +270,28 @@ test.describe('at 1024×768', () => {
   })
 })
 
+test.describe('at 1024×768, editing', () => {
+  test.use({ viewport: { width: 1024, height: 768 } })
+
+  test("presenter mode fits the builder's canvas legibly and larger; leaving it fits the whole workflow", async ({ page }) => {
+    await openWorkflow(page, MULTI)
+    await page.getByRole('button', { name: 'Edit', exact: true }).click()
+    await expect(page.getByRole('toolbar', { name: 'Editing' })).toBeVisible()
+    // The builder's own fit shows the whole workflow, however small.
+    await expect.poll(async () => Math.min(...(await titlePx(page))), { timeout: 5_000 }).toBeLessThan(LEGIBLE_PX)
+
+    const presenter = page.getByRole('button', { name: 'Presenter mode' })
+    await presenter.click()
+    await expectTitlesLegible(page, LEGIBLE_PX * 1.45)
+    // So does its Fit view button.
+    await page.getByRole('toolbar', { name: 'Editing' }).getByRole('button', { name: 'Fit view' }).click()
+    await expectTitlesLegible(page, LEGIBLE_PX * 1.45)
+
+    await presenter.click()
+    await expect.poll(async () => Math.min(...(await titlePx(page))), { timeout: 5_000 }).toBeLessThan(LEGIBLE_PX)
+  })
+})
+
 for (const viewport of [
   { width: 1280, height: 720 },
   { width: 1920, height: 1080 },

@@ -3,38 +3,30 @@
 //! Fitting keeps titles legible (legibleFit.ts); presenter mode fits larger and opens a node's
 //! inspector overlay on Enter or double-click.
 import { useTheme } from '@mui/material/styles'
-import { Background, Controls, ReactFlow, useReactFlow, useStore, useStoreApi, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
+import { Background, Controls, ReactFlow, useReactFlow, useStore, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import type { GraphView } from '../api/types'
-import { PRESENTER_SCALE, usePresenterStore } from '../shell/presenter'
+import { usePresenterStore } from '../shell/presenter'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasMiniMap from './CanvasMiniMap'
 import CanvasToolbar from './CanvasToolbar'
 import { IO_COLOR, MINIMAP_ABOVE, type CanvasEdge, type CanvasNode } from './flowTypes'
 import { layoutNodes } from './layout'
-import { legibleViewport, type Box } from './legibleFit'
 import { edgeTypes, nodeTypes } from './nodeTypes'
 import { graphToFlow } from './toFlow'
 import { useCanvasStore } from './useCanvasStore'
+import { FIT_MS, useLegibleFit } from './useLegibleFit'
 
-const FIT_MS = 250
 /** Past this many nodes, only what is on screen is rendered (keeps pan and zoom smooth). */
 const VISIBLE_ONLY_ABOVE = 120
 
 const miniMapColor = (node: CanvasNode) => (node.type === 'step' ? node.data.color : IO_COLOR)
 
-const boxOf = (node: CanvasNode): Box => ({
-  ...node.position,
-  width: node.measured?.width ?? node.width ?? 0,
-  height: node.measured?.height ?? node.height ?? 0,
-})
-
 export default function CanvasFlow({ graph }: { graph: GraphView }) {
   const mode = useTheme().palette.mode
   const select = useWorkflowStore((s) => s.select)
   const flow = useReactFlow<CanvasNode, CanvasEdge>()
-  const { setNodes, setEdges, getNodes, getEdges, setViewport, setCenter, getNode, getZoom } = flow
-  const store = useStoreApi<CanvasNode, CanvasEdge>()
+  const { setNodes, setEdges, getNodes, getEdges, setCenter, getNode, getZoom } = flow
   const sized = useStore((s) => s.width > 0 && s.height > 0)
   const presenting = usePresenterStore((s) => s.on)
   const inspect = usePresenterStore((s) => s.inspect)
@@ -44,17 +36,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
     return { nodes: layoutNodes(nodes, edges), edges }
   }, [graph])
 
-  const fitTo = useCallback(
-    (nodes: CanvasNode[], duration: number) => {
-      // Measured now rather than read from the store: presenter mode has just resized the canvas
-      // and React Flow's resize observer has not reported it yet.
-      const { domNode, width, height } = store.getState()
-      const rect = domNode?.getBoundingClientRect()
-      const scale = usePresenterStore.getState().on ? PRESENTER_SCALE : 1
-      void setViewport(legibleViewport(nodes.map(boxOf), rect?.width || width, rect?.height || height, { scale }), { duration })
-    },
-    [store, setViewport],
-  )
+  const fitTo = useLegibleFit()
 
   // The first graph arrives through defaultNodes; later ones replace the nodes. Each is fitted
   // once the canvas has a size.

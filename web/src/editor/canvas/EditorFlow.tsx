@@ -7,11 +7,13 @@
 //! drawing the few off-screen nodes saves (docs/benchmarks.md, Builder).
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import CanvasMiniMap from '../../canvas/CanvasMiniMap'
 import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
 import { useCanvasStore } from '../../canvas/useCanvasStore'
+import { WHOLE_FIT as FIT, useFitReady, useLegibleFit } from '../../canvas/useLegibleFit'
+import { usePresenterStore } from '../../shell/presenter'
 import type { XY } from '../doc/model'
 import { idOfKey, keyOf } from '../doc/nodeKeys'
 import NoteNode, { NOTE_COLOR } from '../notes/NoteNode'
@@ -22,7 +24,6 @@ import { nodeAt, useCanvasDrop } from './useCanvasDrop'
 import { useEditorKeys } from './useEditorKeys'
 
 const nodeTypes = { ...readNodeTypes, note: NoteNode }
-const FIT = { padding: 0.15, maxZoom: 1.25, duration: 250 }
 const MULTI_SELECT_KEYS = ['Shift', 'Meta', 'Control']
 
 const miniMapColor = (node: EditorNode) => (node.type === 'step' ? node.data.color : node.type === 'note' ? NOTE_COLOR : IO_COLOR)
@@ -68,9 +69,23 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   )
   const edges = useMemo(() => cache.buildEdges(graphEdges, keys, selectedEdges), [cache, graphEdges, keys, selectedEdges])
   const flow = useReactFlow<EditorNode>()
-  const { screenToFlowPosition, getNode, getZoom, setCenter } = flow
+  const { screenToFlowPosition, getNode, getZoom, setCenter, fitView } = flow
 
   useEditorKeys()
+
+  // In presenter mode the builder fits as the read-only canvas does (titles legible, 1.5×
+  // larger); leaving it fits the whole workflow again.
+  const presenting = usePresenterStore((s) => s.on)
+  const [presentingAtStart] = useState(presenting)
+  const ready = useFitReady()
+  const legibleFit = useLegibleFit()
+  const presented = useRef(false)
+  useEffect(() => {
+    if (!ready || presented.current === presenting) return
+    presented.current = presenting
+    if (presenting) legibleFit()
+    else void fitView(FIT)
+  }, [ready, presenting, legibleFit, fitView])
 
   useEffect(
     () =>
@@ -166,7 +181,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       colorMode={mode}
-      fitView
+      fitView={!presentingAtStart}
       fitViewOptions={FIT}
       minZoom={0.05}
       maxZoom={2}

@@ -15,13 +15,13 @@ import IconButton from '@mui/material/IconButton'
 import Tooltip from '@mui/material/Tooltip'
 import { useReactFlow } from '@xyflow/react'
 import type { ReactNode } from 'react'
+import { WHOLE_FIT as FIT, useLegibleFit } from '../../canvas/useLegibleFit'
+import { usePresenterStore } from '../../shell/presenter'
 import { flowRect } from '../canvas/useEditorKeys'
 import { leaveAndReopen } from '../session/start'
 import { useEditor, useEditorStore } from '../useEditor'
 import SaveControls from './SaveControls'
 import ValidationStatus from './ValidationStatus'
-
-const FIT = { padding: 0.15, maxZoom: 1.25, duration: 250 }
 
 function Tool({
   label,
@@ -54,8 +54,9 @@ export default function EditToolbar() {
   const selected = useEditor((s) => s.selection.length + s.edgeSelection.length)
   const hasSteps = useEditor((s) => s.selection.some((id) => !id.startsWith('__') && !id.startsWith('note:')))
   const { screenToFlowPosition, fitView } = useReactFlow()
+  const legibleFit = useLegibleFit()
   const s = () => store.getState()
-  const fit = () => void fitView(FIT)
+  const fit = () => (usePresenterStore.getState().on ? legibleFit() : void fitView(FIT))
 
   const addNote = () => {
     const canvas = flowRect()
