@@ -13,12 +13,19 @@ mod limits;
 #[path = "cli/step.rs"]
 mod step;
 mod support;
+#[path = "cli/terminal.rs"]
+mod terminal;
 
 use support::{llm_dir, offline_command};
 
 fn vai(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vai"))
-        .args(args)
+    vai_command(dir).args(args).output().expect("run vai")
+}
+
+/// `vai` to run in `dir`, without colour, with its data directory out of the user's.
+fn vai_command(dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_vai"));
+    command
         .current_dir(dir)
         .env("NO_COLOR", "1")
         // Runs open the local store; keep it out of the user's data directory.
@@ -27,9 +34,8 @@ fn vai(args: &[&str], dir: &Path) -> Output {
             std::env::temp_dir().join(format!("vai-cli-{}-data", std::process::id())),
         )
         .env_remove("VAI_DEFAULT_DB")
-        .env_remove("VAI_DEFAULT_COLLECTION")
-        .output()
-        .expect("run vai")
+        .env_remove("VAI_DEFAULT_COLLECTION");
+    command
 }
 
 fn text(b: &[u8]) -> String {

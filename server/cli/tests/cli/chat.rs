@@ -7,13 +7,13 @@ mod fake_openai;
 
 use super::support::{llm_dir, offline_command};
 use super::{scratch, text};
+use crate::terminal::Terminal;
 use fake_openai::FakeOpenAi;
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// `command` running `vai chat args…` with `lines` on its standard input.
 fn chat(mut command: Command, args: &[&str], lines: &[&str]) -> Output {
@@ -341,84 +341,27 @@ fn chat_reports_failed_turns_and_answers_the_next_question() {
 #[cfg(target_os = "linux")]
 #[test]
 fn chat_in_a_terminal_stops_an_answer_on_ctrl_c_and_leaves_on_the_next() {
-    let has_script = Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_script {
-        eprintln!("skipping: no `script` (util-linux) to make a pseudo-terminal");
-        return;
-    }
     let home = scratch("chat-terminal");
     let server = FakeOpenAi::start();
     // `script` runs vai in the environment and directory made for it.
-    let vai = server.command(&home);
-    let mut command = Command::new("script");
-    for (name, value) in vai.get_envs() {
-        match value {
-            Some(value) => command.env(name, value),
-            None => command.env_remove(name),
-        };
-    }
-    let program = vai.get_program().to_string_lossy().into_owned();
-    let mut child = command
-        .current_dir(vai.get_current_dir().unwrap())
-        .args(["-qfec", &format!("{program} chat"), "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start script");
-    let mut stdin = child.stdin.take().unwrap();
-    let screen = Arc::new(Mutex::new(String::new()));
-    let reader = {
-        let screen = screen.clone();
-        let mut stdout = child.stdout.take().unwrap();
-        std::thread::spawn(move || {
-            let mut buffer = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buffer) {
-                if n == 0 {
-                    break;
-                }
-                screen
-                    .lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buffer[..n]));
-            }
-        })
+    let Some(mut term) = Terminal::start(&server.command(&home), "chat") else {
+        return;
     };
-    let wait_for = |needle: &str, after: usize| -> usize {
-        let deadline = Instant::now() + Duration::from_secs(120);
-        loop {
-            let seen = screen.lock().unwrap().clone();
-            if let Some(at) = seen[after.min(seen.len())..].find(needle) {
-                return after + at + needle.len();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no {needle:?} on the screen:\n{seen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
+    term.wait_for("/quit to exit.");
+    term.wait_for("> ");
+    term.type_keys(b"a SLOW answer please\n");
+    term.wait_for("word2 ");
+    term.type_keys(b"\x03");
+    term.wait_for("■ cancelled");
+    term.wait_for("> ");
+    term.type_keys(b"How do I authenticate?\n");
+    term.wait_for("Authorization header [1].");
+    term.wait_for("Sources:");
+    term.wait_for("> ");
+    term.type_keys(b"\x03");
 
-    let at = wait_for("/quit to exit.", 0);
-    let at = wait_for("> ", at);
-    stdin.write_all(b"a SLOW answer please\n").unwrap();
-    let at = wait_for("word2 ", at);
-    stdin.write_all(b"\x03").unwrap();
-    let at = wait_for("■ cancelled", at);
-    let at = wait_for("> ", at);
-    stdin.write_all(b"How do I authenticate?\n").unwrap();
-    let at = wait_for("Authorization header [1].", at);
-    let at = wait_for("Sources:", at);
-    wait_for("> ", at);
-    stdin.write_all(b"\x03").unwrap();
-
-    let status = child.wait().unwrap();
-    reader.join().unwrap();
-    let seen = screen.lock().unwrap().clone();
-    assert_eq!(status.code(), Some(130), "{seen}");
+    let (code, seen) = term.finish();
+    assert_eq!(code, Some(130), "{seen}");
     assert!(
         !seen.contains("word149"),
         "the slow answer was stopped: {seen}"

@@ -2,13 +2,8 @@
 //! util-linux `script`), each step is shown with its inputs before it runs and the keys typed go
 //! on or cancel; without a terminal, `--step` is refused.
 
-use super::{scratch, text, vai};
-use std::io::{Read, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use super::{scratch, text, vai, vai_command};
+use crate::terminal::Terminal;
 
 /// Three template steps in a chain; the output is the last one's text.
 const FLOW: &str = r#"{"name": "flow", "inputs": {"who": {"type": "string", "default": "world"}},
@@ -25,112 +20,16 @@ fn flow_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// `vai args…` in a pseudo-terminal: what it writes, as the screen shows it, and the keys typed.
-struct Terminal {
-    child: Child,
-    keys: ChildStdin,
-    screen: Arc<Mutex<String>>,
-    reader: Option<JoinHandle<()>>,
-    /// How far the screen has been read by `wait_for`.
-    at: usize,
-}
-
-impl Terminal {
-    /// `None` (after saying so) when there is no `script` to make a pseudo-terminal with.
-    fn start(args: &str, dir: &Path) -> Option<Terminal> {
-        let has_script = Command::new("script")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !has_script {
-            eprintln!("skipping: no `script` (util-linux) to make a pseudo-terminal");
-            return None;
-        }
-        let program = env!("CARGO_BIN_EXE_vai");
-        let mut child = Command::new("script")
-            .current_dir(dir)
-            .env("NO_COLOR", "1")
-            .env(
-                "VAI_DATA_DIR",
-                std::env::temp_dir().join(format!("vai-cli-{}-data", std::process::id())),
-            )
-            .env_remove("VAI_DEFAULT_DB")
-            .env_remove("VAI_DEFAULT_COLLECTION")
-            .args(["-qfec", &format!("{program} {args}"), "/dev/null"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start script");
-        let keys = child.stdin.take().unwrap();
-        let screen = Arc::new(Mutex::new(String::new()));
-        let reader = {
-            let screen = screen.clone();
-            let mut stdout = child.stdout.take().unwrap();
-            std::thread::spawn(move || {
-                let mut buffer = [0u8; 4096];
-                while let Ok(n) = stdout.read(&mut buffer) {
-                    if n == 0 {
-                        break;
-                    }
-                    screen
-                        .lock()
-                        .unwrap()
-                        .push_str(&String::from_utf8_lossy(&buffer[..n]));
-                }
-            })
-        };
-        Some(Terminal {
-            child,
-            keys,
-            screen,
-            reader: Some(reader),
-            at: 0,
-        })
-    }
-
-    /// Wait until `needle` shows after what was read so far; the screen from there on.
-    fn wait_for(&mut self, needle: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let seen = self.screen.lock().unwrap().clone();
-            if let Some(at) = seen[self.at.min(seen.len())..].find(needle) {
-                let from = self.at;
-                self.at += at + needle.len();
-                return seen[from..self.at].to_string();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no {needle:?} on the screen:\n{seen}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn type_keys(&mut self, keys: &[u8]) {
-        self.keys.write_all(keys).unwrap();
-        self.keys.flush().unwrap();
-    }
-
-    /// The exit status and the whole screen.
-    fn finish(mut self) -> (Option<i32>, String) {
-        let status = self.child.wait().unwrap();
-        if let Some(reader) = self.reader.take() {
-            reader.join().unwrap();
-        }
-        let seen = self.screen.lock().unwrap().clone();
-        (status.code(), seen)
-    }
-}
-
 /// The prompt that ends each pause.
 const PROMPT: &str = "q Enter: cancel › ";
 
 #[test]
 fn step_waits_before_each_step_and_enter_and_c_go_on() {
     let dir = flow_dir("step-terminal");
-    let Some(mut term) = Terminal::start("workflow run flow.json --step --input who=you", &dir)
-    else {
+    let Some(mut term) = Terminal::start(
+        &vai_command(&dir),
+        "workflow run flow.json --step --input who=you",
+    ) else {
         return;
     };
     let first = term.wait_for(PROMPT);
@@ -159,7 +58,9 @@ fn step_waits_before_each_step_and_enter_and_c_go_on() {
 #[test]
 fn q_at_a_pause_cancels_the_run_with_130() {
     let dir = flow_dir("step-quit");
-    let Some(mut term) = Terminal::start("workflow run flow.json --break shout", &dir) else {
+    let Some(mut term) =
+        Terminal::start(&vai_command(&dir), "workflow run flow.json --break shout")
+    else {
         return;
     };
     let paused = term.wait_for(PROMPT);
@@ -181,7 +82,10 @@ fn q_at_a_pause_cancels_the_run_with_130() {
 #[test]
 fn ctrl_c_at_a_pause_cancels_the_run_with_130() {
     let dir = flow_dir("step-ctrl-c");
-    let Some(mut term) = Terminal::start("workflow run flow.json --step --pace 50", &dir) else {
+    let Some(mut term) = Terminal::start(
+        &vai_command(&dir),
+        "workflow run flow.json --step --pace 50",
+    ) else {
         return;
     };
     term.wait_for(PROMPT);
@@ -211,7 +115,8 @@ fn step_needs_a_terminal_and_break_a_known_step() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).trim(), "hello world! (signed)");
 
-    let Some(mut term) = Terminal::start("workflow run flow.json --break nope", &dir) else {
+    let Some(mut term) = Terminal::start(&vai_command(&dir), "workflow run flow.json --break nope")
+    else {
         return;
     };
     term.wait_for("error: --break: the workflow has no step \"nope\"");
