@@ -14,7 +14,7 @@ use vai_contract::{
 };
 use vai_providers::llm::{CompletionRequest, Llm, StopReason, StreamEvent};
 use vai_runtime::tool_schema::BeforeTool;
-use vai_workflow::{Context, Limits as RunLimits, Registry, ToolCall, ToolError, Usage};
+use vai_workflow::{Limits as RunLimits, Registry, ToolError, Usage, run_alone};
 
 /// Longest wait for one tool call of a turn.
 const TOOL_TIMEOUT: Duration = Duration::from_secs(120);
@@ -397,10 +397,8 @@ impl Work<'_> {
         if let Some(before) = &engine.before_tool {
             before(tool).await;
         }
-        let defaults = Value::Object(Map::new());
-        let scope = Context::new();
-        let call = ToolCall::standalone("chat", args, &defaults, &scope).with_limits(engine.limits);
-        match tokio::time::timeout(TOOL_TIMEOUT, implementation.run(call)).await {
+        let call = run_alone(implementation.as_ref(), "chat", args, engine.limits);
+        match tokio::time::timeout(TOOL_TIMEOUT, call).await {
             Ok(Ok(out)) => Ok((out.output, out.usage)),
             Ok(Err(e)) => Err(tool_error(&e)),
             Err(_) => Err(format!(

@@ -5,44 +5,27 @@
 use crate::sources::cut;
 use serde_json::{Map, Value, json};
 use vai_providers::llm::ToolDefinition;
+use vai_runtime::tool_schema::{STANDALONE_TOOLS, public_name};
 use vai_workflow::Registry;
-
-/// The registry tools an agent may call, in the order they are offered.
-pub const AGENT_TOOLS: [&str; 10] = [
-    "query",
-    "search",
-    "rerank",
-    "embed",
-    "similarity",
-    "collections",
-    "models",
-    "ingest",
-    "explain",
-    "estimate",
-];
 
 /// A tool result longer than this (as JSON) is cut before the model sees it.
 const MAX_RESULT_FOR_MODEL: usize = 12 * 1024;
 
-/// The name the model calls registry tool `name` by.
-pub fn model_name(name: &str) -> String {
-    format!("vai_{name}")
-}
-
-/// The registry tool the model means by `model_name`, when it is one it was offered.
+/// The registry tool the model means by `model_name` (its `public_name`), when it is one it was
+/// offered.
 pub(crate) fn registry_name(model_name: &str) -> Option<&'static str> {
     let name = model_name.strip_prefix("vai_").unwrap_or(model_name);
-    AGENT_TOOLS.into_iter().find(|t| *t == name)
+    STANDALONE_TOOLS.into_iter().find(|t| *t == name)
 }
 
 /// The definitions of the agent tools the registry holds.
 pub fn definitions(registry: &Registry) -> Vec<ToolDefinition> {
-    AGENT_TOOLS
+    STANDALONE_TOOLS
         .iter()
         .filter(|name| registry.tool(name).is_some())
         .filter_map(|name| registry.spec(name))
         .map(|spec| ToolDefinition {
-            name: model_name(spec.name),
+            name: public_name(spec.name),
             description: format!("{}. {}", spec.description, spec.help),
             input_schema: vai_runtime::tool_schema::tool_input(spec),
         })
@@ -117,7 +100,7 @@ pub fn label(tool: &str, args: &Map<String, Value>) -> String {
         "ingest" => format!("Adding a document to {collection}"),
         "explain" => format!("Explaining {}", quoted(args, "topic")),
         "estimate" => "Estimating costs".to_string(),
-        other => format!("Calling {}", model_name(other)),
+        other => format!("Calling {}", public_name(other)),
     }
 }
 

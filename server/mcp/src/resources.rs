@@ -7,6 +7,7 @@ use crate::tools::{vai, workflows};
 use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Value, json};
+use vai_runtime::tool_schema::public_name;
 use vai_workflow::{Registry, ToolSpec};
 
 pub(crate) const SCHEMA_URI: &str = "vai://schema/workflow";
@@ -137,7 +138,7 @@ pub(crate) fn catalog(registry: &Registry) -> Value {
                 "inputs": s.input_schema.to_json(),
                 "outputs": s.outputs.iter().map(|(f, d)| json!({"field": f, "description": d})).collect::<Vec<_>>(),
                 "effects": s.effects,
-                "mcpTool": vai::EXPOSED.contains(&s.name).then(|| vai::tool_name(s.name)),
+                "mcpTool": vai::exposed().any(|n| n == s.name).then(|| public_name(s.name)),
             })
         })
         .collect();

@@ -25,6 +25,21 @@ pub trait Tool: Send + Sync + 'static {
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a>;
 }
 
+/// Runs `tool` once on `inputs` outside any workflow run — no workflow defaults, no other steps
+/// to reference — within `limits`: a call from a chat agent, an MCP client or a CLI command.
+/// `caller` stands where a step id would in the tool's messages.
+pub async fn run_alone(
+    tool: &dyn Tool,
+    caller: &str,
+    inputs: serde_json::Map<String, Value>,
+    limits: crate::limits::Limits,
+) -> Result<ToolOutput, ToolError> {
+    let defaults = Value::Object(serde_json::Map::new());
+    let scope = crate::scope::Context::new();
+    let call = ToolCall::standalone(caller, inputs, &defaults, &scope).with_limits(limits);
+    tool.run(call).await
+}
+
 /// Node colour group (DESIGN §2.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

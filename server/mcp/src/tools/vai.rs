@@ -12,39 +12,24 @@ use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, MetaObject, Tool};
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value, json};
-use vai_workflow::{Context, ToolCall, ToolError};
+use vai_runtime::tool_schema::{STANDALONE_TOOLS, public_name};
+use vai_workflow::{ToolError, run_alone};
 
-/// The registry tools exposed, in the order they are listed.
-pub(crate) const EXPOSED: [&str; 12] = [
-    "query",
-    "search",
-    "rerank",
-    "embed",
-    "similarity",
-    "collections",
-    "models",
-    "ingest",
-    "explain",
-    "estimate",
-    "chunk",
-    "aggregate",
-];
-
-/// The MCP name of registry tool `name`.
-pub(crate) fn tool_name(name: &str) -> String {
-    format!("vai_{name}")
+/// The registry tools exposed, in the order they are listed: those a chat agent has too, and
+/// two for preparing documents.
+pub(crate) fn exposed() -> impl Iterator<Item = &'static str> {
+    STANDALONE_TOOLS.into_iter().chain(["chunk", "aggregate"])
 }
 
 pub(crate) fn entries(server: &McpServer) -> Vec<Entry> {
     let registry = &server.inner().registry;
-    EXPOSED
-        .iter()
+    exposed()
         .filter(|name| registry.tool(name).is_some())
         .filter_map(|name| registry.spec(name))
         .map(|spec| {
             let description = format!("{}. {}", spec.description, spec.help);
             let tool = Tool::new(
-                tool_name(spec.name),
+                public_name(spec.name),
                 description,
                 schema::object(vai_runtime::tool_schema::tool_input(spec)),
             )
@@ -77,7 +62,7 @@ pub(crate) async fn call(
         Failure::new(
             "CANCELLED",
             Category::Execution,
-            format!("{} was cancelled", tool_name(name)),
+            format!("{} was cancelled", public_name(name)),
             "call it again if you still need the result",
         )
         .into_result()
@@ -88,11 +73,8 @@ pub(crate) async fn call(
             () = context.ct.cancelled() => return cancelled(),
         }
     }
-    let defaults = Value::Object(Map::new());
-    let scope = Context::new();
-    let call = ToolCall::standalone("mcp", args, &defaults, &scope).with_limits(inner.run_limits);
     let outcome = tokio::select! {
-        outcome = tool.run(call) => outcome,
+        outcome = run_alone(tool.as_ref(), "mcp", args, inner.run_limits) => outcome,
         () = context.ct.cancelled() => return cancelled(),
     };
     match outcome {
@@ -120,7 +102,7 @@ pub(crate) async fn call(
 
 /// How a tool's error reads to the caller.
 fn tool_failure(name: &str, e: &ToolError) -> Failure {
-    let tool = tool_name(name);
+    let tool = public_name(name);
     match e {
         ToolError::InvalidInput { field, message, .. } => Failure::new(
             "INVALID_ARGUMENTS",

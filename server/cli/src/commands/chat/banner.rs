@@ -126,10 +126,9 @@ async fn collections(app: &App, db: &str) -> Result<Vec<Value>, String> {
         .ok_or("the collections tool is not available")?;
     let mut inputs = Map::new();
     inputs.insert("db".into(), json!(db));
-    let defaults = Value::Object(Map::new());
-    let scope = vai_workflow::Context::new();
-    let call = vai_workflow::ToolCall::standalone("chat", inputs, &defaults, &scope);
-    let out = tokio::time::timeout(COUNT_TIMEOUT, tool.run(call))
+    let call =
+        vai_workflow::run_alone(tool.as_ref(), "chat", inputs, vai_workflow::Limits::DEFAULT);
+    let out = tokio::time::timeout(COUNT_TIMEOUT, call)
         .await
         .map_err(|_| format!("no answer in {} s", COUNT_TIMEOUT.as_secs()))?
         .map_err(|e| e.to_string())?;
