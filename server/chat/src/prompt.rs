@@ -143,24 +143,12 @@ pub(crate) fn summary_request(turns: &[ChatTurn]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use vai_contract::{ChatMode, ChatTimings};
 
     fn turn(question: &str, answer: &str, status: TurnStatus) -> ChatTurn {
         ChatTurn {
-            id: "t".into(),
-            question: question.into(),
             answer: answer.into(),
             status,
-            error: None,
-            mode: ChatMode::Pipeline,
-            notice: None,
-            sources: vec![],
-            tool_calls: vec![],
-            provider: "fake".into(),
-            model: "m".into(),
-            usage: Default::default(),
-            timings: ChatTimings::default(),
-            started_at: 0,
+            ..crate::history::tests::turn(question, 0)
         }
     }
 

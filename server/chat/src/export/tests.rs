@@ -1,5 +1,5 @@
 use super::*;
-use vai_contract::{ChatMode, ChatTimings, ChatToolCall, TurnStatus};
+use vai_contract::{ChatMode, ChatToolCall};
 
 fn tool_call(name: &str, arguments: Value, output: Value, ok: bool) -> ChatToolCall {
     ChatToolCall {
@@ -16,20 +16,10 @@ fn tool_call(name: &str, arguments: Value, output: Value, ok: bool) -> ChatToolC
 
 fn turn(calls: Vec<ChatToolCall>) -> ChatTurn {
     ChatTurn {
-        id: "t".into(),
-        question: "error handling".into(),
         answer: "a".into(),
-        status: TurnStatus::Done,
-        error: None,
         mode: ChatMode::Agent,
-        notice: None,
-        sources: vec![],
         tool_calls: calls,
-        provider: "fake".into(),
-        model: "m".into(),
-        usage: Default::default(),
-        timings: ChatTimings::default(),
-        started_at: 0,
+        ..crate::history::tests::turn("error handling", 0)
     }
 }
 

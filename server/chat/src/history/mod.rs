@@ -124,4 +124,4 @@ pub fn now_ms() -> u64 {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

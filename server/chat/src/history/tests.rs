@@ -1,6 +1,7 @@
 use super::*;
 use vai_contract::{ChatMode, ChatTimings, TurnStatus};
 
+/// A finished pipeline turn: the crate's tests' fixture, changed with `..turn(q, at)`.
 pub(crate) fn turn(question: &str, started_at: u64) -> ChatTurn {
     ChatTurn {
         id: format!("t{started_at}"),
