@@ -1,26 +1,11 @@
 import { render, screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { StepNode, ToolView } from '../api/types'
+import type { StepNode } from '../api/types'
 import { useCatalogStore } from '../state/catalogStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import { definition, graph } from '../test/fakeServer'
+import { toolView } from '../test/toolView'
 import StepInspector from './StepInspector'
-
-function tool(name: string, extra: Partial<ToolView> = {}): ToolView {
-  return {
-    name,
-    label: name[0].toUpperCase() + name.slice(1),
-    category: 'retrieval',
-    color: '#40E0FF',
-    icon: 'Search',
-    description: `The ${name} tool`,
-    help: '',
-    inputSchema: { type: 'object', properties: {}, required: [] },
-    outputs: [],
-    apiCalls: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 },
-    ...extra,
-  }
-}
 
 const explain = { topic: 'vector-search', title: 'Vector search', text: 'This step asks the vector index for the closest chunks.' }
 
@@ -31,7 +16,7 @@ function stepNode(id: string): StepNode {
 }
 
 beforeEach(() => {
-  useCatalogStore.setState({ tools: { search: tool('search', { explain }), merge: tool('merge') }, categories: [], loaded: true })
+  useCatalogStore.setState({ tools: { search: toolView('search', { explain }), merge: toolView('merge') }, categories: [], loaded: true })
   useWorkflowStore.setState({ current: { key: 'builtin:two', label: 'Two Steps', text: '', definition }, graph })
 })
 

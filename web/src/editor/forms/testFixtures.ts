@@ -1,20 +1,10 @@
 //! Tools and a harness for the forms' tests: schemas shaped like the real catalog's.
 import type { InputSchema, ToolView } from '../../api/types'
+import { toolView } from '../../test/toolView'
 import type { Completer } from './types'
 
 function tool(name: string, inputSchema: InputSchema): ToolView {
-  return {
-    name,
-    label: name[0].toUpperCase() + name.slice(1),
-    category: 'control_flow',
-    color: '#90A4AE',
-    icon: 'Build',
-    description: `The ${name} tool`,
-    help: '',
-    inputSchema,
-    outputs: [{ name: 'results', description: 'the results' }],
-    apiCalls: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 },
-  }
+  return toolView(name, { inputSchema, outputs: [{ name: 'results', description: 'the results' }] })
 }
 
 export const searchTool = tool('search', {
