@@ -2,17 +2,14 @@
 //! ended when the server said (a cancel, the pause idle limit, a failure).
 import Typography from '@mui/material/Typography'
 import { useRunStore } from '../state/runStore'
-import { useWorkflowStore } from '../state/workflowStore'
+import { stepName, useWorkflowStore } from '../state/workflowStore'
 
 export default function RunNote() {
   const pausedId = useRunStore((s) => s.paused?.stepId)
   const ended = useRunStore((s) => s.status === 'cancelled' || s.status === 'failed')
   const failed = useRunStore((s) => s.status === 'failed')
   const error = useRunStore((s) => s.error)
-  const name = useWorkflowStore((s) => {
-    const node = s.graph?.nodes.find((n) => n.kind === 'step' && n.id === pausedId)
-    return node?.kind === 'step' ? node.name : pausedId
-  })
+  const name = useWorkflowStore((s) => stepName(s.graph, pausedId) ?? pausedId)
   const text = pausedId ? `Paused before ${name}` : ended ? error : undefined
   if (!text) return null
   return (

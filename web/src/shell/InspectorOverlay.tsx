@@ -7,7 +7,7 @@ import Dialog from '@mui/material/Dialog'
 import DialogTitle from '@mui/material/DialogTitle'
 import IconButton from '@mui/material/IconButton'
 import InspectorPanel from '../inspector/InspectorPanel'
-import { useWorkflowStore } from '../state/workflowStore'
+import { stepName, useWorkflowStore } from '../state/workflowStore'
 import { usePresenterStore } from './presenter'
 
 /** The inspector's text, buttons and tables alike, larger (CSS zoom keeps its layout intact). */
@@ -16,10 +16,7 @@ const ZOOM = 1.4
 export default function InspectorOverlay() {
   const open = usePresenterStore((s) => s.inspecting)
   const inspect = usePresenterStore((s) => s.inspect)
-  const title = useWorkflowStore((s) => {
-    const node = s.graph?.nodes.find((n) => n.id === s.selected)
-    return node?.kind === 'step' ? node.name : s.graph?.name
-  })
+  const title = useWorkflowStore((s) => stepName(s.graph, s.selected) ?? s.graph?.name)
   return (
     <Dialog
       open={open}

@@ -3,7 +3,7 @@
 import Box from '@mui/material/Box'
 import { formatDuration, useElapsed } from '../hooks/useElapsed'
 import { useRunStore } from '../state/runStore'
-import { useWorkflowStore } from '../state/workflowStore'
+import { stepName, useWorkflowStore } from '../state/workflowStore'
 
 const COLOR = { running: 'info.main', completed: 'success.main', failed: 'error.main', cancelled: 'warning.main' } as const
 
@@ -22,10 +22,7 @@ export default function PresenterBanner() {
   )
   const graph = useWorkflowStore((s) => s.graph)
   const elapsed = useElapsed(startedAt, status === 'running', durationMs)
-  const nameOf = (id: string) => {
-    const node = graph?.nodes.find((n) => n.id === id)
-    return node?.kind === 'step' ? node.name : id
-  }
+  const nameOf = (id: string) => stepName(graph, id) ?? id
   const time = elapsed !== undefined ? formatDuration(elapsed) : ''
 
   let text: string

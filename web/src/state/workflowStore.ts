@@ -64,3 +64,9 @@ export const useWorkflowStore = createWorkflowStore()
 export function hasDefinition(w?: OpenWorkflow): boolean {
   return w?.definition !== undefined
 }
+
+/** The name of step `id` in `graph`; undefined when `id` is not one of its steps. */
+export function stepName(graph: GraphView | undefined, id: string | undefined): string | undefined {
+  const node = id === undefined ? undefined : graph?.nodes.find((n) => n.id === id)
+  return node?.kind === 'step' ? node.name : undefined
+}
