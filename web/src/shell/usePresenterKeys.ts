@@ -2,12 +2,8 @@
 //! a textarea, a contenteditable) or while a dialog, drawer or menu is open: there Escape
 //! closes that, and P is a letter.
 import { useEffect } from 'react'
+import { ownsKeys } from './ownsKeys'
 import { usePresenterStore } from './presenter'
-
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return target.isContentEditable || target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]') !== null
-}
 
 /** An MUI modal (dialog, temporary drawer, menu, popover) is open. */
 function modalOpen(): boolean {
@@ -19,7 +15,7 @@ type KeyFacts = Pick<KeyboardEvent, 'key' | 'target' | 'ctrlKey' | 'metaKey' | '
 /** What a key does to presenter mode (`on`: it is on now), if anything. */
 export function presenterKey(event: KeyFacts, on: boolean): 'toggle' | 'leave' | undefined {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.repeat) return undefined
-  if (typing(event.target) || modalOpen()) return undefined
+  if (ownsKeys(event.target) || modalOpen()) return undefined
   if (event.key === 'p' || event.key === 'P') return 'toggle'
   if (event.key === 'Escape' && on) return 'leave'
   return undefined

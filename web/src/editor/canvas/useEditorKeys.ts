@@ -4,6 +4,7 @@
 //! typed into a field are the field's own, and only the canvas (or nothing) focused counts.
 import { useReactFlow } from '@xyflow/react'
 import { useEffect } from 'react'
+import { ownsKeys } from '../../shell/ownsKeys'
 import { useEditSession } from '../editSession'
 import { useEditorStore } from '../useEditor'
 import { NOTE_PREFIX } from './flowNodes'
@@ -12,7 +13,7 @@ import { NOTE_PREFIX } from './flowNodes'
 export function isCanvasTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return true
   if (target === document.body) return true
-  if (target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], [role="listbox"]')) return false
+  if (ownsKeys(target)) return false
   return target.closest('main[aria-label="Canvas"]') !== null
 }
 
