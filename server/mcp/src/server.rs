@@ -105,7 +105,7 @@ impl McpServer {
     pub(crate) fn connection(&self) -> Connection {
         Connection {
             server: self.clone(),
-            watch: Arc::new(Watch::new(self.0.library.dir().map(Into::into))),
+            watch: Arc::new(Watch::new(self.0.library.dir.clone())),
         }
     }
 

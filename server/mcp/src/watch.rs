@@ -6,12 +6,12 @@
 //! behaves the same on every platform.
 
 use rmcp::{Peer, RoleServer};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 use vai_runtime::FILE_SUFFIX;
+use vai_workflow::fsutil::Dir;
 
 /// How often the directory is looked at.
 const EVERY: Duration = Duration::from_secs(2);
@@ -21,7 +21,7 @@ type FileStamp = (String, u64, Option<SystemTime>, u64);
 
 /// The watch of one connection.
 pub(crate) struct Watch {
-    dir: Option<PathBuf>,
+    dir: Option<Arc<Dir>>,
     state: Mutex<State>,
 }
 
@@ -34,7 +34,7 @@ struct State {
 impl Watch {
     /// A watch that takes the directory as it is now as seen: the client lists tools after
     /// this, so a change from here on is one it has not seen.
-    pub(crate) fn new(dir: Option<PathBuf>) -> Self {
+    pub(crate) fn new(dir: Option<Arc<Dir>>) -> Self {
         let last = dir.as_deref().map(stamps);
         Self {
             dir,
@@ -100,34 +100,17 @@ async fn notify(peer: &Peer<RoleServer>) -> Result<(), rmcp::ServiceError> {
 }
 
 /// The workflow files of `dir`, sorted by name.
-fn stamps(dir: &Path) -> Vec<FileStamp> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+fn stamps(dir: &Dir) -> Vec<FileStamp> {
+    let Ok(entries) = dir.entries() else {
         return Vec::new();
     };
     let mut out: Vec<FileStamp> = entries
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            if !name.ends_with(FILE_SUFFIX) {
-                return None;
-            }
-            let meta = e.metadata().ok()?;
-            Some((name, meta.len(), meta.modified().ok(), inode(&meta)))
-        })
+        .into_iter()
+        .filter(|e| e.name.ends_with(FILE_SUFFIX))
+        .map(|e| (e.name, e.len, e.modified, e.inode))
         .collect();
     out.sort();
     out
-}
-
-#[cfg(unix)]
-fn inode(meta: &std::fs::Metadata) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    meta.ino()
-}
-
-#[cfg(not(unix))]
-fn inode(_: &std::fs::Metadata) -> u64 {
-    0
 }
 
 #[cfg(test)]
@@ -139,14 +122,15 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("vai-mcp-watch-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        assert!(stamps(&dir).is_empty());
+        let handle = Dir::open(&dir).unwrap();
+        assert!(stamps(&handle).is_empty());
         std::fs::write(dir.join("a.vai-workflow.json"), "{}").unwrap();
         std::fs::write(dir.join("notes.txt"), "x").unwrap();
-        let first = stamps(&dir);
+        let first = stamps(&handle);
         assert_eq!(first.len(), 1);
         // Replaced the way saves replace files: a new file renamed over the old one.
         std::fs::write(dir.join("tmp"), "{}").unwrap();
         std::fs::rename(dir.join("tmp"), dir.join("a.vai-workflow.json")).unwrap();
-        assert_ne!(stamps(&dir), first);
+        assert_ne!(stamps(&handle), first);
     }
 }

@@ -69,7 +69,7 @@ pub(crate) fn server(dir: &Path, read_only: bool, budget: RunBudget) -> McpServe
     let runs = RunManager::new(registry.clone(), None, budget, limits);
     McpServer::new(McpSettings {
         registry,
-        library: vai_runtime::builtin::library(Some(dir.to_path_buf())),
+        library: vai_runtime::builtin::library(Some(dir)).unwrap(),
         runs,
         before_tool: None,
         run_limits: limits,

@@ -4,7 +4,9 @@
 use crate::library::{Library, LibraryEntry};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use vai_contract::WorkflowSource;
+use vai_workflow::fsutil::Dir;
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_workflows.rs"));
@@ -20,8 +22,15 @@ pub fn source_label(source: WorkflowSource) -> &'static str {
 }
 
 /// The built-ins and examples, and the workflow files directly in `dir`: what the playground,
-/// the MCP server and `vai workflow list` all show.
-pub fn library(dir: Option<PathBuf>) -> Library {
+/// the MCP server and `vai workflow list` all show. `dir` is opened here, once; the library
+/// reaches its files only through that handle.
+pub fn library(dir: Option<&Path>) -> std::io::Result<Library> {
+    let dir = match dir {
+        Some(path) => Some(Arc::new(Dir::open(path).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot open {}: {e}", path.display()))
+        })?)),
+        None => None,
+    };
     let entries = all()
         .into_iter()
         .map(|(name, source, text)| LibraryEntry {
@@ -30,7 +39,7 @@ pub fn library(dir: Option<PathBuf>) -> Library {
             text: Cow::Borrowed(text),
         })
         .collect();
-    Library { entries, dir }
+    Ok(Library { entries, dir })
 }
 
 /// A workflow's text and where it came from.

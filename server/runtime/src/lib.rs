@@ -9,7 +9,6 @@ pub mod runs;
 pub mod save;
 pub mod secret;
 pub mod tool_schema;
-pub mod write;
 
 pub use library::{FILE_SUFFIX, Library, LibraryEntry, LibraryError, id_of, version_of};
 pub use runs::{BeforeRun, Run, RunBudget, RunManager, StartError, StartRequest};

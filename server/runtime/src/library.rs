@@ -1,14 +1,15 @@
 //! The workflow library: built-ins and examples handed in as data by the composition root, and
-//! the `*.vai-workflow.json` files directly in one directory. A file is read only when a fresh
-//! listing of the directory returns its name, never through a symbolic link, and only when it
-//! is a regular file within the size limit; no path from a request ever reaches the disk.
+//! the `*.vai-workflow.json` files directly in one directory. The directory is opened once, when
+//! the library is made, and every later listing, read and write goes through that handle
+//! (`vai_workflow::fsutil::Dir`), so no path is resolved again. A file is read only when a fresh
+//! listing of the directory returns its name, never through a symbolic link, and only when it is
+//! a regular file within the size limit; no path from a request ever reaches the disk.
 
 use serde_json::Value;
 use std::borrow::Cow;
-use std::fs::{File, OpenOptions};
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use vai_contract::{WorkflowDocument, WorkflowSource, WorkflowSummary};
+use vai_workflow::fsutil::{Dir, FileError};
 use vai_workflow::load::MAX_FILE_BYTES;
 
 /// The suffix of workflow files listed from the directory.
@@ -27,7 +28,7 @@ pub struct LibraryEntry {
 pub struct Library {
     pub entries: Vec<LibraryEntry>,
     /// The directory whose `*.vai-workflow.json` files are listed (not recursively).
-    pub dir: Option<PathBuf>,
+    pub dir: Option<Arc<Dir>>,
 }
 
 /// Why a workflow could not be read.
@@ -66,8 +67,25 @@ impl Library {
     }
 
     /// The directory files are listed from and saved into, if any.
-    pub fn dir(&self) -> Option<&Path> {
+    pub fn dir(&self) -> Option<&Dir> {
         self.dir.as_deref()
+    }
+
+    /// Whether `id` names a workflow of this library now: a built-in or example by name, or a
+    /// file the directory's listing returns. Nothing is read.
+    pub fn contains(&self, id: &str) -> bool {
+        match id.split_once(':') {
+            Some(("builtin", name)) => self.entry(WorkflowSource::Builtin, name).is_some(),
+            Some(("example", name)) => self.entry(WorkflowSource::Example, name).is_some(),
+            Some(("file", name)) => self.files().iter().any(|f| f == name),
+            _ => false,
+        }
+    }
+
+    fn entry(&self, source: WorkflowSource, name: &str) -> Option<&LibraryEntry> {
+        self.entries
+            .iter()
+            .find(|e| e.source == source && e.name == name)
     }
 
     /// The workflow with `id`, verbatim.
@@ -81,11 +99,7 @@ impl Library {
                 } else {
                     WorkflowSource::Example
                 };
-                let entry = self
-                    .entries
-                    .iter()
-                    .find(|e| e.source == source && e.name == name)
-                    .ok_or_else(not_found)?;
+                let entry = self.entry(source, name).ok_or_else(not_found)?;
                 (source, entry.name.clone(), Cow::Borrowed(&*entry.text))
             }
             "file" => {
@@ -114,19 +128,19 @@ impl Library {
         })
     }
 
-    /// Names of the regular files (not links, not directories) in `dir` ending in
+    /// Names of the regular files (not links, not directories) in the directory ending in
     /// `.vai-workflow.json`, sorted.
     fn files(&self) -> Vec<String> {
         let Some(dir) = &self.dir else {
             return Vec::new();
         };
-        let Ok(entries) = std::fs::read_dir(dir) else {
+        let Ok(entries) = dir.entries() else {
             return Vec::new();
         };
         let mut names: Vec<String> = entries
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .filter_map(|e| e.file_name().into_string().ok())
+            .into_iter()
+            .filter(|e| e.is_file)
+            .map(|e| e.name)
             .filter(|n| n.ends_with(FILE_SUFFIX) && n.len() > FILE_SUFFIX.len())
             .collect();
         names.sort();
@@ -143,69 +157,22 @@ impl Library {
     }
 }
 
-/// Why a listed file could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    #[error("{name} is not a regular file (a link or a directory)")]
-    NotAFile { name: String },
-    #[error("{name} is {bytes} bytes; workflow files are limited to {MAX_FILE_BYTES} bytes")]
-    TooLarge { name: String, bytes: u64 },
-    #[error("cannot read {name}: {source}")]
-    Io {
-        name: String,
-        source: std::io::Error,
-    },
-}
-
-/// Read the file `name` of `dir`: never through a symbolic link (one may have replaced the
-/// file since the directory was listed), only a regular file, at most `MAX_FILE_BYTES`.
-pub fn read_listed(dir: &Path, name: &str) -> Result<String, ReadError> {
-    let io = |source: std::io::Error| {
-        if source.raw_os_error() == Some(libc::ELOOP) {
-            ReadError::NotAFile { name: name.into() }
-        } else {
-            ReadError::Io {
-                name: name.into(),
-                source,
-            }
-        }
-    };
-    let mut file = open_no_follow(&dir.join(name)).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
-    if !meta.is_file() {
-        return Err(ReadError::NotAFile { name: name.into() });
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge {
+/// Read the workflow file `name` of `dir`: never through a symbolic link (one may have replaced
+/// the file since the directory was listed), only a regular file of at most `MAX_FILE_BYTES`,
+/// in UTF-8.
+pub fn read_listed(dir: &Dir, name: &str) -> Result<String, FileError> {
+    let bytes = dir
+        .read(name, MAX_FILE_BYTES)?
+        .ok_or_else(|| FileError::Io {
+            action: "read",
             name: name.into(),
-            bytes: meta.len(),
-        });
-    }
-    let mut text = String::new();
-    // Read at most one byte past the limit, in case the file grows after the check.
-    (&mut file)
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(io)?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge {
-            name: name.into(),
-            bytes: text.len() as u64,
-        });
-    }
-    Ok(text)
-}
-
-/// Open for reading, refusing to follow a symbolic link in the last component.
-pub fn open_no_follow(path: &Path) -> std::io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW);
-    }
-    options.open(path)
+            source: std::io::ErrorKind::NotFound.into(),
+        })?;
+    String::from_utf8(bytes).map_err(|_| FileError::Io {
+        action: "read",
+        name: name.into(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"),
+    })
 }
 
 /// The summary of the workflow file `name` holding `text`.
@@ -275,42 +242,72 @@ fn summarise(id: &str, stem: &str, source: WorkflowSource, text: &str) -> Workfl
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
-    fn scratch(name: &str) -> PathBuf {
+    fn scratch(name: &str) -> (PathBuf, Dir) {
         let dir = std::env::temp_dir().join(format!("vai-library-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir
+        let handle = Dir::open(&dir).unwrap();
+        (dir, handle)
     }
 
     /// A name listed a moment ago may have become a link since: it is not followed.
-    #[cfg(unix)]
     #[test]
     fn a_link_that_replaced_a_listed_file_is_not_read() {
-        let dir = scratch("link");
-        std::fs::write(dir.join("secret.txt"), "top secret").unwrap();
-        std::fs::write(dir.join("w.vai-workflow.json"), "{}").unwrap();
+        let (path, dir) = scratch("link");
+        std::fs::write(path.join("secret.txt"), "top secret").unwrap();
+        std::fs::write(path.join("w.vai-workflow.json"), "{}").unwrap();
         assert_eq!(read_listed(&dir, "w.vai-workflow.json").unwrap(), "{}");
-        std::fs::remove_file(dir.join("w.vai-workflow.json")).unwrap();
-        std::os::unix::fs::symlink(dir.join("secret.txt"), dir.join("w.vai-workflow.json"))
+        std::fs::remove_file(path.join("w.vai-workflow.json")).unwrap();
+        std::os::unix::fs::symlink(path.join("secret.txt"), path.join("w.vai-workflow.json"))
             .unwrap();
         let e = read_listed(&dir, "w.vai-workflow.json").unwrap_err();
-        assert!(matches!(e, ReadError::NotAFile { .. }), "{e}");
+        assert!(matches!(e, FileError::NotAFile { .. }), "{e}");
         assert!(!e.to_string().contains("top secret"));
     }
 
     #[test]
     fn directories_and_oversized_files_are_refused() {
-        let dir = scratch("sizes");
-        std::fs::create_dir(dir.join("d.vai-workflow.json")).unwrap();
+        let (path, dir) = scratch("sizes");
+        std::fs::create_dir(path.join("d.vai-workflow.json")).unwrap();
         assert!(matches!(
             read_listed(&dir, "d.vai-workflow.json").unwrap_err(),
-            ReadError::NotAFile { .. }
+            FileError::NotAFile { .. }
         ));
         let big = vec![b' '; MAX_FILE_BYTES as usize + 1];
-        std::fs::write(dir.join("big.vai-workflow.json"), big).unwrap();
+        std::fs::write(path.join("big.vai-workflow.json"), big).unwrap();
         let e = read_listed(&dir, "big.vai-workflow.json").unwrap_err();
         assert!(e.to_string().contains("limited to 5242880 bytes"), "{e}");
+    }
+
+    #[test]
+    fn only_ids_of_what_the_library_holds_are_contained() {
+        let (path, dir) = scratch("contains");
+        std::fs::write(path.join("w.vai-workflow.json"), "{}").unwrap();
+        std::fs::create_dir(path.join("sub")).unwrap();
+        std::fs::write(path.join("sub/x.vai-workflow.json"), "{}").unwrap();
+        let library = Library {
+            entries: vec![LibraryEntry {
+                name: "rag".into(),
+                source: WorkflowSource::Builtin,
+                text: Cow::Borrowed("{}"),
+            }],
+            dir: Some(Arc::new(dir)),
+        };
+        assert!(library.contains("builtin:rag"));
+        assert!(library.contains("file:w.vai-workflow.json"));
+        for foreign in [
+            "example:rag",
+            "builtin:nope",
+            "file:sub/x.vai-workflow.json",
+            "file:./w.vai-workflow.json",
+            "file:../w.vai-workflow.json",
+            "file:./../../../../etc/w2.vai-workflow.json",
+            "w.vai-workflow.json",
+        ] {
+            assert!(!library.contains(foreign), "{foreign}");
+        }
     }
 
     #[test]

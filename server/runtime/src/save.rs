@@ -1,14 +1,14 @@
 //! Changing the workflow files of the library's directory: save (in the stable text form, never
 //! over a file that changed since it was read), rename and delete. One change at a time, so
 //! checking a version and replacing the file are never interleaved with another change; every
-//! write is atomic (`write::atomic_write`), so a reader sees the old file or the new one.
+//! write is atomic and goes through the library's directory handle (`Dir::write`), so a reader
+//! sees the old file or the new one, and nothing is written anywhere else.
 
 use crate::library::{FILE_SUFFIX, Library, file_summary, id_of, version_of};
-use crate::write::{self, WriteError};
 use serde_json::Value;
-use std::path::Path;
 use std::sync::Mutex;
 use vai_contract::{WorkflowSource, WorkflowSummary};
+use vai_workflow::fsutil::{Dir, FileError, FileMode, OverLink};
 use vai_workflow::load::MAX_FILE_BYTES;
 
 /// Longest file stem accepted.
@@ -52,13 +52,23 @@ pub enum SaveError {
     Io(String),
 }
 
-impl From<WriteError> for SaveError {
-    fn from(e: WriteError) -> Self {
+impl From<FileError> for SaveError {
+    fn from(e: FileError) -> Self {
         match e {
-            WriteError::NotAFile { .. } => SaveError::Conflict(e.to_string()),
-            WriteError::Io { .. } => SaveError::Io(e.to_string()),
+            FileError::NotAFile { .. } | FileError::NotADirectory { .. } => {
+                SaveError::Conflict(e.to_string())
+            }
+            FileError::NotAName { .. } => SaveError::InvalidName(e.to_string()),
+            FileError::TooLarge { .. } => SaveError::TooLarge(e.to_string()),
+            FileError::Io { .. } => SaveError::Io(e.to_string()),
         }
     }
+}
+
+/// Write `bytes` as the file `name` of `dir` (atomically, never over a link; an existing file
+/// keeps its mode, a new one is the owner's only).
+pub fn write_file(dir: &Dir, name: &str, bytes: &[u8]) -> Result<(), FileError> {
+    dir.write(name, bytes, FileMode::KeepOrPrivate, OverLink::Refuse)
 }
 
 /// One change to the directory at a time, across every front end of this process.
@@ -83,8 +93,8 @@ impl Library {
         }
         let summary = file_summary(&name, &text);
         let _one = one_change();
-        if let Some(bytes) = write::current(dir, &name)?
-            && !request.overwrite
+        if !request.overwrite
+            && let Some(bytes) = current(dir, &name)?
         {
             match &request.base_version {
                 None => {
@@ -100,7 +110,7 @@ impl Library {
                 Some(_) => {}
             }
         }
-        write::atomic_write(dir, &name, text.as_bytes())?;
+        write_file(dir, &name, text.as_bytes())?;
         Ok(Saved {
             id: id_of(WorkflowSource::File, &name),
             version: version_of(text.as_bytes()),
@@ -114,8 +124,7 @@ impl Library {
         let name = self::file_name(file_name)?;
         let _one = one_change();
         check_version(dir, &name, version)?;
-        std::fs::remove_file(dir.join(&name))
-            .map_err(|e| SaveError::Io(format!("cannot delete {name}: {e}")))?;
+        dir.remove(&name)?;
         sync_dir(dir)
     }
 
@@ -129,14 +138,13 @@ impl Library {
         let text = check_version(dir, &from, version)?;
         // A hard link never replaces an existing name, so `to` is not clobbered even if it
         // appeared since it was checked; then the old name goes.
-        std::fs::hard_link(dir.join(&from), dir.join(&to)).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::AlreadyExists {
+        dir.link(&from, &to).map_err(|e| match e {
+            FileError::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists => {
                 SaveError::Conflict(format!("a file named {to} already exists"))
-            } else {
-                SaveError::Io(format!("cannot rename {from} to {to}: {e}"))
             }
+            e => SaveError::Io(format!("cannot rename {from} to {to}: {e}")),
         })?;
-        std::fs::remove_file(dir.join(&from))
+        dir.remove(&from)
             .map_err(|e| SaveError::Io(format!("cannot remove {from} after renaming it: {e}")))?;
         sync_dir(dir)?;
         let text = String::from_utf8_lossy(&text);
@@ -148,9 +156,20 @@ impl Library {
     }
 }
 
-/// The bytes of `dir/name`, which must exist and hold `version`.
-fn check_version(dir: &Path, name: &str, version: &str) -> Result<Vec<u8>, SaveError> {
-    let bytes = write::current(dir, name)?.ok_or_else(|| SaveError::NotFound(name.into()))?;
+/// The bytes of the file `name` (at most the file limit: a larger file was never read by a
+/// client, so it cannot hold the version one read); `None` when there is none.
+fn current(dir: &Dir, name: &str) -> Result<Option<Vec<u8>>, SaveError> {
+    match dir.read(name, MAX_FILE_BYTES) {
+        Err(FileError::TooLarge { .. }) => Err(SaveError::Conflict(format!(
+            "{name} changed on disk: it is now larger than {MAX_FILE_BYTES} bytes"
+        ))),
+        read => Ok(read?),
+    }
+}
+
+/// The bytes of the file `name`, which must exist and hold `version`.
+fn check_version(dir: &Dir, name: &str, version: &str) -> Result<Vec<u8>, SaveError> {
+    let bytes = current(dir, name)?.ok_or_else(|| SaveError::NotFound(name.into()))?;
     if version_of(&bytes) != version {
         return Err(SaveError::Conflict(format!(
             "{name} changed on disk since it was read (its version is now {}); read it again",
@@ -160,10 +179,8 @@ fn check_version(dir: &Path, name: &str, version: &str) -> Result<Vec<u8>, SaveE
     Ok(bytes)
 }
 
-fn sync_dir(dir: &Path) -> Result<(), SaveError> {
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| SaveError::Io(e.to_string()))
+fn sync_dir(dir: &Dir) -> Result<(), SaveError> {
+    dir.sync().map_err(|e| SaveError::Io(e.to_string()))
 }
 
 /// The file name a request names: `<stem>` or `<stem>.vai-workflow.json`, where the stem is a
@@ -194,7 +211,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         Library {
             entries: Vec::new(),
-            dir: Some(dir),
+            dir: Some(std::sync::Arc::new(Dir::open(&dir).unwrap())),
         }
     }
 

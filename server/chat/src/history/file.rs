@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::sync::Mutex;
 use vai_contract::{ChatSession, ChatSessionSummary, ChatTurn};
-use vai_runtime::write::{atomic_write, current};
+use vai_workflow::fsutil::{Dir, FileError, FileMode, OverLink};
 
 /// A session file larger than this is not read (it was not written by vai).
 const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
@@ -53,41 +53,39 @@ impl FileHistory {
     }
 }
 
-/// `dir` and its missing parents, readable by this user only when vai creates them (existing
-/// directories keep their mode).
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
-}
-
 fn file_name(id: &str) -> String {
     format!("{id}.json")
 }
 
-fn read(dir: &Path, id: &str) -> Result<Option<ChatSession>, HistoryError> {
-    let name = file_name(id);
-    let path = dir.join(&name);
-    match std::fs::symlink_metadata(&path) {
-        Ok(meta) if meta.len() > MAX_FILE_BYTES => {
-            return Err(HistoryError::Store(format!(
+/// The directory's handle; `None` when it does not exist (yet).
+fn open(dir: &Path) -> Result<Option<Dir>, HistoryError> {
+    match Dir::open(dir) {
+        Ok(handle) => Ok(Some(handle)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(HistoryError::Store(format!("{}: {e}", dir.display()))),
+    }
+}
+
+/// The session `id` of `dir`; `None` when there is no such file.
+fn read(dir: &Dir, id: &str) -> Result<Option<ChatSession>, HistoryError> {
+    let path = dir.path().join(file_name(id));
+    let bytes = dir
+        .read(&file_name(id), MAX_FILE_BYTES)
+        .map_err(|e| match e {
+            FileError::TooLarge { .. } => HistoryError::Store(format!(
                 "{} is larger than {} MB",
                 path.display(),
                 MAX_FILE_BYTES / (1024 * 1024)
-            )));
-        }
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(HistoryError::Store(format!("{}: {e}", path.display()))),
-    }
-    let Some(bytes) = current(dir, &name).map_err(|e| HistoryError::Store(e.to_string()))? else {
-        return Ok(None);
-    };
-    serde_json::from_slice(&bytes)
-        .map(Some)
-        .map_err(|e| HistoryError::Store(format!("{} is not a chat session: {e}", path.display())))
+            )),
+            e => HistoryError::Store(format!("{}: {e}", dir.path().display())),
+        })?;
+    bytes
+        .map(|bytes| {
+            serde_json::from_slice(&bytes).map_err(|e| {
+                HistoryError::Store(format!("{} is not a chat session: {e}", path.display()))
+            })
+        })
+        .transpose()
 }
 
 #[async_trait]
@@ -99,7 +97,11 @@ impl History for FileHistory {
     async fn load(&self, id: &str) -> Result<Option<ChatSession>, HistoryError> {
         check_id(id)?;
         let id = id.to_string();
-        self.blocking(move |dir| read(dir, &id)).await
+        self.blocking(move |dir| match open(dir)? {
+            Some(handle) => read(&handle, &id),
+            None => Ok(None),
+        })
+        .await
     }
 
     async fn append(&self, id: &str, turn: &ChatTurn) -> Result<(), HistoryError> {
@@ -108,12 +110,18 @@ impl History for FileHistory {
         let id = id.to_string();
         let turn = turn.clone();
         self.blocking(move |dir| {
-            create_private_dir(dir)
+            let handle = Dir::create_private(dir)
                 .map_err(|e| HistoryError::Store(format!("{}: {e}", dir.display())))?;
-            let session = with_turn(read(dir, &id)?, &id, &turn);
+            let session = with_turn(read(&handle, &id)?, &id, &turn);
             let bytes =
                 serde_json::to_vec(&session).map_err(|e| HistoryError::Store(e.to_string()))?;
-            atomic_write(dir, &file_name(&id), &bytes)
+            handle
+                .write(
+                    &file_name(&id),
+                    &bytes,
+                    FileMode::KeepOrPrivate,
+                    OverLink::Refuse,
+                )
                 .map_err(|e| HistoryError::Store(e.to_string()))
         })
         .await
@@ -121,20 +129,20 @@ impl History for FileHistory {
 
     async fn list(&self) -> Result<Vec<ChatSessionSummary>, HistoryError> {
         self.blocking(|dir| {
-            let entries = match std::fs::read_dir(dir) {
-                Ok(entries) => entries,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-                Err(e) => return Err(HistoryError::Store(format!("{}: {e}", dir.display()))),
+            let Some(handle) = open(dir)? else {
+                return Ok(Vec::new());
             };
+            let entries = handle
+                .entries()
+                .map_err(|e| HistoryError::Store(format!("{}: {e}", dir.display())))?;
             // Newest files first, so only the sessions listed are parsed.
             let mut files: Vec<(std::time::SystemTime, String)> = entries
-                .flatten()
+                .into_iter()
+                .filter(|entry| entry.is_file)
                 .filter_map(|entry| {
-                    let name = entry.file_name().into_string().ok()?;
-                    let id = name.strip_suffix(".json")?.to_string();
+                    let id = entry.name.strip_suffix(".json")?.to_string();
                     check_id(&id).ok()?;
-                    let modified = entry.metadata().ok()?.modified().ok()?;
-                    Some((modified, id))
+                    Some((entry.modified?, id))
                 })
                 .collect();
             files.sort_by_key(|f| std::cmp::Reverse(f.0));
@@ -142,7 +150,7 @@ impl History for FileHistory {
                 .iter()
                 .take(MAX_LISTED)
                 // A file that cannot be read is left out of the list, not fatal to it.
-                .filter_map(|(_, id)| read(dir, id).ok().flatten())
+                .filter_map(|(_, id)| read(&handle, id).ok().flatten())
                 .map(|s| summary_of(&s))
                 .collect();
             sessions.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
@@ -155,13 +163,20 @@ impl History for FileHistory {
         check_id(id)?;
         let _writer = self.lock.lock().await;
         let id = id.to_string();
-        self.blocking(
-            move |dir| match std::fs::remove_file(dir.join(file_name(&id))) {
+        self.blocking(move |dir| {
+            let Some(handle) = open(dir)? else {
+                return Ok(false);
+            };
+            match handle.remove(&file_name(&id)) {
                 Ok(()) => Ok(true),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+                Err(FileError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    Ok(false)
+                }
                 Err(e) => Err(HistoryError::Store(e.to_string())),
-            },
-        )
+            }
+        })
         .await
     }
 }

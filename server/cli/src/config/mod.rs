@@ -279,8 +279,12 @@ pub(crate) fn write_user_config(path: &Path, config: &Map<String, Value>) -> any
     }
     let mut text = serde_json::to_string_pretty(config)?;
     text.push('\n');
-    fsutil::write_atomic(path, text.as_bytes(), fsutil::PRIVATE_FILE)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    fsutil::write_atomic(path, text.as_bytes(), fsutil::PRIVATE_FILE).map_err(|e| match e {
+        fsutil::FileError::Io { source, .. } => {
+            anyhow::anyhow!("cannot write {}: {source}", path.display())
+        }
+        refused => anyhow::anyhow!("cannot write {}: {refused}", path.display()),
+    })
 }
 
 /// `abcd...wxyz` for secrets of 10 characters or more, `****` for shorter ones.

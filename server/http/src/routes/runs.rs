@@ -30,6 +30,17 @@ pub(super) async fn start(
     if state.runs().is_full() {
         return Err(ApiError::TooManyRuns(state.limits().max_runs));
     }
+    // The run's workflow id is kept with it and later names the file a test case is saved
+    // beside: only an id of the library's own (a built-in, an example, a file its listing
+    // returns) is taken, never a path a client made up.
+    if let Some(id) = &body.workflow_id
+        && !state.inner().library.contains(id)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "workflowId \"{}\" is not a workflow of this playground (a built-in, an example or a file in its directory)",
+            clip(id, QUOTE_LIMIT)
+        )));
+    }
     let compiled = compile(&body.definition, &state.inner().registry, Mode::Strict);
     let plan = match compiled.plan {
         Some(plan) if compiled.diagnostics.iter().all(|d| !d.is_error()) => plan,

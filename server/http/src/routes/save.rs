@@ -7,8 +7,8 @@ use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::State;
 use vai_contract::{SaveRequest, SaveResponse};
-use vai_runtime::write::WriteError;
 use vai_runtime::{SaveError, save};
+use vai_workflow::fsutil::FileError;
 
 pub(super) async fn save(
     State(state): State<AppState>,
@@ -45,6 +45,6 @@ pub(crate) fn save_error(e: SaveError) -> ApiError {
     }
 }
 
-pub(crate) fn write_error(e: WriteError) -> ApiError {
+pub(crate) fn file_error(e: FileError) -> ApiError {
     save_error(e.into())
 }

@@ -1,9 +1,13 @@
 //! `POST /api/runs/{id}/test-case`: a finished run of a saved workflow becomes a test case
 //! (`tests/<workflow>.<case>.test.json`, the format `vai workflow test` reads) with the run's
 //! inputs, each provider step's actual output as a mock, and expectations the person can edit.
+//!
+//! The workflow is one the server itself resolved when the run started (a file the library
+//! listed), and the case goes only into the start directory's `tests/`, through the library's
+//! directory handle: no path from a request reaches the disk.
 
 use super::Json;
-use super::save::write_error;
+use super::save::file_error;
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::{Path, State};
@@ -12,8 +16,9 @@ use std::collections::HashMap;
 use vai_contract::{RunSnapshot, RunState, StepStatus, TestCaseRequest, TestCaseSaved};
 use vai_runtime::library::{FILE_SUFFIX, read_listed, version_of};
 use vai_runtime::runs::Run;
-use vai_runtime::write;
+use vai_runtime::save::write_file;
 use vai_workflow::Category;
+use vai_workflow::fsutil::FileError;
 use vai_workflow::load::MAX_FILE_BYTES;
 
 /// Where test cases live, relative to the workflow.
@@ -38,14 +43,10 @@ pub(super) async fn save(
             "\"{case}\" is not a test case name: use 1 to 64 letters, digits, '_' and '-'"
         )));
     }
-    let dir = state
-        .inner()
-        .library
-        .dir()
-        .ok_or_else(|| {
-            ApiError::NoDirectory("the playground has no directory to save tests into".into())
-        })?
-        .to_path_buf();
+    let library = &state.inner().library;
+    let dir = library.dir.clone().ok_or_else(|| {
+        ApiError::NoDirectory("the playground has no directory to save tests into".into())
+    })?;
     let snapshot = run.snapshot();
     let file = runnable_file(&run, &snapshot)?;
     let text = read_listed(&dir, &file).map_err(|_| {
@@ -73,29 +74,27 @@ pub(super) async fn save(
         )));
     }
     let overwrite = body.overwrite.unwrap_or(false);
-    let tests = dir.join(TESTS_DIR);
     let name = file_name.clone();
     let bytes = text.clone();
     tokio::task::spawn_blocking(move || -> Result<(), ApiError> {
-        match std::fs::symlink_metadata(&tests) {
-            Ok(meta) if meta.is_dir() => {}
-            Ok(_) => {
-                return Err(ApiError::Conflict(format!(
-                    "{TESTS_DIR} is not a directory; vai does not write through links"
-                )));
-            }
-            Err(_) => std::fs::create_dir(&tests).map_err(|e| ApiError::Internal(e.to_string()))?,
-        }
+        // Opened once, never through a link; the case is written relative to this handle.
+        let tests = dir.sub(TESTS_DIR, Some(0o777)).map_err(|e| match e {
+            FileError::NotADirectory { .. } => ApiError::Conflict(format!(
+                "{TESTS_DIR} is not a directory; vai does not write through links"
+            )),
+            e => file_error(e),
+        })?;
         if !overwrite
-            && write::current(&tests, &name)
-                .map_err(write_error)?
+            && tests
+                .read(&name, MAX_FILE_BYTES)
+                .map_err(file_error)?
                 .is_some()
         {
             return Err(ApiError::Conflict(format!(
                 "{TESTS_DIR}/{name} already exists; choose another case name, or overwrite it"
             )));
         }
-        write::atomic_write(&tests, &name, bytes.as_bytes()).map_err(write_error)
+        write_file(&tests, &name, bytes.as_bytes()).map_err(file_error)
     })
     .await
     .map_err(|e| ApiError::Internal(e.to_string()))??;

@@ -16,6 +16,7 @@ use std::time::Duration;
 use tower::ServiceExt;
 use vai_contract::{Backend, ConfigStatus, ProviderId, ProviderStatus, WorkflowSource};
 use vai_http::{AccessToken, AppState, Library, LibraryEntry, Limits, ServerSettings};
+use vai_workflow::fsutil::Dir;
 use vai_workflow::{
     ApiCalls, Category, Effects, InputSchema, Registry, Tool, ToolCall, ToolFuture, ToolOutput,
     ToolSpec,
@@ -215,7 +216,7 @@ fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) ->
                     text: text(stuck()),
                 },
             ],
-            dir: Some(dir),
+            dir: Some(Arc::new(Dir::open(&dir).unwrap())),
         },
         config: ConfigStatus {
             offline: true,

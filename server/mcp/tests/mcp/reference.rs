@@ -12,7 +12,7 @@ fn reference_doc_matches_the_code() {
         runs: RunManager::new(registry.clone(), None, RunBudget::default(), limits),
         registry,
         // The built-ins and examples only: what every `vai mcp` offers.
-        library: vai_runtime::builtin::library(None),
+        library: vai_runtime::builtin::library(None).unwrap(),
         before_tool: None,
         run_limits: limits,
         with_client_llm: None,

@@ -60,13 +60,13 @@ fn server(
     before_run: Option<BeforeRun>,
     before_tool: Option<BeforeTool>,
     with_client_llm: Option<WithLlm>,
-) -> McpServer {
+) -> std::io::Result<McpServer> {
     let budget = RunBudget::default();
     let run_limits = cfg.project.limits();
     let runs = RunManager::new(registry.clone(), before_run, budget, run_limits);
-    McpServer::new(McpSettings {
+    Ok(McpServer::new(McpSettings {
         registry,
-        library: vai_runtime::builtin::library(Some(dir.to_path_buf())),
+        library: vai_runtime::builtin::library(Some(dir))?,
         runs,
         before_tool,
         run_limits,
@@ -75,7 +75,7 @@ fn server(
         max_tool_calls: budget.max_runs,
         name: "vai".into(),
         version: env!("CARGO_PKG_VERSION").into(),
-    })
+    }))
 }
 
 /// The hooks that seed the sample before a run or a call that needs the store.

@@ -65,7 +65,7 @@ pub(super) async fn run(args: ServeArgs) -> anyhow::Result<u8> {
         Some(before_run),
         Some(before_tool),
         with_client_llm(&cfg, &live),
-    );
+    )?;
     let stop = stop_signal();
     if args.http {
         return http(args, server, stop).await;

@@ -27,7 +27,7 @@ pub(super) fn run(args: &ToolsArgs) -> anyhow::Result<u8> {
         None,
         None,
         None,
-    );
+    )?;
     let listing = server.listing();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&listing)?);

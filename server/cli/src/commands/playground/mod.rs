@@ -70,7 +70,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
-    let library = vai_runtime::builtin::library(Some(cwd.clone()));
+    let library = vai_runtime::builtin::library(Some(&cwd))?;
     let open_id = match &args.workflow {
         None => None,
         Some(name) => match workflow_id(&library, name) {

@@ -14,7 +14,7 @@ pub(crate) struct ListArgs {
 }
 
 pub(super) fn run(args: ListArgs) -> anyhow::Result<u8> {
-    let library = vai_runtime::builtin::library(Some(std::env::current_dir()?));
+    let library = vai_runtime::builtin::library(Some(&std::env::current_dir()?))?;
     let workflows = library.list();
     if args.json {
         println!(

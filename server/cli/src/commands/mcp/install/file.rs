@@ -7,10 +7,13 @@ use serde_json::{Map, Value};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use vai_workflow::fsutil;
+use vai_workflow::fsutil::{self, FileError};
 
 /// Permission bits for a new project file: it is meant to be committed and shared.
 pub(super) const SHARED_FILE: u32 = 0o644;
+
+/// Largest configuration file read: clients' files are a few kilobytes.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// What merging the entry does to the file.
 #[derive(Debug, PartialEq)]
@@ -31,15 +34,18 @@ pub(super) struct Merged {
 /// Reads the file (absent or blank → `{}`) and merges the entry into it, in memory.
 pub(super) fn merge_file(plan: &Plan) -> Result<Merged, InstallError> {
     let path = &plan.file;
-    let old = match fs::read(path) {
+    // Only a regular file of at most 1 MiB: `/dev/zero` would fill memory, and a FIFO would
+    // wait for a writer for ever.
+    let old = match fsutil::read_user_file(path, MAX_CONFIG_BYTES) {
         Ok(bytes) => Some(bytes),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(source) => {
+        Err(FileError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => None,
+        Err(FileError::Io { source, .. }) => {
             return Err(InstallError::Read {
                 path: path.clone(),
                 source,
             });
         }
+        Err(refused) => return Err(InstallError::NotAConfigFile(refused)),
     };
     let mut doc = match old.as_deref() {
         None => Map::new(),
@@ -148,7 +154,10 @@ pub(super) fn write_file(plan: &Plan, merged: &Merged) -> Result<Option<PathBuf>
         .map_err(io::Error::other)
         .map_err(write_error)?;
     text.push('\n');
-    fsutil::write_atomic(&path, text.as_bytes(), mode).map_err(write_error)?;
+    fsutil::write_atomic(&path, text.as_bytes(), mode).map_err(|e| match e {
+        FileError::Io { source, .. } => write_error(source),
+        refused => write_error(io::Error::other(refused)),
+    })?;
     Ok(backup)
 }
 

@@ -69,6 +69,9 @@ enum InstallError {
     ExeNotUtf8(PathBuf),
     #[error("cannot read {}: {source}", path.display())]
     Read { path: PathBuf, source: io::Error },
+    /// Not a regular file (a FIFO, a device, a directory), or larger than a configuration file.
+    #[error("{0}; it was left as it is")]
+    NotAConfigFile(vai_workflow::fsutil::FileError),
     #[error("{} is not valid JSON ({source}); it was left as it is: fix it, or add the entry by hand", path.display())]
     NotJson {
         path: PathBuf,
