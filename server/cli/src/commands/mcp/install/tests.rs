@@ -321,3 +321,33 @@ fn shell_words_are_quoted_when_needed() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
     }
 }
+
+/// A "configuration file" that is a device or a FIFO is refused at once: `/dev/zero` would be
+/// read until memory ran out, and a FIFO would wait for a writer for ever.
+#[test]
+fn devices_fifos_and_huge_files_are_refused_without_reading_them() {
+    let scratch = Scratch::new();
+    let fifo = scratch.0.join("fifo.json");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    let huge = scratch.0.join("huge.json");
+    fs::write(&huge, vec![b' '; 1024 * 1024 + 1]).unwrap();
+    for file in [Path::new("/dev/zero"), &fifo, &huge] {
+        let (code, out, err) = install_at(&scratch, file, &["cursor", "--write"]);
+        assert_eq!(code, EXIT_INVALID, "{}: {err}", file.display());
+        assert!(
+            err.contains("is not a regular file") || err.contains("limited to 1048576 bytes"),
+            "{}: {err}",
+            file.display()
+        );
+        assert!(err.contains("it was left as it is"), "{err}");
+        assert!(out.contains("Add this entry by hand"), "{out}");
+    }
+    assert_eq!(fs::metadata(&huge).unwrap().len(), 1024 * 1024 + 1);
+}
