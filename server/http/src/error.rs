@@ -113,18 +113,19 @@ impl IntoResponse for ApiError {
             }
             other => other.to_string(),
         };
-        let diagnostics = match self {
-            ApiError::InvalidWorkflow(d) => Some(d),
-            _ => None,
-        };
-        let body = ApiErrorBody {
-            error: ErrorInfo {
-                code: code.to_string(),
-                message,
-                diagnostics,
-            },
-        };
-        (status, Json(body)).into_response()
+        match self {
+            ApiError::InvalidWorkflow(diagnostics) => {
+                let body = ApiErrorBody {
+                    error: ErrorInfo {
+                        code: code.to_string(),
+                        message,
+                        diagnostics: Some(diagnostics),
+                    },
+                };
+                (status, Json(body)).into_response()
+            }
+            _ => vai_serve::error_response(status, code, message),
+        }
     }
 }
 

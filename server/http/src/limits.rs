@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 use vai_runtime::RunBudget;
+use vai_serve::ServeLimits;
 
 /// Largest client message on the run socket. The protocol's messages (`subscribe`,
 /// `unsubscribe`) are under 200 bytes, and a `chat_ask` carries a question of at most 16 KB; a
@@ -14,13 +15,17 @@ pub const MAX_SOCKET_MESSAGE: usize = 64 * 1024;
 #[derive(Debug, Clone)]
 pub struct Limits {
     /// HTTP connections served at once. Beyond it the server stops accepting until one closes:
-    /// new connections wait in the kernel's listen queue (see `serve`).
+    /// new connections wait in the kernel's listen queue (see `vai_serve::serve_bounded`).
     pub max_connections: usize,
+    /// HTTP connections served at once from one client address; one more is closed at once.
+    pub max_connections_per_ip: usize,
     /// Time a connection has to send a request's headers: from when it opens, or from the end
     /// of the previous response on a kept-alive connection. It also closes idle kept-alive
     /// connections.
     pub header_timeout: Duration,
-    /// Time a request may go without a byte read or written (a trickled body, a client that
+    /// Time a request's whole body may take to arrive (a body trickled a byte at a time).
+    pub body_timeout: Duration,
+    /// Time a request may go without a byte read or written (a stalled body, a client that
     /// stopped reading the response).
     pub idle_timeout: Duration,
     /// Runs going at once; `POST /api/runs` beyond it is 429 `TOO_MANY_RUNS`.
@@ -42,6 +47,18 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The accept loop's share of the limits.
+    pub fn serve_limits(&self) -> ServeLimits {
+        ServeLimits {
+            max_connections: self.max_connections,
+            max_connections_per_ip: self.max_connections_per_ip,
+            header_timeout: self.header_timeout,
+            body_timeout: self.body_timeout,
+            idle_timeout: self.idle_timeout,
+            ..ServeLimits::default()
+        }
+    }
+
     /// The run manager's share of the limits.
     pub fn run_budget(&self) -> RunBudget {
         RunBudget {
@@ -56,10 +73,13 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Self {
         let runs = RunBudget::default();
+        let serve = ServeLimits::default();
         Self {
-            max_connections: 512,
-            header_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(60),
+            max_connections: serve.max_connections,
+            max_connections_per_ip: serve.max_connections_per_ip,
+            header_timeout: serve.header_timeout,
+            body_timeout: serve.body_timeout,
+            idle_timeout: serve.idle_timeout,
             max_runs: runs.max_runs,
             keep_runs: runs.keep_runs,
             keep_bytes: runs.keep_bytes,

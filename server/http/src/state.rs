@@ -9,6 +9,7 @@ use vai_chat::{ChatEngine, ChatOptions};
 use vai_contract::ConfigStatus;
 use vai_runtime::AccessToken;
 use vai_runtime::{BeforeRun, Library, RunManager};
+use vai_serve::HostGuard;
 use vai_workflow::{Limits as RunLimits, Registry};
 
 /// What the composition root hands the server.
@@ -43,8 +44,8 @@ pub(crate) struct Inner {
     pub(crate) library: Library,
     pub(crate) config: ConfigStatus,
     pub(crate) port: u16,
-    /// `host:port` values a request's `Host` may hold.
-    pub(crate) hosts: Vec<String>,
+    /// The names requests must give this server.
+    pub(crate) guard: HostGuard,
     pub(crate) runs: RunManager,
     pub(crate) token: AccessToken,
     pub(crate) limits: Limits,
@@ -62,12 +63,7 @@ impl AppState {
             settings.run_limits,
         );
         let port = settings.port;
-        let hosts = ["127.0.0.1", "localhost", "[::1]"]
-            .into_iter()
-            .map(str::to_string)
-            .chain(settings.extra_hosts)
-            .map(|h| format!("{h}:{port}"))
-            .collect();
+        let guard = HostGuard::new(port, &settings.extra_hosts);
         let chat = settings.chat.map(|engine| {
             Chats::new(
                 engine,
@@ -80,7 +76,7 @@ impl AppState {
             library: settings.library,
             config: settings.config,
             port,
-            hosts,
+            guard,
             runs,
             token: settings.token,
             sockets: Arc::new(Semaphore::new(settings.limits.max_sockets)),

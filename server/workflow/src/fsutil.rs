@@ -159,6 +159,10 @@ impl Dir {
             }
             // Gone between the listing and the look: not an entry any more.
             if let Ok(stat) = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+                #[allow(
+                    clippy::unnecessary_cast,
+                    reason = "the stat fields' integer types differ between platforms"
+                )]
                 out.push(Entry {
                     name: name.to_string(),
                     is_file: FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile,

@@ -4,7 +4,6 @@
 
 use crate::chat::{Refused, socket_id};
 use crate::error::{ApiError, QUOTE_LIMIT, clip};
-use crate::guard::origin_matches;
 use crate::limits::MAX_SOCKET_MESSAGE;
 use crate::state::AppState;
 use axum::extract::State;
@@ -41,7 +40,7 @@ pub(super) async fn upgrade(
     // Browsers always send Origin on a WebSocket handshake; without it, the caller is not our
     // page.
     let origin = headers.get(ORIGIN).and_then(|o| o.to_str().ok());
-    if !origin_matches(&state, origin) {
+    if !state.inner().guard.origin_allowed(origin) {
         return ApiError::ForbiddenOrigin.into_response();
     }
     // Held for the socket's life; released if the upgrade never completes.

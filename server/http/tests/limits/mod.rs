@@ -337,3 +337,95 @@ async fn sockets_beyond_the_cap_are_refused_with_503_until_one_closes() {
     }
     panic!("no socket place freed after one closed");
 }
+
+#[tokio::test]
+async fn a_trickled_request_body_is_cut_at_the_body_deadline() {
+    let server = TestApp::serve_with(Limits {
+        body_timeout: Duration::from_millis(500),
+        ..Limits::default()
+    })
+    .await;
+    let mut tcp = TcpStream::connect(("127.0.0.1", server.port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /api/workflows/validate HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{{\"text\": \"",
+        server.host()
+    );
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    let (mut read, mut write) = tcp.split();
+    // A byte every 50 ms: never idle, never done.
+    let writer = async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            if write.write_all(b" ").await.is_err() {
+                return;
+            }
+        }
+    };
+    let reader = async {
+        let mut all = Vec::new();
+        let closed = tokio::time::timeout(GENEROUS, read.read_to_end(&mut all)).await;
+        assert!(closed.is_ok(), "the server kept the trickled body coming");
+        all
+    };
+    let received = tokio::select! {
+        all = reader => all,
+        _ = writer => Vec::new(),
+    };
+    assert!(!String::from_utf8_lossy(&received).contains(" 200 "));
+}
+
+#[tokio::test]
+async fn one_address_gets_at_most_its_share_of_connections() {
+    let server = TestApp::serve_with(Limits {
+        max_connections_per_ip: 2,
+        header_timeout: Duration::from_secs(600),
+        ..Limits::default()
+    })
+    .await;
+    let addr = format!("127.0.0.1:{}", server.port);
+    let first = TcpStream::connect(&addr).await.unwrap();
+    let _second = TcpStream::connect(&addr).await.unwrap();
+    let mut third = TcpStream::connect(&addr).await.unwrap();
+    assert_eq!(read_until_closed(&mut third).await, "", "closed unanswered");
+    drop(first);
+    // The slot comes back once the server has seen the close.
+    let served = tokio::time::timeout(GENEROUS, async {
+        loop {
+            let mut tcp = TcpStream::connect(&addr).await.unwrap();
+            let request = format!(
+                "GET /api/tools HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\nConnection: close\r\n\r\n"
+            );
+            if tcp.write_all(request.as_bytes()).await.is_ok() {
+                let response = read_until_closed(&mut tcp).await;
+                if response.starts_with("HTTP/1.1 200 ") {
+                    return;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(served.is_ok(), "the address never got its slot back");
+}
+
+#[tokio::test]
+async fn an_absolute_form_request_for_another_authority_is_refused() {
+    let server = TestApp::serve().await;
+    let addr = format!("127.0.0.1:{}", server.port);
+    let mut lines = Vec::new();
+    for target in [
+        "http://evil.example/api/tools".to_string(),
+        format!("http://{addr}/api/tools"),
+    ] {
+        let mut tcp = TcpStream::connect(&addr).await.unwrap();
+        let request = format!(
+            "GET {target} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\nConnection: close\r\n\r\n"
+        );
+        tcp.write_all(request.as_bytes()).await.unwrap();
+        let response = read_until_closed(&mut tcp).await;
+        lines.push(response.lines().next().unwrap_or_default().to_string());
+    }
+    assert_eq!(lines, ["HTTP/1.1 403 Forbidden", "HTTP/1.1 200 OK"]);
+}

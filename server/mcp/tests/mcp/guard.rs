@@ -124,3 +124,77 @@ async fn sessions_beyond_the_limit_are_refused_until_one_closes() {
         "a session freed by a client that left is reusable"
     );
 }
+
+/// Trickled bodies: every connection slot held by a request whose body arrives a byte at a
+/// time (never idle, never done) — the attack that made `vai mcp --http` unusable. The body
+/// deadline frees the slots, and a real client is then served.
+#[tokio::test]
+async fn trickled_request_bodies_are_cut_and_a_real_client_is_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = scratch("trickle");
+    let running = serve_with(server(&dir, false, RunBudget::default()), |o| {
+        o.limits.max_connections = 4;
+        o.limits.body_timeout = std::time::Duration::from_millis(500);
+    })
+    .await;
+    let port = running.port;
+    let mut trickling = Vec::new();
+    for _ in 0..4 {
+        trickling.push(tokio::spawn(async move {
+            let mut tcp = tokio::net::TcpStream::connect(("127.0.0.1", port)).await?;
+            let head = format!(
+                "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n"
+            );
+            tcp.write_all(head.as_bytes()).await?;
+            // A byte every 100 ms: far within the idle timeout, for as long as the server lets.
+            for _ in 0..600 {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                tcp.write_all(b" ").await?;
+            }
+            let mut rest = Vec::new();
+            tcp.read_to_end(&mut rest).await?;
+            Ok::<_, std::io::Error>(())
+        }));
+    }
+    // Let them take every slot first.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let served = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        post(&running, &[]).await.status()
+    })
+    .await
+    .expect("a real client was kept waiting behind the trickled bodies");
+    assert_eq!(served, 200);
+    for t in trickling {
+        let ended = tokio::time::timeout(std::time::Duration::from_secs(30), t).await;
+        assert!(ended.is_ok(), "a trickling connection was kept open");
+    }
+}
+
+/// A request line for another authority (`POST http://evil.example/mcp`) is refused even
+/// with a right `Host`.
+#[tokio::test]
+async fn an_absolute_form_request_for_another_authority_is_refused() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = scratch("absolute");
+    let running = serve(server(&dir, false, RunBudget::default()), None).await;
+    let port = running.port;
+    let body = initialize();
+    let mut answers = Vec::new();
+    for target in [
+        "http://evil.example/mcp".to_string(),
+        format!("http://127.0.0.1:{port}/mcp"),
+    ] {
+        let mut tcp = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .unwrap();
+        let request = format!(
+            "POST {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        tcp.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        tcp.read_to_string(&mut answer).await.unwrap();
+        answers.push(answer.lines().next().unwrap_or_default().to_string());
+    }
+    assert_eq!(answers, ["HTTP/1.1 403 Forbidden", "HTTP/1.1 200 OK"]);
+}

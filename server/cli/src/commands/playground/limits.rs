@@ -11,10 +11,16 @@ pub(crate) struct LimitArgs {
     /// HTTP connections served at once; more wait in the listen queue until one closes.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
+    /// HTTP connections served at once from one client address; one more is closed at once.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections_per_ip as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections_per_ip: u32,
     /// Seconds a connection has to send its request headers (and an idle kept-alive
     /// connection stays open).
     #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().header_timeout.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout: u64,
+    /// Seconds a request's whole body may take to arrive.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().body_timeout.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout: u64,
     /// Seconds a request may go without a byte read or written.
     #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().idle_timeout.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
@@ -45,7 +51,9 @@ impl LimitArgs {
     pub(crate) fn limits(&self) -> Limits {
         Limits {
             max_connections: self.max_connections as usize,
+            max_connections_per_ip: self.max_connections_per_ip as usize,
             header_timeout: Duration::from_secs(self.header_timeout),
+            body_timeout: Duration::from_secs(self.body_timeout),
             idle_timeout: Duration::from_secs(self.idle_timeout),
             max_runs: self.max_runs as usize,
             keep_runs: self.keep_runs as usize,
