@@ -208,6 +208,8 @@ impl ChatEngine {
             timings: turn.timings,
             started_at,
         };
+        // A tool's error or the model may have echoed a key: the record keeps none of it.
+        let record = masked(record);
         let saved = self.history.append(session_id, &record).await;
         (turn.sink)(ChatEvent::TurnFinished {
             turn: record.clone(),
@@ -215,6 +217,17 @@ impl ChatEngine {
         saved?;
         Ok(record)
     }
+}
+
+/// `turn` with every registered key masked (`vai_redact`), when it held any.
+fn masked(turn: ChatTurn) -> ChatTurn {
+    let Ok(mut value) = serde_json::to_value(&turn) else {
+        return turn;
+    };
+    if !vai_redact::mask_value(&mut value) {
+        return turn;
+    }
+    serde_json::from_value(value).unwrap_or(turn)
 }
 
 enum Outcome {

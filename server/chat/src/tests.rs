@@ -915,3 +915,22 @@ async fn an_answer_cut_at_the_length_limit_says_so() {
         turn.notice
     );
 }
+
+/// A key pasted into a question (or echoed by a tool or the model) is not kept in the history.
+#[tokio::test]
+async fn a_key_in_a_turn_is_masked_before_it_is_recorded() {
+    vai_redact::register("pa-chat-test-0a1b2c3d4e5f6a7b8c9d");
+    let kit = kit(Arc::new(FakeLlm::new())).await;
+    let (turn, _) = ask(
+        &kit,
+        "why is PA-CHAT-TEST-0A1B2C3D4E5F rejected?",
+        &options(ChatMode::Pipeline),
+    )
+    .await;
+    assert_eq!(turn.question, "why is <redacted> rejected?");
+    let session = kit.history.load(SESSION).await.unwrap().unwrap();
+    let kept = serde_json::to_string(&session)
+        .unwrap()
+        .to_ascii_lowercase();
+    assert!(!kept.contains("0a1b2c3d"), "{kept}");
+}

@@ -125,6 +125,8 @@ impl VoyageClient {
     /// http(s) URL. Nothing is sent yet.
     pub fn new(config: VoyageConfig) -> Result<Self, ProviderError> {
         let key = config.api_key.trim().to_string();
+        // Whatever text this process shows from now on, the key is masked in it.
+        vai_redact::register(&key);
         if key.is_empty() {
             return Err(ProviderError::NotConfigured(
                 "Voyage AI: the API key is empty. Set VOYAGE_API_KEY (or run `vai config set \

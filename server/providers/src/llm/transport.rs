@@ -70,7 +70,10 @@ impl Transport {
             client,
             limits: Limits::default(),
             retry: RetryPolicy::new(3, Duration::from_millis(500)),
-            secret: secret.map(str::to_string),
+            secret: secret.map(|s| {
+                vai_redact::register(s);
+                s.to_string()
+            }),
         })
     }
 
@@ -215,11 +218,15 @@ impl Transport {
         }
     }
 
+    /// `message` without the key, whole or in part (`vai_redact`).
     fn redact(&self, message: String) -> String {
-        match &self.secret {
-            Some(secret) if !secret.is_empty() => message.replace(secret.as_str(), "<redacted>"),
+        let message = match &self.secret {
+            Some(secret) if !secret.is_empty() => {
+                message.replace(secret.as_str(), vai_redact::REDACTED)
+            }
             _ => message,
-        }
+        };
+        vai_redact::mask(&message).into_owned()
     }
 }
 

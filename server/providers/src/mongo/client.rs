@@ -95,6 +95,7 @@ impl Redactor {
         if let Some(password) = userinfo_password(uri) {
             let decoded = percent_decode(password);
             for secret in [password.to_string(), decoded] {
+                vai_redact::register(&secret);
                 if secret.len() >= MIN_LITERAL_SECRET && !secrets.contains(&secret) {
                     secrets.push(secret);
                 }

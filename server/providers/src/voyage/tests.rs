@@ -485,7 +485,7 @@ async fn a_rejected_key_says_to_check_it_and_never_shows_it() {
     };
     assert!(message.starts_with("Voyage AI rejected the API key (401): check VOYAGE_API_KEY"));
     assert!(
-        message.ends_with("Provided API key [redacted] is invalid."),
+        message.ends_with("Provided API key <redacted> is invalid."),
         "{message}"
     );
     assert!(!format!("{err} {err:?}").contains(KEY));

@@ -354,9 +354,9 @@ impl VoyageClient {
         }
     }
 
-    /// `text` without the API key, in case the service echoed it.
+    /// `text` without the API key, whole or in part, in case the service echoed it.
     fn redact(&self, text: &str) -> String {
-        text.replace(&self.key, "[redacted]")
+        vai_redact::mask(&text.replace(&self.key, vai_redact::REDACTED)).into_owned()
     }
 }
 

@@ -685,6 +685,9 @@ impl Scheduler {
                 Ok(())
             }
             Err(error) => {
+                // A provider may have echoed a key; nothing downstream (events, the context,
+                // the run's failure) sees it.
+                let error = vai_redact::mask(&error).into_owned();
                 let continued = step.continue_on_error;
                 self.sink.emit(RunEvent::StepFailed {
                     step_id: step.id.clone(),

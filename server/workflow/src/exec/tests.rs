@@ -398,3 +398,25 @@ async fn events_carry_timings_summaries_and_the_final_status() {
         })
     ));
 }
+
+/// A provider that echoed part of a registered key: the failure event, the run's error and
+/// what later steps see carry none of it.
+#[tokio::test]
+async fn a_key_echoed_in_a_step_error_is_masked_everywhere() {
+    vai_redact::register("sk-exec-test-9f8e7d6c5b4a3210");
+    let wf = json!({"name": "t", "steps": [
+        {"id": "call", "tool": "fail", "continueOnError": true,
+         "inputs": {"message": "401: key sk-exec-test-9f8e7d6c… is not valid"}},
+        {"id": "after", "tool": "echo", "inputs": {"seen": "{{ call.error }}"}},
+        {"id": "fatal", "tool": "fail", "dependsOn": ["after"],
+         "inputs": {"message": "again SK-EXEC-TEST-9F8E7D6C5B4A3210"}}
+    ]});
+    let (result, rec) = run_with(registry(), wf, json!({})).await;
+    let shown = format!("{:?} {:?}", rec.0.lock().unwrap(), result.error);
+    assert!(!shown.to_ascii_lowercase().contains("9f8e7d6c"), "{shown}");
+    assert!(
+        shown.contains("401: key <redacted>… is not valid"),
+        "{shown}"
+    );
+    assert!(shown.contains("again <redacted>"), "{shown}");
+}
