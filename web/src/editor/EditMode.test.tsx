@@ -74,7 +74,7 @@ describe('edit mode', { timeout: 20_000 }, () => {
     await screen.findByTestId('node-query_1')
     const library = screen.getByRole('navigation', { name: 'Library' })
     fireEvent.click(within(library).getByRole('button', { name: /^Other Example/ }))
-    const dialog = await screen.findByRole('dialog', { name: 'Discard unsaved changes?' })
+    const dialog = await screen.findByRole('dialog', { name: 'Save changes before leaving?' })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Keep editing' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(screen.getByTestId('node-query_1')).toBeTruthy()
@@ -83,6 +83,38 @@ describe('edit mode', { timeout: 20_000 }, () => {
     await waitFor(() => expect(useEditSession.getState().active).toBe(false))
     await waitFor(() => expect(useWorkflowStore.getState().current?.key).toBe('example:other'))
     expect(loadDraft('builtin:two-steps')).toBeUndefined()
+  })
+
+  it('saves from the leave dialog (asking for a file name when there is none), then leaves', async () => {
+    await openAndEdit()
+    addByKeyboard('query')
+    await screen.findByTestId('node-query_1')
+    const library = screen.getByRole('navigation', { name: 'Library' })
+    fireEvent.click(within(library).getByRole('button', { name: /^Other Example/ }))
+    const leave = await screen.findByRole('dialog', { name: 'Save changes before leaving?' })
+    fireEvent.click(within(leave).getByRole('button', { name: 'Save' }))
+    // A built-in is saved as a file of its own.
+    const saveAs = await screen.findByRole('dialog', { name: 'Save as' })
+    fireEvent.click(within(saveAs).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(useWorkflowStore.getState().current?.key).toBe('example:other'))
+    expect(useEditSession.getState().active).toBe(false)
+    const saved = server.calls.find((c) => c.path === '/api/workflows/save')
+    expect(saved?.body).toMatchObject({ fileName: 'two-steps', definition: { steps: [{ id: 'search' }, { id: 'merge' }, { id: 'query_1' }] } })
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('going back with unsaved changes saved as a new file still goes back', async () => {
+    await openAndEdit()
+    addByKeyboard('query')
+    await screen.findByTestId('node-query_1')
+    act(() => {
+      window.history.pushState(null, '', '/?workflow=example%3Aother')
+      window.dispatchEvent(new PopStateEvent('popstate'))
+    })
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Save changes before leaving?' })).getByRole('button', { name: 'Save' }))
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Save as' })).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(useWorkflowStore.getState().current?.key).toBe('example:other'))
+    expect(window.location.search).toBe('?workflow=example%3Aother')
   })
 
   it('keeps a draft that the next visit restores, with an offer to discard it', async () => {
@@ -195,7 +227,7 @@ describe('edit mode', { timeout: 20_000 }, () => {
     addByKeyboard('query')
     await screen.findByTestId('node-query_1')
     fireEvent.click(screen.getByRole('button', { name: 'Done' }))
-    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Discard unsaved changes?' })).getByRole('button', { name: 'Discard changes' }))
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Save changes before leaving?' })).getByRole('button', { name: 'Discard changes' }))
     await waitFor(() => expect(screen.queryByRole('toolbar', { name: 'Editing' })).toBeNull())
     await screen.findByRole('button', { name: 'Edit' })
     await screen.findByTestId('node-merge')

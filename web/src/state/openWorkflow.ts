@@ -176,8 +176,10 @@ export function openFromLocation(): void {
   if (editing.active && editing.key === key) return
   if (editing.active) {
     void leaveEditing().then((go) => {
-      if (go) openFromLocation()
-      else setUrl(editing.key, 'push')
+      if (!go) return setUrl(editing.key, 'push')
+      // Saving on the way out (Save as) rewrote the address to the new file: go where asked.
+      setUrl(key ?? undefined, 'replace')
+      openFromLocation()
     })
     return
   }
