@@ -149,6 +149,15 @@ describe('edit mode', { timeout: 20_000 }, () => {
     expect(useEditSession.getState().active).toBe(true)
   })
 
+  it('puts "Run this step" at the top of a step\'s form, ready before any run for a step that reads only inputs', async () => {
+    await openAndEdit()
+    fireEvent.click(screen.getByTestId('node-search'))
+    const id = await screen.findByRole('textbox', { name: 'Id' })
+    const run = screen.getByRole('button', { name: 'Run this step' })
+    expect(run.compareDocumentPosition(id) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    await waitFor(() => expect(run.hasAttribute('disabled')).toBe(false))
+  })
+
   it('runs the workflow as it stands, without saving', async () => {
     await openAndEdit()
     addByKeyboard('query')
