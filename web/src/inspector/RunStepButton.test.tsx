@@ -46,5 +46,7 @@ describe('Run this step', () => {
     fireEvent.click(button())
     await waitFor(() => expect(started()).toHaveLength(1))
     expect(started()[0]).toMatchObject({ step: 'merge', fromRun: 'run-0' })
+    // The new run knows where its replayed steps come from.
+    await waitFor(() => expect(useRunStore.getState()).toMatchObject({ runId: 'run-1', fromRun: 'run-0' }))
   })
 })
