@@ -1,23 +1,13 @@
 //! React Flow while editing: nodes come from the editor store (reused objects, see flowNodes.ts),
 //! drags stay local until released and then become one move, connections dragged between
-//! nodes open the connect menu (unless refused while dragging, see ConnectionHint), and tools or output fields dropped on the canvas add a step or
-//! a reference. Unlike the read-only canvas, every node is rendered, not only those on screen:
-//! React Flow works out what is on screen for every node and edge again at each change of its
-//! store, and an edit changes it twice (nodes, then edges) — on 200 steps that cost more than
-//! drawing the few off-screen nodes saves (docs/benchmarks.md, Builder).
+//! nodes open the connect menu (unless refused while dragged: ConnectionHint), and tools or
+//! output fields dropped on the canvas add a step or a reference. Unlike the read-only canvas,
+//! every node is rendered, not only those on screen: React Flow works out what is on screen for
+//! every node and edge again at each change of its store, and an edit changes it twice (nodes,
+//! then edges) — on 200 steps that cost more than drawing the few off-screen nodes saves
+//! (docs/benchmarks.md, Builder).
 import { useTheme } from '@mui/material/styles'
-import {
-  Background,
-  Controls,
-  ReactFlow,
-  useReactFlow,
-  type Connection,
-  type Edge,
-  type EdgeChange,
-  type NodeChange,
-  type OnConnectEnd,
-  type OnNodeDrag,
-} from '@xyflow/react'
+import { Background, Controls, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import CanvasMiniMap from '../../canvas/CanvasMiniMap'
 import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
@@ -32,7 +22,7 @@ import { useEditor, useEditorStore } from '../useEditor'
 import type { ConnectRequest } from '../store/state'
 import ConnectionHint from './ConnectionHint'
 import { FlowNodeCache, type EditorNode } from './flowNodes'
-import { refusedOver } from './refusedOver'
+import { connectionAllowed, refusedOver } from './refusedOver'
 import { nodeAt, useCanvasDrop } from './useCanvasDrop'
 import { useEditorKeys } from './useEditorKeys'
 
@@ -189,8 +179,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
 
   const { onDragOver, onDrop } = useCanvasDrop(onConnectRequest)
 
-  // React Flow asks while a connection is dragged over a handle: a refused one is not offered.
-  const isValidConnection = useCallback((c: Edge | Connection) => refusedOver(store, c.source, false, c.target) === undefined, [store])
+  const isValidConnection = useMemo(() => connectionAllowed(store), [store])
 
   return (
     <ReactFlow<EditorNode>

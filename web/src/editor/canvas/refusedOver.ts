@@ -1,5 +1,6 @@
 //! The canvas side of `refusal` (doc/connect.ts): React Flow speaks in node keys and in the
 //! direction the connection is dragged; the editor's refusal in step ids, source to target.
+import type { IsValidConnection } from '@xyflow/react'
 import { refusal } from '../doc/connect'
 import { idOfKey } from '../doc/nodeKeys'
 import type { EditorStore } from '../store/createEditorStore'
@@ -15,4 +16,9 @@ export function refusedOver(store: EditorStore, fromKey: string, reversed: boole
   const over = idOfKey(nodeKeys, overKey)
   if (over.startsWith('note:')) return undefined
   return reversed ? refusal(edges, over, from) : refusal(edges, from, over)
+}
+
+/** React Flow's `isValidConnection`, asked while a connection is over a handle: a refused one is not offered. */
+export function connectionAllowed(store: EditorStore): IsValidConnection {
+  return (c) => refusedOver(store, c.source, false, c.target) === undefined
 }
