@@ -55,7 +55,7 @@ export async function addStep(page: Page, search: string, id: string) {
 }
 
 /** The node's card on the canvas (React Flow's wrapper, which holds the handles). */
-function flowNode(page: Page, id: string): Locator {
+export function flowNode(page: Page, id: string): Locator {
   return page.locator(`.react-flow__node[data-id="${id}"]`)
 }
 
@@ -81,13 +81,23 @@ async function pointOn(locator: Locator): Promise<{ x: number; y: number }> {
   return point
 }
 
-/** Drags a connection from the output handle of `from` and releases it on the node `to`. */
-export async function dragConnection(page: Page, from: string, to: string) {
+/** Starts dragging a connection from the output handle of `from`; the mouse stays down. */
+export async function startConnection(page: Page, from: string) {
   const start = await pointOn(flowNode(page, from).locator('.react-flow__handle.source'))
-  const end = await pointOn(node(page, to))
   await page.mouse.move(start.x, start.y)
   await page.mouse.down()
+}
+
+/** Moves a connection being dragged over `target` (a node, or one of its handles). */
+export async function dragOver(page: Page, target: Locator) {
+  const end = await pointOn(target)
   await page.mouse.move(end.x, end.y, { steps: 8 })
+}
+
+/** Drags a connection from the output handle of `from` and releases it on the node `to`. */
+export async function dragConnection(page: Page, from: string, to: string) {
+  await startConnection(page, from)
+  await dragOver(page, node(page, to))
   await page.mouse.up()
 }
 

@@ -85,16 +85,25 @@ describe('App shell', () => {
     expect(within(inspector).getByRole('button', { name: 'Run this step' }).hasAttribute('disabled')).toBe(false)
   })
 
-  it('shows JSON syntax errors of pasted text with line and column', async () => {
+  it('keeps pasted text with a JSON syntax error in the dialog, with the line and column', async () => {
     render(<App />)
     fireEvent.click(screen.getByRole('button', { name: 'Paste JSON' }))
     const dialog = await screen.findByRole('dialog')
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Workflow JSON' }), { target: { value: '{ "a": 1, }' } })
+    const box = within(dialog).getByRole('textbox', { name: 'Workflow JSON' })
+    fireEvent.change(box, { target: { value: '{ "a": 1, }' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Open' }))
-    const shown = await screen.findByTestId('diagnostics')
-    expect(shown.textContent).toMatch(/line 4:18/)
-    expect(shown.textContent).toMatch(/JSON/)
-    expect(screen.getByText('This workflow cannot be drawn')).toBeTruthy()
+    const shown = await within(dialog).findByRole('alert')
+    expect(shown.textContent).toMatch(/not valid JSON at line 4:18/)
+    // Nothing was opened: the dialog and the text stay to be corrected.
+    expect(screen.getByRole('dialog')).toBe(dialog)
+    expect((box as HTMLTextAreaElement).value).toBe('{ "a": 1, }')
+    expect(useWorkflowStore.getState().current).toBeUndefined()
+    // Correcting the text clears the error; valid JSON opens and closes the dialog.
+    fireEvent.change(box, { target: { value: '{ "a": 1 }' } })
+    expect(within(dialog).queryByRole('alert')).toBeNull()
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Open' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await waitFor(() => expect(useWorkflowStore.getState().current?.label).toBe('Two Steps'))
   })
 
   it('opens the workflow named in the URL', async () => {

@@ -1,22 +1,43 @@
-// Connections that would close a loop are refused with the loop named; renaming a step
+// Connections that would close a loop are refused while dragged, with the loop named; renaming a step
 // rewrites every reference to it (templates, the output mapping) and keeps its edges.
-import { connectMenu, download, dragConnection, edit, field, select, title } from '../../support/builder'
+import { connectMenu, download, dragOver, edit, field, flowNode, select, startConnection, title } from '../../support/builder'
 import { expect, node, openWorkflow, test } from '../../support/test'
 
-test('a connection that would create a cycle is refused, naming the cycle', async ({ page }) => {
+test('a connection that would create a cycle is refused while it is dragged, naming the cycle', async ({ page }) => {
   await openWorkflow(page, 'builtin:multi-collection-search')
   await edit(page)
+  const reason = 'That connection would create a cycle: rerank_all → search_1 → merge → rerank_all'
 
-  await dragConnection(page, 'rerank_all', 'search_1')
-  const menu = connectMenu(page)
-  await expect(menu).toBeVisible()
-  await menu.getByRole('button', { name: /^query \*/ }).click()
-  await expect(menu.getByRole('alert')).toHaveText('That connection would create a cycle: rerank_all → search_1 → merge → rerank_all')
-  // Refused: the menu stays open, nothing changed.
-  await expect(menu).toBeVisible()
-  await page.keyboard.press('Escape')
-  await expect(menu).toBeHidden()
+  // Over the node, before anything is released or picked: refused, with the reason.
+  await startConnection(page, 'rerank_all')
+  await dragOver(page, node(page, 'search_1'))
+  await expect(page.getByRole('tooltip')).toHaveText(reason)
+  await expect(flowNode(page, 'search_1')).toHaveAttribute('title', reason)
+  await expect(flowNode(page, 'search_1')).toHaveAttribute('data-refused', 'true')
+  // Its input handle is not offered either.
+  const handle = flowNode(page, 'search_1').locator('.react-flow__handle.target')
+  await dragOver(page, handle)
+  await expect(handle).toHaveClass(/\bconnectingto\b/)
+  await expect(handle).not.toHaveClass(/\bvalid\b/)
+
+  // Released there: no menu, nothing changed, and the reason stays in view.
+  await page.mouse.up()
+  await expect(connectMenu(page)).toBeHidden()
+  await expect(page.getByRole('tooltip')).toBeHidden()
+  await expect(flowNode(page, 'search_1')).not.toHaveAttribute('data-refused', 'true')
+  await expect(page.getByTestId('editor-notice')).toHaveText(reason)
   await expect(title(page)).toHaveText('Multi-Collection Search')
+
+  // A connection that closes no cycle is offered: its handle is valid, and releasing opens the menu.
+  await startConnection(page, 'search_1')
+  const other = flowNode(page, 'search_2').locator('.react-flow__handle.target')
+  await dragOver(page, other)
+  await expect(other).toHaveClass(/\bvalid\b/)
+  await expect(page.getByRole('tooltip')).toBeHidden()
+  await page.mouse.up()
+  await expect(connectMenu(page)).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(connectMenu(page)).toBeHidden()
 })
 
 test('renaming a step rewrites every reference to it', async ({ page }) => {

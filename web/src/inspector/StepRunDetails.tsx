@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography'
 import { formatDuration } from '../hooks/useElapsed'
 import { useStepDetail } from '../hooks/useStepDetail'
 import { useEditSession } from '../editor/editSession'
+import { reusedFrom } from '../state/replay'
 import { useRunStore } from '../state/runStore'
 import JsonTree from './JsonTree'
 import OutputView from './OutputView'
@@ -27,6 +28,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
   const paused = useRunStore((s) => s.paused?.stepId === stepId)
   const { detail, error, loading } = useStepDetail(runId, stepId, step?.status, paused)
   const stale = useEditSession((s) => s.stale[stepId] === true)
+  const reused = useRunStore((s) => reusedFrom(s.steps[stepId], s.fromRun))
   if (!runId || !step) return null
 
   const output = detail?.output ?? inline
@@ -35,15 +37,21 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
   const duration = detail?.durationMs ?? step.durationMs
   const facts = [
     paused ? 'Paused before this step: Next runs it' : (STATUS_TEXT[step.status] ?? step.status),
-    duration !== undefined ? formatDuration(duration) : undefined,
-    step.attempt ? `attempt ${step.attempt}` : undefined,
-    step.backend ? `via ${step.backend}` : undefined,
+    ...(reused
+      ? [`${reused}, not run again`]
+      : [
+          duration !== undefined ? formatDuration(duration) : undefined,
+          step.attempt ? `attempt ${step.attempt}` : undefined,
+          step.backend ? `via ${step.backend}` : undefined,
+        ]),
   ].filter(Boolean)
 
   return (
     <Box data-testid="step-run">
       <Section title="Last run">
-        <Typography variant="body2">{facts.join(' · ')}</Typography>
+        <Typography variant="body2" data-testid="step-run-facts">
+          {facts.join(' · ')}
+        </Typography>
         {stale && (
           <Typography variant="body2" role="note" data-testid="step-stale" sx={{ color: 'warning.main' }}>
             Stale: this step or one it reads from was edited after this run. Run again to refresh.

@@ -8,6 +8,7 @@ import { useState } from 'react'
 import { loadLibrary } from '../state/libraryActions'
 import { useRecentStore } from '../state/recentStore'
 import { useWorkflowStore } from '../state/workflowStore'
+import { fileNameOf, originOf } from '../state/workflowFile'
 import { filterWorkflows, matches, SECTIONS } from './filterWorkflows'
 import LibraryActions from './LibraryActions'
 import LibraryItem from './LibraryItem'
@@ -54,7 +55,7 @@ export default function LibraryPanel() {
         {recentShown.length > 0 && (
           <LibrarySection title="Recent">
             {recentShown.map((r) => (
-              <LibraryItem key={r.key} workflowKey={r.key} name={r.name} recent selected={r.key === openKey} />
+              <LibraryItem key={r.key} workflowKey={r.key} name={r.name} origin={originOf(r.key)} recent selected={r.key === openKey} />
             ))}
           </LibrarySection>
         )}
@@ -64,7 +65,15 @@ export default function LibraryPanel() {
           return (
             <LibrarySection key={source} title={title}>
               {items.map((w) => (
-                <LibraryItem key={w.id} workflowKey={w.id} name={w.name} description={w.description} steps={w.stepCount} selected={w.id === openKey} />
+                <LibraryItem
+                  key={w.id}
+                  workflowKey={w.id}
+                  name={w.name}
+                  origin={fileNameOf(w.id)}
+                  description={w.description}
+                  steps={w.stepCount}
+                  selected={w.id === openKey}
+                />
               ))}
             </LibrarySection>
           )

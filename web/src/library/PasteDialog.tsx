@@ -1,3 +1,6 @@
+//! "Paste JSON": text that is not a workflow (not JSON, with the line and column; too large; not
+//! an object with steps) is refused here, with the dialog and the text kept to be corrected.
+import Alert from '@mui/material/Alert'
 import Button from '@mui/material/Button'
 import Dialog from '@mui/material/Dialog'
 import DialogActions from '@mui/material/DialogActions'
@@ -5,13 +8,25 @@ import DialogContent from '@mui/material/DialogContent'
 import DialogTitle from '@mui/material/DialogTitle'
 import TextField from '@mui/material/TextField'
 import { useState } from 'react'
-import { openWorkflowText } from '../state/openWorkflow'
+import { checkImport } from '../state/checkImport'
+import { openWorkflowText, planWorkflowText } from '../state/openWorkflow'
 import { monoFont } from '../theme'
+
+const planner = { planText: planWorkflowText }
 
 export default function PasteDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const [text, setText] = useState('')
-  const submit = () => {
+  const [error, setError] = useState<string>()
+  const [checking, setChecking] = useState(false)
+  const submit = async () => {
     if (!text.trim()) return
+    setChecking(true)
+    const checked = await checkImport(planner, text, 'The pasted text')
+    setChecking(false)
+    if ('error' in checked) {
+      setError(checked.error)
+      return
+    }
     onClose()
     void openWorkflowText(text, 'Pasted workflow')
     setText('')
@@ -23,20 +38,29 @@ export default function PasteDialog({ open, onClose }: { open: boolean; onClose(
         <TextField
           label="Workflow JSON"
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value)
+            setError(undefined)
+          }}
           multiline
           minRows={14}
           maxRows={24}
           fullWidth
           autoFocus
+          error={error !== undefined}
           placeholder='{ "name": "…", "steps": [ … ] }'
           sx={{ mt: 1 }}
           slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: monoFont, fontSize: 12 } } }}
         />
+        {error && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            {error}
+          </Alert>
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={submit} disabled={!text.trim()}>
+        <Button variant="contained" onClick={() => void submit()} disabled={!text.trim() || checking}>
           Open
         </Button>
       </DialogActions>

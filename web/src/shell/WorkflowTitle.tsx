@@ -1,5 +1,5 @@
-//! The open workflow's name in the top bar, marked when it has unsaved changes, and the Edit
-//! button that turns the canvas into the builder.
+//! The open workflow's name in the top bar, marked when it has unsaved changes, the file it is
+//! saved in beside it, and the Edit button that turns the canvas into the builder.
 import Edit from '@mui/icons-material/Edit'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
@@ -8,9 +8,12 @@ import Typography from '@mui/material/Typography'
 import { startEditing, useEditSession } from '../editor/editSession'
 import { isRecord } from '../state/definition'
 import { useWorkflowStore } from '../state/workflowStore'
+import { fileNameOf } from '../state/workflowFile'
+import { monoFont } from '../theme'
 
 export default function WorkflowTitle() {
   const label = useWorkflowStore((s) => s.graph?.name ?? s.current?.label)
+  const file = useWorkflowStore((s) => fileNameOf(s.current?.id))
   const editable = useWorkflowStore((s) => isRecord(s.current?.definition))
   const open = useWorkflowStore((s) => s.current !== undefined)
   const editing = useEditSession((s) => s.active)
@@ -28,6 +31,17 @@ export default function WorkflowTitle() {
           </Box>
         )}
       </Typography>
+      {file && (
+        <Typography
+          component="span"
+          data-testid="workflow-file"
+          noWrap
+          title="The file in the playground’s folder"
+          sx={{ color: 'text.disabled', fontSize: 12, fontFamily: monoFont }}
+        >
+          {file}
+        </Typography>
+      )}
       {!editing && (
         <Tooltip title={editable ? 'Edit this workflow on the canvas' : 'This workflow is not valid JSON: fix it before editing'}>
           <span>

@@ -36,11 +36,11 @@ function parse(text: string): JsonValue | undefined {
   }
 }
 
-async function planText(text: string): Promise<PlanResponse> {
+/** Plans raw text; a 4xx carrying diagnostics (a JSON syntax error, with its line) is an answer. */
+export async function planWorkflowText(text: string): Promise<PlanResponse> {
   try {
     return await api.plan({ text })
   } catch (e) {
-    // A 4xx carrying diagnostics is still an answer worth showing.
     if (e instanceof ApiError && e.diagnostics.length > 0) {
       return { valid: false, diagnostics: e.diagnostics }
     }
@@ -126,7 +126,7 @@ export async function openWorkflowById(key: string, history: HistoryMode = 'push
   const mine = startOpening()
   try {
     const doc = await api.getWorkflow(key)
-    const plan = await planText(doc.text)
+    const plan = await planWorkflowText(doc.text)
     finish(mine, { id: key, key, label: doc.summary.name, text: doc.text, version: doc.version, readOnly: doc.summary.readOnly }, plan, history)
     if (mine !== generation) return
     useRecentStore.getState().remember({ key, name: doc.summary.name })
@@ -145,7 +145,7 @@ export async function openWorkflowText(text: string, label: string, history: His
   const mine = startOpening()
   const key = textKey(text)
   try {
-    const plan = await planText(text)
+    const plan = await planWorkflowText(text)
     const declared = (parse(text) as { name?: unknown } | undefined)?.name
     const name = plan.graph?.name ?? (typeof declared === 'string' ? declared : label)
     finish(mine, { key, label: name, text }, plan, history)
@@ -176,8 +176,10 @@ export function openFromLocation(): void {
   if (editing.active && editing.key === key) return
   if (editing.active) {
     void leaveEditing().then((go) => {
-      if (go) openFromLocation()
-      else setUrl(editing.key, 'push')
+      if (!go) return setUrl(editing.key, 'push')
+      // Saving on the way out (Save as) rewrote the address to the new file: go where asked.
+      setUrl(key ?? undefined, 'replace')
+      openFromLocation()
     })
     return
   }

@@ -4,7 +4,8 @@ import { loadRecents, saveRecents, withRecent, type RecentEntry } from './recent
 
 export interface RecentStore {
   recents: RecentEntry[]
-  remember(entry: Omit<RecentEntry, 'openedAt'>): void
+  /** Remembers `entry` first; `replaces` names an entry it supersedes (withRecent). */
+  remember(entry: Omit<RecentEntry, 'openedAt'>, replaces?: string): void
   forget(key: string): void
 }
 
@@ -12,8 +13,8 @@ export interface RecentStore {
 export function createRecentStore() {
   return create<RecentStore>()((set, get) => ({
     recents: loadRecents(),
-    remember: (entry) => {
-      const recents = withRecent(get().recents, { ...entry, openedAt: Date.now() })
+    remember: (entry, replaces) => {
+      const recents = withRecent(get().recents, { ...entry, openedAt: Date.now() }, replaces)
       saveRecents(recents)
       set({ recents })
     },

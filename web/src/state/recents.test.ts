@@ -11,6 +11,11 @@ describe('recents', () => {
     expect(list.map((e) => e.key)).toEqual(['a', 'c', 'b'])
   })
 
+  it('replaces the pasted entry a workflow was saved from', () => {
+    const list = withRecent([entry('recent:abc', { text: '{}' }), entry('b')], entry('file:a.vai-workflow.json'), 'recent:abc')
+    expect(list.map((e) => e.key)).toEqual(['file:a.vai-workflow.json', 'b'])
+  })
+
   it('keeps at most MAX_RECENTS', () => {
     let list: RecentEntry[] = []
     for (let i = 0; i < MAX_RECENTS + 3; i++) list = withRecent(list, entry(`k${i}`))

@@ -27,10 +27,13 @@ export function textKey(text: string): string {
   return RECENT_PREFIX + (hash >>> 0).toString(36)
 }
 
-/** Puts `entry` first, dropping an older entry with the same key and trimming to the limit. */
-export function withRecent(list: RecentEntry[], entry: RecentEntry): RecentEntry[] {
+/**
+ * Puts `entry` first, dropping an older entry with the same key — or with the key `replaces`, the
+ * pasted text it was saved from, which is now the same workflow — and trimming to the limit.
+ */
+export function withRecent(list: RecentEntry[], entry: RecentEntry, replaces?: string): RecentEntry[] {
   if (entry.text !== undefined && entry.text.length > MAX_REMEMBERED_TEXT) return list
-  return [entry, ...list.filter((e) => e.key !== entry.key)].slice(0, MAX_RECENTS)
+  return [entry, ...list.filter((e) => e.key !== entry.key && e.key !== replaces)].slice(0, MAX_RECENTS)
 }
 
 export function loadRecents(storage: Storage | undefined = globalThis.localStorage): RecentEntry[] {

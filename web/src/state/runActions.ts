@@ -26,7 +26,7 @@ export async function startRun(inputs: Record<string, JsonValue>, { step, stepTh
       useRunStore.getState().setStart({ starting: false })
       return
     }
-    if (useRunStore.getState().runId !== runId) useRunStore.getState().begin(runId, current.id)
+    if (useRunStore.getState().runId !== runId) useRunStore.getState().begin(runId, current.id, fromRun)
     else useRunStore.getState().setStart({ starting: false })
     runSocket.follow(runId)
   } catch (e) {

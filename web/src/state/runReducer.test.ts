@@ -42,6 +42,13 @@ describe('runReducer', () => {
     expect(started.steps).toEqual({})
   })
 
+  it('remembers the run a single-step run replays from, through its snapshots', () => {
+    const one = beginRun(RUN, 'builtin:wf', 'r0')
+    expect(one.fromRun).toBe('r0')
+    expect(fold(one, snapshot({ seq: 3 })).fromRun).toBe('r0')
+    expect(fold(started, snapshot({ seq: 3 })).fromRun).toBeUndefined()
+  })
+
   it('replaces state with a snapshot', () => {
     const s = fold(started, snapshot({ seq: 4, steps: { a: { status: 'completed', durationMs: 12 } } }))
     expect(s.seq).toBe(4)

@@ -23,17 +23,23 @@ export interface RunView {
   paused?: PausedStep
   /** A step-through run's breakpoints, as the run has them now (a resume may replace them). */
   breakpoints?: string[]
+  /**
+   * The run a "Run this step" run replays its dependencies from. The client sent it; the server
+   * marks replayed steps (`backend: "replay"`) but does not say from which run.
+   */
+  fromRun?: string
 }
 
 export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {} }
 
 /** Starts following a run before its snapshot arrives. */
-export function beginRun(runId: string, workflowId?: string): RunView {
-  return { ...initialRunState, runId, workflowId, status: 'running', startedAt: Date.now() }
+export function beginRun(runId: string, workflowId?: string, fromRun?: string): RunView {
+  return { ...initialRunState, runId, workflowId, fromRun, status: 'running', startedAt: Date.now() }
 }
 
 export function fromSnapshot(run: RunSnapshot, previous?: RunView): RunView {
-  const keep = previous?.runId === run.runId ? previous.stepOutputs : {}
+  const same = previous?.runId === run.runId
+  const keep = same ? previous.stepOutputs : {}
   return {
     runId: run.runId,
     workflowId: run.workflowId,
@@ -51,6 +57,7 @@ export function fromSnapshot(run: RunSnapshot, previous?: RunView): RunView {
     stepOutputs: keep,
     paused: run.paused,
     breakpoints: run.stepThrough?.breakpoints,
+    fromRun: same ? previous.fromRun : undefined,
   }
 }
 

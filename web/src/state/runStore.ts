@@ -10,8 +10,8 @@ export interface RunStore extends RunView {
   /** Why the last start (or cancel) failed, in the server's words. */
   startError?: string
   setStart(state: { starting?: boolean; startError?: string }): void
-  /** Follow a freshly started run (clears the previous one). */
-  begin(runId: string, workflowId?: string): void
+  /** Follow a freshly started run (clears the previous one); `fromRun`: the run it replays from. */
+  begin(runId: string, workflowId?: string, fromRun?: string): void
   /** Fold a server message (snapshot or event). */
   apply(message: ServerMessage): void
   /** The server does not know the followed run any more: stop showing it as running. */
@@ -31,7 +31,7 @@ export function createRunStore() {
     starting: false,
     setStart: (state) => set(state),
     // Replacing rather than merging drops the previous run's optional keys (error, output, …).
-    begin: (runId, workflowId) => set({ ...store.getInitialState(), ...beginRun(runId, workflowId) }, true),
+    begin: (runId, workflowId, fromRun) => set({ ...store.getInitialState(), ...beginRun(runId, workflowId, fromRun) }, true),
     apply: (message) => {
       const before = stateOf(get())
       const after = runReducer(before, message)

@@ -70,3 +70,9 @@ export function stepName(graph: GraphView | undefined, id: string | undefined): 
   const node = id === undefined ? undefined : graph?.nodes.find((n) => n.id === id)
   return node?.kind === 'step' ? node.name : undefined
 }
+
+/** The steps `id` reads from or waits for in `graph` (workflow inputs are not steps). */
+export function upstreamSteps(graph: GraphView | undefined, id: string): string[] {
+  const sources = (graph?.edges ?? []).filter((e) => e.target === id && e.source !== id && e.source !== '__inputs').map((e) => e.source)
+  return [...new Set(sources)]
+}

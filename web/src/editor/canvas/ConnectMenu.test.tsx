@@ -59,4 +59,20 @@ describe('ConnectMenu', () => {
     expect(closed).toBe(false)
     expect(findStep(store.getState().doc, 'a')?.inputs.query).toBe('{{ inputs.query }}')
   })
+
+  it('does not offer a target that would close a cycle, and says why', async () => {
+    const api = fakeEditorApi()
+    api.plan.mockImplementation(async (doc) =>
+      planOf(doc, [{ id: 'a->m:inputs.arrays[0]', source: 'a', target: 'm', kind: 'reference', label: 'a.output.results', field: 'inputs.arrays[0]' }]),
+    )
+    const store = createEditorStore({ doc: searchDoc(), source: { key: 'k', label: 'k', readOnly: true } }, { api, tools: () => tools, storage: null })
+    useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
+    await act(() => store.getState().analysisNow())
+    render(<ConnectMenu request={{ source: 'm', at: { left: 0, top: 0 } }} onClose={() => {}} />)
+    fireEvent.mouseDown(within(screen.getByRole('dialog', { name: 'Connect m' })).getByRole('combobox', { name: 'To' }))
+    const refused = screen.getByRole('option', { name: /^a\b/ })
+    expect(refused.getAttribute('aria-disabled')).toBe('true')
+    expect(refused.textContent).toContain('That connection would create a cycle: m → a → m')
+    expect(screen.getByRole('option', { name: 't' }).getAttribute('aria-disabled')).toBeNull()
+  })
 })

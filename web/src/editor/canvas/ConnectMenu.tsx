@@ -13,7 +13,7 @@ import Typography from '@mui/material/Typography'
 import { useMemo, useState } from 'react'
 import { useCatalogStore } from '../../state/catalogStore'
 import { monoFont } from '../../theme'
-import type { Into } from '../doc/connect'
+import { refusal, type Into } from '../doc/connect'
 import { INPUTS_NODE, OUTPUT_NODE, stepIds } from '../doc/model'
 import type { ConnectRequest } from '../store/state'
 import { useEditor, useEditorStore } from '../useEditor'
@@ -35,7 +35,9 @@ export default function ConnectMenu({ request, onClose }: { request: ConnectRequ
   const options = useMemo(() => (target ? targetOptions(doc, request.source, target, tools) : []), [doc, request.source, target, tools])
   const [field, setField] = useState(() => outputFieldName(doc, request.path ?? fields[0]?.path ?? 'result'))
   const [error, setError] = useState<string>()
-  const targets = [...stepIds(doc).filter((id) => id !== request.source), OUTPUT_NODE]
+  const edges = useEditor((s) => s.edges)
+  // A target the connection could never reach (it would close a cycle) is listed but not offered.
+  const targets = [...stepIds(doc).filter((id) => id !== request.source), OUTPUT_NODE].map((id) => ({ id, refused: refusal(edges, request.source, id) }))
 
   const connect = (into: Into) => {
     if (store.getState().connect({ source: request.source, target, path: path || undefined, into })) onClose()
@@ -64,9 +66,14 @@ export default function ConnectMenu({ request, onClose }: { request: ConnectRequ
       </Typography>
       {!request.target && (
         <TextField select label="To" value={target} onChange={(e) => setTarget(e.target.value)} fullWidth sx={{ mb: 1 }}>
-          {targets.map((id) => (
-            <MenuItem key={id} value={id}>
+          {targets.map(({ id, refused }) => (
+            <MenuItem key={id} value={id} disabled={refused !== undefined} sx={{ display: 'block', whiteSpace: 'normal' }}>
               {nodeLabel(id)}
+              {refused && (
+                <Typography component="span" variant="caption" sx={{ display: 'block', color: 'text.secondary' }}>
+                  {refused}
+                </Typography>
+              )}
             </MenuItem>
           ))}
         </TextField>

@@ -1,10 +1,11 @@
 //! React Flow while editing: nodes come from the editor store (reused objects, see flowNodes.ts),
 //! drags stay local until released and then become one move, connections dragged between
-//! nodes open the connect menu, and tools or output fields dropped on the canvas add a step or
-//! a reference. Unlike the read-only canvas, every node is rendered, not only those on screen:
-//! React Flow works out what is on screen for every node and edge again at each change of its
-//! store, and an edit changes it twice (nodes, then edges) — on 200 steps that cost more than
-//! drawing the few off-screen nodes saves (docs/benchmarks.md, Builder).
+//! nodes open the connect menu (unless refused while dragged: ConnectionHint), and tools or
+//! output fields dropped on the canvas add a step or a reference. Unlike the read-only canvas,
+//! every node is rendered, not only those on screen: React Flow works out what is on screen for
+//! every node and edge again at each change of its store, and an edit changes it twice (nodes,
+//! then edges) — on 200 steps that cost more than drawing the few off-screen nodes saves
+//! (docs/benchmarks.md, Builder).
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
@@ -19,7 +20,9 @@ import { idOfKey, keyOf } from '../doc/nodeKeys'
 import NoteNode, { NOTE_COLOR } from '../notes/NoteNode'
 import { useEditor, useEditorStore } from '../useEditor'
 import type { ConnectRequest } from '../store/state'
+import ConnectionHint from './ConnectionHint'
 import { FlowNodeCache, type EditorNode } from './flowNodes'
+import { connectionAllowed, refusedOver } from './refusedOver'
 import { nodeAt, useCanvasDrop } from './useCanvasDrop'
 import { useEditorKeys } from './useEditorKeys'
 
@@ -164,7 +167,9 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       if (over && over !== from) {
         // Dragged backwards from an input handle: the node released on is the source.
         const reversed = state.fromHandle?.type === 'target'
-        onConnectRequest({ source: reversed ? over : from, target: reversed ? from : over, at })
+        const refused = refusedOver(store, fromKey, reversed, overKey)
+        if (refused) store.getState().setNotice({ tone: 'warning', text: refused })
+        else onConnectRequest({ source: reversed ? over : from, target: reversed ? from : over, at })
       } else if (!over && state.fromHandle?.type !== 'target') {
         onPaletteRequest({ source: from, at, position: screenToFlowPosition({ x, y }) })
       }
@@ -173,6 +178,8 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   )
 
   const { onDragOver, onDrop } = useCanvasDrop(onConnectRequest)
+
+  const isValidConnection = useMemo(() => connectionAllowed(store), [store])
 
   return (
     <ReactFlow<EditorNode>
@@ -189,6 +196,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       onEdgesChange={onEdgesChange}
       onNodeDragStop={onNodeDragStop}
       onConnectEnd={onConnectEnd}
+      isValidConnection={isValidConnection}
       connectOnClick={false}
       edgesReconnectable={false}
       deleteKeyCode={null}
@@ -198,6 +206,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       onDrop={onDrop}
       proOptions={{ hideAttribution: true }}
     >
+      <ConnectionHint />
       <Background gap={20} />
       <Controls showFitView={false} showInteractive={false} />
       {nodes.length > MINIMAP_ABOVE && <CanvasMiniMap<EditorNode> nodeColor={miniMapColor} />}

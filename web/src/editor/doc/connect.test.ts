@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Workflow } from '../../api/types'
 import { searchDoc, tools } from '../test/fixtures'
-import { connect, findCycle, type Connection, type Link } from './connect'
+import { connect, findCycle, refusal, type Connection, type Link } from './connect'
 import { findStep } from './model'
 
 const links: Link[] = [
@@ -108,7 +108,7 @@ describe('connect', () => {
     const result = connect(searchDoc(), { source: 'm', path: 'm.output.results', target: 'a', into: { kind: 'input', name: 'query' } }, tools, links)
     expect(result).toEqual({ error: 'That connection would create a cycle: m → a → m' })
     const self = connect(searchDoc(), { source: 'a', path: 'a.output', target: 'a', into: { kind: 'input', name: 'query' } }, tools, links)
-    expect(self).toEqual({ error: 'That connection would create a cycle: a → a' })
+    expect(self).toEqual({ error: 'A step cannot be connected to itself.' })
   })
 
   it('refuses unknown steps', () => {
@@ -133,5 +133,30 @@ describe('findCycle', () => {
 
   it('ignores the inputs and output nodes', () => {
     expect(findCycle([{ source: '__inputs', target: 'a' }], 'a', '__inputs')).toBeUndefined()
+  })
+})
+
+describe('refusal', () => {
+  const chain: Link[] = [
+    { source: '__inputs', target: 'a' },
+    { source: 'a', target: 'b' },
+    { source: 'b', target: 'c' },
+    { source: 'c', target: '__output' },
+  ]
+
+  it('names the cycle a connection would close, before anything is picked', () => {
+    expect(refusal(chain, 'c', 'a')).toBe('That connection would create a cycle: c → a → b → c')
+    expect(refusal(chain, 'b', 'b')).toBe('A step cannot be connected to itself.')
+  })
+
+  it('refuses connecting into the inputs node or out of the output node', () => {
+    expect(refusal(chain, 'a', '__inputs')).toBe('Workflow inputs come from the run, not from a step: connect from Inputs instead.')
+    expect(refusal(chain, '__output', 'a')).toBe('The output is the end of the workflow: nothing reads from it.')
+  })
+
+  it('offers every other connection', () => {
+    expect(refusal(chain, 'a', 'c')).toBeUndefined()
+    expect(refusal(chain, '__inputs', 'c')).toBeUndefined()
+    expect(refusal(chain, 'a', '__output')).toBeUndefined()
   })
 })

@@ -1,6 +1,7 @@
 //! Wiring two nodes: writes `{{ <path> }}` into the chosen target input, a step id into a
 //! conditional's `then`/`else` or a step's `dependsOn`, or a field of the output mapping — and
-//! refuses a wire that would close a cycle, naming it (`a → b → c → a`).
+//! refuses a wire that would close a cycle, naming it (`a → b → c → a`), before anything is
+//! picked (`refusal`, which the canvas asks while a connection is dragged).
 import type { JsonValue, Step, ToolView, Workflow } from '../../api/types'
 import { isListInput } from './addStep'
 import { isObject } from './json'
@@ -92,13 +93,25 @@ function setInput(step: Step, name: string, value: JsonValue): Step {
   return { ...step, inputs: { ...inputsOf(step), [name]: value } }
 }
 
+/**
+ * Why a connection from `source` to `target` cannot be made at all, whatever would be read and
+ * written — so the canvas refuses the target while the connection is still being dragged — or
+ * undefined when the connect menu may ask what goes where.
+ */
+export function refusal(links: Link[], source: string, target: string): string | undefined {
+  if (target === INPUTS_NODE) return 'Workflow inputs come from the run, not from a step: connect from Inputs instead.'
+  if (source === OUTPUT_NODE) return 'The output is the end of the workflow: nothing reads from it.'
+  if (source === target) return 'A step cannot be connected to itself.'
+  if (source === INPUTS_NODE || target === OUTPUT_NODE) return undefined
+  const cycle = findCycle(links, source, target)
+  return cycle ? `That connection would create a cycle: ${cycle.join(' → ')}` : undefined
+}
+
 export function connect(doc: Workflow, c: Connection, tools: Record<string, ToolView>, links: Link[]): ConnectResult {
   if (c.into.kind !== 'output' && c.target !== OUTPUT_NODE && !findStep(doc, c.target)) return { error: `There is no step "${c.target}".` }
   if (c.source !== INPUTS_NODE && !findStep(doc, c.source)) return { error: `There is no step "${c.source}".` }
-  if (c.source !== INPUTS_NODE && c.target !== OUTPUT_NODE) {
-    const cycle = findCycle(links, c.source, c.target)
-    if (cycle) return { error: `That connection would create a cycle: ${cycle.join(' → ')}` }
-  }
+  const refused = refusal(links, c.source, c.target)
+  if (refused) return { error: refused }
   const into = c.into
   switch (into.kind) {
     case 'input': {

@@ -1,4 +1,4 @@
-//! A selected step while editing: connect it, delete it, its form (generated from the tool's
+//! A selected step while editing: run it on its own, connect it, delete it, its form (generated from the tool's
 //! schema) and its last run (the outputs of which can be dragged onto other steps).
 import Cable from '@mui/icons-material/Cable'
 import Delete from '@mui/icons-material/DeleteOutlined'
@@ -17,7 +17,9 @@ export default function StepPanel({ node }: { node: StepNode }) {
   const form = useStepFormProps(node.id)
   return (
     <Box>
+      {/* First, not below the retry and timeout settings: running the step is what a person tries next. */}
       <Box sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap' }}>
+        <RunStepButton stepId={node.id} size="small" />
         <Button
           size="small"
           variant="outlined"
@@ -36,9 +38,6 @@ export default function StepPanel({ node }: { node: StepNode }) {
       {/* The panel is keyed by the step (EditorInspector): a new step gets fresh fields. */}
       {form && <StepForm {...form} />}
       <ExplainNote tool={node.tool} />
-      <Box sx={{ mt: 2 }}>
-        <RunStepButton stepId={node.id} />
-      </Box>
       <StepRunDetails stepId={node.id} />
     </Box>
   )

@@ -6,6 +6,7 @@ import type { Diagnostic, GraphView } from '../../api/types'
 import { NO_ESTIMATE } from '../../plan/estimate'
 import { loadLibrary } from '../../state/libraryActions'
 import { setUrl } from '../../state/openWorkflow'
+import { RECENT_PREFIX } from '../../state/recents'
 import { useRecentStore } from '../../state/recentStore'
 import { useRunStore } from '../../state/runStore'
 import { useWorkflowStore, type WorkflowStore } from '../../state/workflowStore'
@@ -83,9 +84,11 @@ export function bind(store: EditorStore): () => void {
     if (!prev || s.dirty !== prev.dirty || s.doc.name !== prev.doc.name) document.title = `${s.dirty ? '● ' : ''}${s.doc.name || source.label} — ${TITLE}`
 
     if (prev && prev.source.key !== source.key) {
-      // Saved under a (new) file name: the URL, the library and the recent list follow.
+      // Saved under a (new) file name: the URL, the library and the recent list follow. Pasted
+      // text saved as a file is that file from now on, not a second recent workflow of that name.
       setUrl(source.key, 'replace')
-      useRecentStore.getState().remember({ key: source.key, name: source.label })
+      const pasted = prev.source.key.startsWith(RECENT_PREFIX) ? prev.source.key : undefined
+      useRecentStore.getState().remember({ key: source.key, name: source.label }, pasted)
       void loadLibrary()
     }
   }

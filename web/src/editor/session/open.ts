@@ -5,11 +5,12 @@ import { useWorkflowStore } from '../../state/workflowStore'
 import { loadDraft, newKey, NEW_PREFIX, type Draft } from '../drafts'
 import type { StartRequest } from '../editSession'
 import { isObject } from '../doc/json'
+import { UNTITLED } from '../store/fileName'
 import type { EditorInit } from '../store/state'
 
 export const SCHEMA_URL = 'https://vai.dev/schemas/workflow-v1.json'
 
-export function emptyWorkflow(name = 'Untitled workflow'): Workflow {
+export function emptyWorkflow(name = UNTITLED): Workflow {
   return { $schema: SCHEMA_URL, name, steps: [] }
 }
 

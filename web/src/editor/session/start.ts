@@ -1,6 +1,7 @@
 //! The editor chunk's entry: starts an editing session (store, bindings, handle) for what
 //! `startEditing` asked for.
 import { runSocket } from '../../api/socket'
+import { checkImport } from '../../state/checkImport'
 import { useCatalogStore } from '../../state/catalogStore'
 import { openWorkflowById, openWorkflowText, setUrl } from '../../state/openWorkflow'
 import { useRunStore } from '../../state/runStore'
@@ -11,7 +12,6 @@ import { createEditorStore } from '../store/createEditorStore'
 import type { EditorInit } from '../store/state'
 import { httpEditorApi } from '../store/editorApi'
 import { bind } from './bind'
-import { checkImport } from './importCheck'
 import { isNewKey, opening } from './open'
 
 /**

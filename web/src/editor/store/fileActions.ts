@@ -6,7 +6,7 @@ import { removeDraft } from '../drafts'
 import { isObject } from '../doc/json'
 import { shareStructure } from '../doc/json'
 import type { EditorContext } from './createEditorStore'
-import { fileNameOf } from './fileName'
+import { fileNameOf } from '../../state/workflowFile'
 
 export type SaveOutcome =
   | { status: 'saved'; id: string; summary: WorkflowSummary }
@@ -20,8 +20,11 @@ export type SaveOutcome =
 
 export interface FileActions {
   save(): Promise<SaveOutcome>
-  /** Saves under a new file name; `overwrite` replaces an existing file. */
-  saveAs(fileName: string, overwrite?: boolean): Promise<SaveOutcome>
+  /**
+   * Saves under a new file name; `overwrite` replaces an existing file. A `name` becomes the
+   * workflow's name first (one undoable edit), so an untitled workflow is saved named.
+   */
+  saveAs(fileName: string, options?: { overwrite?: boolean; name?: string }): Promise<SaveOutcome>
   /** Saves over a file that changed on disk (the conflict dialog's "Save anyway"). */
   saveAnyway(): Promise<SaveOutcome>
   /** Replaces the document with the file on disk, as one undoable edit. */
@@ -66,7 +69,10 @@ export function fileActions(ctx: EditorContext): FileActions {
       if (source.readOnly || !fileName) return { status: 'needs-name' }
       return write(fileName, { baseVersion: source.version })
     },
-    saveAs: (fileName, overwrite) => write(fileName, { overwrite: overwrite || undefined }),
+    saveAs: (fileName, { overwrite, name } = {}) => {
+      if (name !== undefined && name !== get().doc.name) get().replaceWorkflow({ ...get().doc, name })
+      return write(fileName, { overwrite: overwrite || undefined })
+    },
     saveAnyway: async () => {
       const fileName = fileNameOf(get().source.id)
       if (!fileName) return { status: 'needs-name' }

@@ -1,5 +1,13 @@
 //! File names for Save as: what the save route accepts (a name, never a path), and a suggestion
-//! made from the workflow's name.
+//! made from the workflow's name — which Save as offers to set while it is still the default.
+
+/** The name a new, empty workflow starts with. */
+export const UNTITLED = 'Untitled workflow'
+
+/** A workflow still called what "New workflow" called it (or nothing): Save as offers to name it. */
+export function isUntitled(name: string | undefined): boolean {
+  return name === undefined || name.trim() === '' || name === UNTITLED
+}
 
 const STEM = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$/
 export const SUFFIX = '.vai-workflow.json'
@@ -27,9 +35,4 @@ export function suggestFileName(label: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
   return slug === '' ? 'workflow' : slug.slice(0, 100)
-}
-
-/** The file name of a `file:` workflow id. */
-export function fileNameOf(id: string | undefined): string | undefined {
-  return id?.startsWith('file:') ? id.slice('file:'.length) : undefined
 }

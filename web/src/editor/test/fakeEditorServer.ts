@@ -1,6 +1,6 @@
 //! The fake playground of src/test/fakeServer.ts plus the builder's routes, for tests that drive
 //! the whole app in edit mode.
-import type { GraphEdge, PlanResponse, SaveResponse, StarterList, Workflow } from '../../api/types'
+import type { GraphEdge, PlanResponse, SaveResponse, StarterList, Workflow, WorkflowSummary } from '../../api/types'
 import { installFakeServer, summaries } from '../../test/fakeServer'
 import { NO_ESTIMATE } from '../../plan/estimate'
 import { renameIn } from './fakeEditorApi'
@@ -56,6 +56,7 @@ export function installEditorServer() {
   const base = installFakeServer()
   const inner = globalThis.fetch
   const calls: EditorServerCall[] = []
+  const files = new Map<string, WorkflowSummary>()
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input)
@@ -89,12 +90,12 @@ export function installEditorServer() {
     if (path === '/api/workflows/format') return json({ text: `${JSON.stringify(body.definition, null, 2)}\n` })
     if (path === '/api/workflows/save') {
       const id = `file:${body.fileName}.vai-workflow.json`
-      return json({
-        id,
-        version: 'v2',
-        summary: { id, name: body.definition.name, source: 'file', stepCount: body.definition.steps.length, inputs: [], readOnly: false },
-      } satisfies SaveResponse)
+      const summary: WorkflowSummary = { id, name: body.definition.name, source: 'file', stepCount: body.definition.steps.length, inputs: [], readOnly: false }
+      files.set(id, summary)
+      return json({ id, version: 'v2', summary } satisfies SaveResponse)
     }
+    // Saved files are listed, as the directory's files are.
+    if (path === '/api/workflows') return json({ workflows: [...summaries, ...files.values()] })
     if (path.startsWith('/api/workflows/builtin')) {
       const answer = await inner(input, init)
       return json({ ...(await answer.json()), version: 'v1' })

@@ -7,12 +7,12 @@ import { fakeEditorApi } from '../test/fakeEditorApi'
 import { searchDoc, tools } from '../test/fixtures'
 import SaveControls from './SaveControls'
 
-function session(readOnly = false) {
+function session(readOnly = false, doc = searchDoc()) {
   const api = fakeEditorApi()
   const source = readOnly
     ? { key: 'builtin:x', id: 'builtin:x', label: 'X', readOnly }
     : { key: 'file:two.vai-workflow.json', id: 'file:two.vai-workflow.json', label: 'Two', readOnly, version: 'v1' }
-  const store = createEditorStore({ doc: searchDoc(), source }, { api, tools: () => tools, storage: null, debounceMs: 0 })
+  const store = createEditorStore({ doc, source }, { api, tools: () => tools, storage: null, debounceMs: 0 })
   useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
   return { api, store }
 }
@@ -69,5 +69,43 @@ describe('Save controls', () => {
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Replace' }))
     await waitFor(() => expect(api.save).toHaveBeenLastCalledWith(expect.objectContaining({ fileName: 'x', overwrite: true })))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  })
+
+  it('offers to name an untitled workflow when saving it, and the file name follows the name', async () => {
+    const { api, store } = session(true, { ...searchDoc(), name: 'Untitled workflow' })
+    render(<SaveControls />)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Save as' })
+    const name = within(dialog).getByRole('textbox', { name: 'Workflow name' })
+    const file = within(dialog).getByRole('textbox', { name: 'File name' })
+    fireEvent.change(name, { target: { value: 'Walk search' } })
+    expect((file as HTMLInputElement).value).toBe('walk-search')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() =>
+      expect(api.save).toHaveBeenCalledWith(expect.objectContaining({ fileName: 'walk-search', definition: expect.objectContaining({ name: 'Walk search' }) })),
+    )
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(store.getState().doc.name).toBe('Walk search')
+    expect(store.getState().dirty).toBe(false)
+  })
+
+  it('names an untitled workflow after its file when no name is given', async () => {
+    const { api } = session(true, { ...searchDoc(), name: 'Untitled workflow' })
+    render(<SaveControls />)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Save as' })
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'File name' }), { target: { value: 'walk-search' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() =>
+      expect(api.save).toHaveBeenCalledWith(expect.objectContaining({ fileName: 'walk-search', definition: expect.objectContaining({ name: 'walk-search' }) })),
+    )
+  })
+
+  it('does not ask for a name when the workflow has one', async () => {
+    session(true)
+    render(<SaveControls />)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Save as' })
+    expect(within(dialog).queryByRole('textbox', { name: 'Workflow name' })).toBeNull()
   })
 })

@@ -9,7 +9,8 @@ import IconButton from '@mui/material/IconButton'
 import Tooltip from '@mui/material/Tooltip'
 import { useEffect, useState } from 'react'
 import { SAVE_EVENT } from '../canvas/useEditorKeys'
-import { fileNameOf, stemOf, suggestFileName, SUFFIX } from '../store/fileName'
+import { fileNameOf } from '../../state/workflowFile'
+import { stemOf, suggestFileName, SUFFIX } from '../store/fileName'
 import type { SaveOutcome } from '../store/fileActions'
 import { useEditor, useEditorStore } from '../useEditor'
 import ConflictDialog from './ConflictDialog'
@@ -83,13 +84,7 @@ export default function SaveControls() {
           <ContentCopy fontSize="small" />
         </IconButton>
       </Tooltip>
-      {asking && (
-        <SaveAsDialog
-          initial={fileName ? stemOf(fileName) : suggestFileName(store.getState().doc.name)}
-          onSave={(name, overwrite) => store.getState().saveAs(name, overwrite)}
-          onClose={() => setAsking(false)}
-        />
-      )}
+      {asking && <SaveAsDialog onClose={() => setAsking(false)} />}
       {conflict !== undefined && (
         <ConflictDialog
           fileName={fileName ?? 'The file'}

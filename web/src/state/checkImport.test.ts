@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ApiError } from '../../api/client'
-import { checkImport, MAX_WORKFLOW_BYTES } from './importCheck'
+import { ApiError } from '../api/client'
+import { checkImport, MAX_WORKFLOW_BYTES } from './checkImport'
 
 const planText = vi.fn(async () => ({
   valid: false,

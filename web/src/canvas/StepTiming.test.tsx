@@ -1,0 +1,20 @@
+import { render, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { useRunStore } from '../state/runStore'
+import StepTiming from './StepTiming'
+
+describe('StepTiming', () => {
+  it('shows a step that ran with its time', () => {
+    render(<StepTiming run={{ status: 'completed', state: { status: 'completed', durationMs: 0 }, glowing: false }} />)
+    expect(screen.getByTestId('step-time').textContent).toBe('0 ms')
+  })
+
+  it('shows a step replayed for "Run this step" as reused, not with a time', () => {
+    useRunStore.setState({ runId: 'run-2', fromRun: 'run-1' })
+    render(<StepTiming run={{ status: 'completed', state: { status: 'completed', durationMs: 0, backend: 'replay' }, glowing: false }} />)
+    expect(screen.queryByTestId('step-time')).toBeNull()
+    const reused = screen.getByTestId('step-reused')
+    expect(reused.textContent).toBe('reused')
+    expect(reused.title).toBe('reused from run run-1')
+  })
+})
