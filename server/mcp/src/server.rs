@@ -70,6 +70,8 @@ pub(crate) struct Inner {
     pub(crate) closing: CancellationToken,
     /// Workflow runs answered with a task.
     pub(crate) tasks: crate::tasks::Tasks,
+    /// The `w_*` names given so far, kept for the server's life.
+    pub(crate) names: crate::tools::workflows::Names,
 }
 
 impl McpServer {
@@ -89,6 +91,7 @@ impl McpServer {
             version: settings.version,
             closing: CancellationToken::new(),
             tasks: crate::tasks::Tasks::default(),
+            names: Default::default(),
         }))
     }
 

@@ -5,7 +5,9 @@
 //!
 //! Names are the workflow's name lowercased, every run of other characters one `_`, at most 64
 //! characters in all; a name already taken (in library order: built-ins, examples, files) gets
-//! `_2`, `_3`, … The same name, without `w_`, names the workflow's resource.
+//! `_2`, `_3`, … A workflow keeps its name for as long as the server runs and it is listed under
+//! the same name: a file saved later that clashes gets the suffix, never the one that was there.
+//! The same name, without `w_`, names the workflow's resource.
 
 use super::{Entry, Target, annotations};
 use crate::running::{self, RunRequest};
@@ -15,8 +17,8 @@ use rmcp::RoleServer;
 use rmcp::model::{CallToolResponse, Tool};
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value, json};
-use std::collections::HashSet;
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 use vai_contract::{WorkflowDocument, WorkflowSummary};
 use vai_runtime::version_of;
 use vai_workflow::compile::{PlannedStep, StepKind};
@@ -56,13 +58,16 @@ pub(crate) struct WorkflowTool {
 /// Every workflow of the library, named, read and compiled.
 pub(crate) fn listed(server: &McpServer) -> Vec<Listed> {
     let inner = server.inner();
-    let mut taken = HashSet::new();
-    inner
-        .library
-        .list()
+    let summaries = inner.library.list();
+    let bases: Vec<(&str, String)> = summaries
+        .iter()
+        .map(|s| (s.id.as_str(), slug(&s.name)))
+        .collect();
+    let slugs = inner.names.assign(&bases);
+    summaries
         .into_iter()
-        .map(|summary| {
-            let slug = unique(&mut taken, &slug(&summary.name));
+        .zip(slugs)
+        .map(|(summary, slug)| {
             let document = inner.library.get(&summary.id).ok();
             let plan = document
                 .as_ref()
@@ -80,6 +85,38 @@ pub(crate) fn listed(server: &McpServer) -> Vec<Listed> {
             }
         })
         .collect()
+}
+
+/// The names given so far: library id → (the name's base, the name given).
+#[derive(Debug, Default)]
+pub(crate) struct Names(Mutex<HashMap<String, (String, String)>>);
+
+impl Names {
+    /// A unique name for each `(id, base)`, in order: a workflow named before under the same
+    /// base keeps its name; the others get theirs, suffixed when taken, in library order.
+    /// Workflows no longer listed are forgotten.
+    fn assign(&self, workflows: &[(&str, String)]) -> Vec<String> {
+        let mut given = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        given.retain(|id, _| workflows.iter().any(|(listed, _)| listed == id));
+        let mut taken = HashSet::new();
+        let mut names: Vec<Option<String>> = workflows
+            .iter()
+            .map(|(id, base)| match given.get(*id) {
+                Some((was, name)) if was == base && taken.insert(name.clone()) => {
+                    Some(name.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        for ((id, base), name) in workflows.iter().zip(&mut names) {
+            if name.is_none() {
+                let new = unique(&mut taken, base);
+                given.insert(id.to_string(), (base.clone(), new.clone()));
+                *name = Some(new);
+            }
+        }
+        names.into_iter().flatten().collect()
+    }
 }
 
 /// `name` as it appears in tool names: lowercase ASCII letters and digits, other runs `_`.
@@ -280,6 +317,32 @@ mod tests {
         assert_eq!(slug("Ünïcode ✓"), "n_code");
         assert_eq!(slug("✓✓"), "workflow");
         assert_eq!(slug(&"x".repeat(100)).len(), 62);
+    }
+
+    #[test]
+    fn a_workflow_keeps_its_name_when_a_clashing_one_appears_before_it() {
+        let names = Names::default();
+        let first = names.assign(&[("file:b.vai-workflow.json", "search".into())]);
+        assert_eq!(first, ["search"]);
+        // A new file listed before it, with the same name: the newcomer gets the suffix.
+        let both = names.assign(&[
+            ("file:a.vai-workflow.json", "search".into()),
+            ("file:b.vai-workflow.json", "search".into()),
+        ]);
+        assert_eq!(both, ["search_2", "search"]);
+        // Renamed inside (another base): it gets a name for that base.
+        let renamed = names.assign(&[
+            ("file:a.vai-workflow.json", "search".into()),
+            ("file:b.vai-workflow.json", "lookup".into()),
+        ]);
+        assert_eq!(renamed, ["search_2", "lookup"]);
+        // Gone and back: forgotten, so named afresh, around the name that stayed.
+        names.assign(&[("file:a.vai-workflow.json", "search".into())]);
+        let back = names.assign(&[
+            ("file:a.vai-workflow.json", "search".into()),
+            ("file:b.vai-workflow.json", "search".into()),
+        ]);
+        assert_eq!(back, ["search_2", "search"]);
     }
 
     #[test]

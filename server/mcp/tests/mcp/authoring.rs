@@ -147,6 +147,18 @@ async fn an_assistant_writes_validates_fixes_saves_and_runs_a_workflow() {
     let resaved = call(&client, "workflow_save", json!({"name": "file:my-costs.vai-workflow.json", "definition": changed, "version": version})).await;
     let version = ok(&resaved)["version"].as_str().unwrap().to_string();
 
+    // Without a file name, the file is named after the workflow.
+    let mut named = fixed.clone();
+    named["name"] = json!("Cost Check: Q3 (draft)");
+    let unnamed = call(&client, "workflow_save", json!({"definition": named})).await;
+    assert_eq!(
+        ok(&unnamed)["workflow_id"],
+        "file:cost-check-q3-draft.vai-workflow.json"
+    );
+    named["name"] = json!("✓✓");
+    let nameless = call(&client, "workflow_save", json!({"definition": named})).await;
+    assert_eq!(err(&nameless)["error_code"], "INVALID_ARGUMENTS");
+
     // Built-ins cannot be changed; a file can be renamed, then deleted, each at its version.
     let builtin = call(
         &client,

@@ -196,12 +196,12 @@ impl Authoring {
             ),
             Authoring::Save => (
                 json!({
-                    "name": {"type": "string", "description": "File name: <name> or <name>.vai-workflow.json (letters, digits, spaces, '.', '_', '-'), or a file workflow's id; never a path"},
+                    "name": {"type": "string", "description": "File name: <name> or <name>.vai-workflow.json (letters, digits, spaces, '.', '_', '-'), or a file workflow's id; never a path. Without it, the file is named after the workflow's name (\"RAG Chat\" → rag-chat.vai-workflow.json)"},
                     "definition": definition, "content": content,
                     "version": version,
                     "overwrite": {"type": "boolean", "default": false, "description": "Replace an existing file without checking its version"}
                 }),
-                &["name"],
+                &[],
             ),
             Authoring::Rename => (
                 json!({

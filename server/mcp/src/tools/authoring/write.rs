@@ -19,7 +19,6 @@ pub(super) async fn save(
     args: &Map<String, Value>,
 ) -> Result<CallToolResult, Failure> {
     let server = &connection.server;
-    let name = file_name_arg(string(args, "name").unwrap_or_default())?;
     let definition = match (args.get("definition"), string(args, "content")) {
         (Some(d), None) if !d.is_null() => {
             check_size(vai_runtime::runs::kept::json_len(d))?;
@@ -39,6 +38,10 @@ pub(super) async fn save(
                 )],
             ));
         }
+    };
+    let name = match string(args, "name") {
+        Some(given) => file_name_arg(given)?,
+        None => file_name_arg(&stem_of_workflow(&definition)?)?,
     };
     let compiled = compile(&definition, &server.inner().registry, Mode::Strict);
     if !compiled.is_valid() {
@@ -100,6 +103,33 @@ pub(super) async fn delete(
 
 /// The file name `given` names: a plain name (the library checks it is no path), or the id of
 /// a file workflow.
+/// A file name for a workflow saved without one: its `name`, lower-cased, every run of other
+/// characters than letters and digits one `-` (`RAG Chat` → `rag-chat`).
+fn stem_of_workflow(definition: &Value) -> Result<String, Failure> {
+    let name = definition.get("name").and_then(Value::as_str).unwrap_or("");
+    let mut stem = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            stem.push(c.to_ascii_lowercase());
+        } else if !stem.is_empty() && !stem.ends_with('-') {
+            stem.push('-');
+        }
+    }
+    let stem: String = stem.trim_end_matches('-').chars().take(100).collect();
+    let stem = stem.trim_end_matches('-').to_string();
+    if stem.is_empty() {
+        return Err(Failure::invalid_arguments(
+            "workflow_save",
+            vec![Violation::new(
+                "name",
+                "required",
+                "give a file name: the workflow's name has no letters or digits to make one from",
+            )],
+        ));
+    }
+    Ok(stem)
+}
+
 fn file_name_arg(given: &str) -> Result<String, Failure> {
     if given.starts_with("builtin:") || given.starts_with("example:") {
         return Err(read_only(given));
