@@ -17,7 +17,7 @@ const MAX_KEPT_OUTPUT: usize = vai_contract::INLINE_OUTPUT_LIMIT;
 
 pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(), String> {
     let options = work.options;
-    let definitions = tools::definitions(&work.engine.registry);
+    let definitions = tools::definitions(&work.engine.registry, options.allow_writes);
     let budget = Budget::for_model(work.llm.context_tokens());
     let (mut messages, dropped) = prompt::window(work.earlier, options.max_turns, budget.history);
     messages.push(Message::user(work.question));
@@ -155,10 +155,13 @@ async fn run_calls(
     let runs = prepared.iter().map(|(call, tool, args, _)| async move {
         let started = Instant::now();
         let outcome = match (tool, args) {
+            (Some(tool), _) if !options.allow_writes && tools::writes(registry, tool) => {
+                Err(tools::writes_off(&call.name))
+            }
             (None, _) => Err(format!(
                 "there is no tool \"{}\"; the tools are {}",
                 call.name,
-                tools::definitions(registry)
+                tools::definitions(registry, options.allow_writes)
                     .iter()
                     .map(|d| d.name.as_str())
                     .collect::<Vec<_>>()

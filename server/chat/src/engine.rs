@@ -71,6 +71,11 @@ impl ChatEngine {
         }
     }
 
+    /// The tools agent mode calls.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
     /// Bounds on the values tools make (`.vai.json` `limits`).
     pub fn with_limits(mut self, limits: RunLimits) -> Self {
         self.limits = limits;

@@ -34,6 +34,9 @@ pub struct ChatOptions {
     pub filter: Option<Value>,
     /// Rounds of tool calls an agent turn may make before it must answer.
     pub max_iterations: usize,
+    /// Agent mode may call tools that change data (`vai_ingest`). Off unless the person turned
+    /// it on for the session.
+    pub allow_writes: bool,
 }
 
 impl Default for ChatOptions {
@@ -50,6 +53,7 @@ impl Default for ChatOptions {
             system_prompt: None,
             filter: None,
             max_iterations: 10,
+            allow_writes: false,
         }
     }
 }
@@ -76,6 +80,9 @@ impl ChatOptions {
         }
         if let Some(rerank) = ask.rerank {
             options.rerank = rerank;
+        }
+        if let Some(allow) = ask.allow_writes {
+            options.allow_writes = allow;
         }
         options.bounded()
     }

@@ -615,7 +615,10 @@ async fn openai_a_scripted_multi_step_agent_conversation() {
     let tool_messages: Vec<_> = messages.iter().filter(|m| m["role"] == "tool").collect();
     assert_eq!(tool_messages.len(), 3);
     assert_eq!(tool_messages[0]["tool_call_id"], "call_1");
-    assert!(body(&requests[0])["tools"].as_array().unwrap().len() >= 10);
+    // Every standalone tool but the one that writes (off unless the session allows it).
+    let tools = body(&requests[0])["tools"].as_array().unwrap().clone();
+    assert_eq!(tools.len(), 9);
+    assert!(tools.iter().all(|t| t["function"]["name"] != "vai_ingest"));
 }
 
 #[tokio::test]
@@ -933,4 +936,61 @@ async fn a_key_in_a_turn_is_masked_before_it_is_recorded() {
         .unwrap()
         .to_ascii_lowercase();
     assert!(!kept.contains("0a1b2c3d"), "{kept}");
+}
+
+/// Tools that change data are off unless the session allows writes: not offered, and a model
+/// that calls one anyway is told so and nothing is written.
+#[tokio::test]
+async fn write_tools_are_offered_and_run_only_when_the_session_allows_writes() {
+    let ingest = || {
+        call(
+            "c1",
+            "vai_ingest",
+            json!({"text": "A new note about webhooks.", "source": "note.md"}),
+        )
+    };
+    let documents = |store: &MemoryStore| {
+        let ns = Namespace::new("kb", "docs");
+        store.documents(&ns).len()
+    };
+    let (registry, store) = knowledge_base().await;
+    let llm = Arc::new(FakeLlm::new());
+    llm.call_tools_next(vec![ingest()]);
+    let engine = ChatEngine::new(
+        registry.clone(),
+        Some(llm.clone()),
+        Arc::new(MemoryHistory::new()),
+    );
+    let kit = Kit {
+        engine,
+        history: Arc::new(MemoryHistory::new()),
+    };
+    let (turn, _) = ask(&kit, "remember this", &options(ChatMode::Agent)).await;
+    let offered: Vec<_> = llm.requests()[0]
+        .tools
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert!(!offered.contains(&"vai_ingest".to_string()), "{offered:?}");
+    assert!(!turn.tool_calls[0].ok);
+    assert!(
+        turn.tool_calls[0].summary.starts_with(
+            "vai_ingest changes the knowledge base, and this chat does not allow that"
+        ),
+        "{}",
+        turn.tool_calls[0].summary
+    );
+    assert_eq!(documents(&store), 3, "nothing was written");
+
+    llm.call_tools_next(vec![ingest()]);
+    let allowed = ChatOptions {
+        allow_writes: true,
+        ..options(ChatMode::Agent)
+    };
+    let (turn, _) = ask(&kit, "remember this", &allowed).await;
+    assert!(turn.tool_calls[0].ok, "{:?}", turn.tool_calls);
+    let requests = llm.requests();
+    let offered = &requests.last().unwrap().tools;
+    assert!(offered.iter().any(|t| t.name == "vai_ingest"));
+    assert!(documents(&store) > 3);
 }

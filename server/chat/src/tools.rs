@@ -18,12 +18,51 @@ pub(crate) fn registry_name(model_name: &str) -> Option<&'static str> {
     STANDALONE_TOOLS.into_iter().find(|t| *t == name)
 }
 
-/// The definitions of the agent tools the registry holds.
-pub fn definitions(registry: &Registry) -> Vec<ToolDefinition> {
+/// An agent tool the registry holds, and whether it changes data (the knowledge base, a
+/// collection): such tools are offered only when the session allows writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offered {
+    /// As the model names it (`vai_ingest`).
+    pub name: String,
+    pub writes: bool,
+}
+
+/// Every agent tool the registry holds, in the order they are offered.
+pub fn offered(registry: &Registry) -> Vec<Offered> {
     STANDALONE_TOOLS
         .iter()
         .filter(|name| registry.tool(name).is_some())
         .filter_map(|name| registry.spec(name))
+        .map(|spec| Offered {
+            name: public_name(spec.name),
+            writes: !spec.effects.read_only,
+        })
+        .collect()
+}
+
+/// Whether the registry tool `tool` changes data.
+pub(crate) fn writes(registry: &Registry, tool: &str) -> bool {
+    registry.spec(tool).is_some_and(|s| !s.effects.read_only)
+}
+
+/// Why a tool that changes data was not run: what the model (and the person reading the tool
+/// call) is told.
+pub(crate) fn writes_off(model_name: &str) -> String {
+    format!(
+        "{model_name} changes the knowledge base, and this chat does not allow that: tell the \
+         person it is off (they can turn it on with `vai chat --allow-writes`, `/allow-writes`, \
+         or the Chat panel's \"Allow changes\" switch) and answer without it"
+    )
+}
+
+/// The definitions of the agent tools the registry holds; those that change data only when
+/// `allow_writes`.
+pub fn definitions(registry: &Registry, allow_writes: bool) -> Vec<ToolDefinition> {
+    STANDALONE_TOOLS
+        .iter()
+        .filter(|name| registry.tool(name).is_some())
+        .filter_map(|name| registry.spec(name))
+        .filter(|spec| allow_writes || spec.effects.read_only)
         .map(|spec| ToolDefinition {
             name: public_name(spec.name),
             description: format!("{}. {}", spec.description, spec.help),

@@ -235,6 +235,10 @@ pub struct ChatAsk {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub rerank: Option<bool>,
+    /// Agent mode may call tools that change data (`vai_ingest`); off when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub allow_writes: Option<bool>,
 }
 
 /// `GET /api/chat/config`: what answers and where it looks.

@@ -71,7 +71,7 @@ pub(crate) struct Inner {
     /// Workflow runs answered with a task.
     pub(crate) tasks: crate::tasks::Tasks,
     /// The `w_*` names given so far, kept for the server's life.
-    pub(crate) names: crate::tools::workflows::Names,
+    pub(crate) names: tools::workflows::Names,
 }
 
 impl McpServer {

@@ -1046,7 +1046,11 @@ sessionId?: string, question: string, mode?: ChatMode, db?: string, collection?:
 /**
  * Another model of the configured provider.
  */
-model?: string, maxContextDocs?: number, rerank?: boolean, };
+model?: string, maxContextDocs?: number, rerank?: boolean, 
+/**
+ * Agent mode may call tools that change data (`vai_ingest`); off when absent.
+ */
+allowWrites?: boolean, };
 
 /**
  * `GET /api/chat/config`: what answers and where it looks.

@@ -1,5 +1,6 @@
 //! The Chat panel's header: what answers (the provider and model), the conversations, a new one,
-//! and the choices the next question is asked with — the mode and the model.
+//! and the choices the next question is asked with — the mode, the model, and whether agent mode
+//! may change the knowledge base.
 import Add from '@mui/icons-material/Add'
 import Close from '@mui/icons-material/Close'
 import History from '@mui/icons-material/History'
@@ -12,6 +13,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup'
 import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
 import type { ChatMode } from '../api/types'
+import AllowWritesSwitch from './AllowWritesSwitch'
 import { closeChat, newChat } from './chatActions'
 import { inProgress } from './chatReducer'
 import { useChatStore } from './chatStore'
@@ -99,6 +101,7 @@ export default function ChatHeader() {
           </TextField>
         </Box>
       )}
+      {config?.available && mode === 'agent' && <AllowWritesSwitch />}
     </Box>
   )
 }

@@ -206,6 +206,32 @@ describe('the Chat panel', () => {
     expect(window.location.search).toBe('?chat=new')
   })
 
+  it('lets agent mode change the knowledge base only once switched on, for that conversation', async () => {
+    serve({}, { ...config, supportsTools: true, mode: 'agent' })
+    const panel = await openPanel()
+    const agent = within(panel).getByRole('button', { name: 'Agent' })
+    await waitFor(() => expect(agent.hasAttribute('disabled')).toBe(false))
+    fireEvent.click(agent)
+    const allow = within(panel).getByRole('switch', { name: 'Allow changes' }) as HTMLInputElement
+    expect(allow.checked).toBe(false)
+    askQuestion(panel, 'Remember this')
+    expect(socket().sent).toContainEqual({ type: 'chat_ask', ask: { question: 'Remember this', mode: 'agent' } })
+    chat({ type: 'turn_started', sessionId: 's1', turnId: 't1', mode: 'agent', provider: 'local', model: config.model })
+    chat({ type: 'turn_finished', turn: turn({ mode: 'agent' }) })
+
+    fireEvent.click(allow)
+    askQuestion(panel, 'Now remember this')
+    expect(socket().sent).toContainEqual({ type: 'chat_ask', ask: { sessionId: 's1', question: 'Now remember this', mode: 'agent', allowWrites: true } })
+    chat({ type: 'turn_started', sessionId: 's1', turnId: 't2', mode: 'agent', provider: 'local', model: config.model })
+    chat({ type: 'turn_finished', turn: turn({ id: 't2', mode: 'agent' }) })
+
+    // A new conversation starts with it off again; pipeline mode does not offer it.
+    fireEvent.click(within(panel).getByRole('button', { name: 'New conversation' }))
+    expect((within(panel).getByRole('switch', { name: 'Allow changes' }) as HTMLInputElement).checked).toBe(false)
+    fireEvent.click(within(panel).getByRole('button', { name: 'Search the knowledge base, then answer from what was found' }))
+    expect(within(panel).queryByRole('switch', { name: 'Allow changes' })).toBeNull()
+  })
+
   it('shows an agent answer’s tool calls and opens them as a workflow in the builder', async () => {
     const call = {
       id: 'c1',

@@ -74,6 +74,7 @@ export async function openSession(id: string): Promise<void> {
     const session = await api.chatSession(id)
     if (mine !== reading) return
     store().apply({ type: 'loaded', session })
+    store().set({ allowWrites: false })
     setChatParam(session.id)
   } catch (e) {
     if (mine !== reading) return
@@ -94,7 +95,7 @@ export function newChat(): void {
   if (isAnswering()) return
   reading += 1
   store().apply({ type: 'cleared' })
-  store().set({ browsing: false, loading: false, notice: undefined })
+  store().set({ browsing: false, loading: false, notice: undefined, allowWrites: false })
   if (store().open) setChatParam(NEW_CHAT)
 }
 
@@ -122,7 +123,7 @@ export function questionProblem(question: string, maxBytes: number): string | un
 
 /** Ask `question` in the conversation shown; false when it was not sent (and why is shown). */
 export function ask(question: string): boolean {
-  const { config, sessionId, mode, model } = store()
+  const { config, sessionId, mode, model, allowWrites } = store()
   if (!question.trim() || isAnswering() || !config?.available) return false
   const problem = questionProblem(question, config.maxQuestionBytes)
   if (problem) {
@@ -132,6 +133,7 @@ export function ask(question: string): boolean {
   const request: ChatAsk = { question, mode }
   if (sessionId) request.sessionId = sessionId
   if (model && model !== config.model) request.model = model
+  if (mode === 'agent' && allowWrites) request.allowWrites = true
   if (!runSocket.ask(request)) {
     store().set({
       notice: { tone: 'error', text: 'Not connected to the playground, so the question was not sent. The page reconnects by itself: try again in a moment.' },

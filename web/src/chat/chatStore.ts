@@ -20,6 +20,9 @@ export interface ChatStore extends ChatThread {
   /** The model and mode the next question asks for. */
   model?: string
   mode: ChatMode
+  /** Agent mode may change the knowledge base (vai_ingest) in this conversation: off until the
+   * person turns it on, and off again for every other conversation. */
+  allowWrites: boolean
   /** Fold a question asked, a server message, a loaded session. */
   apply(action: ChatAction): void
   set(partial: Partial<Omit<ChatStore, 'apply' | 'set' | keyof ChatThread>>): void
@@ -37,6 +40,7 @@ export function createChatStore() {
     sessions: [],
     loading: false,
     mode: 'pipeline',
+    allowWrites: false,
     apply: (action) => {
       const before = threadOf(get())
       const after = chatReducer(before, action)

@@ -47,7 +47,34 @@ pub(super) fn context(sources: &[ChatSource]) -> String {
         .join("\n\n")
 }
 
-/// `/tools`: the tool calls of the last answer, with their inputs.
+/// `/tools`, first part: the tools agent mode may call now, and those that change data, off
+/// unless the session allows writes.
+pub(super) fn offered(tools: &[vai_chat::tools::Offered], allow_writes: bool) -> String {
+    let names = |writes: bool| {
+        tools
+            .iter()
+            .filter(|t| t.writes == writes)
+            .map(|t| t.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (reads, writes) = (names(false), names(true));
+    let mut out = format!("Agent mode may call: {reads}");
+    if !writes.is_empty() {
+        if allow_writes {
+            out.push_str(&format!(
+                "\nand, as this session allows changes (/allow-writes off stops it): {writes}"
+            ));
+        } else {
+            out.push_str(&format!(
+                "\nOff, as they change the knowledge base: {writes} (/allow-writes on, or vai chat --allow-writes)"
+            ));
+        }
+    }
+    out
+}
+
+/// `/tools`, second part: the tool calls of the last answer, with their inputs.
 pub(super) fn tool_calls(calls: &[ChatToolCall]) -> String {
     if calls.is_empty() {
         return "The last answer called no tools (in agent mode, --mode agent, the model calls \

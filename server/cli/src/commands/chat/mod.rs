@@ -66,6 +66,10 @@ pub(super) struct ChatArgs {
     /// How answers are found [default: pipeline, or chat.mode]
     #[arg(long, value_enum)]
     mode: Option<Mode>,
+    /// Let agent mode call tools that change the knowledge base (vai_ingest); off by default
+    /// (`/allow-writes on` turns it on for a session).
+    #[arg(long)]
+    allow_writes: bool,
     /// Print one JSON object per turn on stdout: the recorded turn (answer, sources, tool calls,
     /// usage, timings, status) and its sessionId.
     #[arg(long)]
@@ -115,6 +119,9 @@ impl ChatArgs {
         }
         if filter.is_some() {
             options.filter = filter;
+        }
+        if self.allow_writes {
+            options.allow_writes = true;
         }
         options.bounded()
     }

@@ -192,10 +192,29 @@ impl Repl {
                 Some(turn) => self.say(&lists::context(&turn.sources)),
                 None => self.say(NO_ANSWER_YET),
             },
-            Command::Tools => match last {
-                Some(turn) => self.say(&lists::tool_calls(&turn.tool_calls)),
-                None => self.say(NO_ANSWER_YET),
-            },
+            Command::Tools => {
+                let offered = vai_chat::tools::offered(self.engine.registry());
+                let mut text = lists::offered(&offered, self.options.allow_writes);
+                text.push_str("\n\n");
+                text.push_str(&match last {
+                    Some(turn) => lists::tool_calls(&turn.tool_calls),
+                    None => NO_ANSWER_YET.to_string(),
+                });
+                self.say(&text)
+            }
+            Command::AllowWrites(None) => self.say(if self.options.allow_writes {
+                "Agent mode may change the knowledge base (vai_ingest) in this session; /allow-writes off stops it."
+            } else {
+                "Agent mode may not change the knowledge base in this session; /allow-writes on lets it."
+            }),
+            Command::AllowWrites(Some(allow)) => {
+                self.options.allow_writes = allow;
+                self.say(if allow {
+                    "From now on agent mode may change the knowledge base (vai_ingest) in this session."
+                } else {
+                    "Agent mode may no longer change the knowledge base in this session."
+                })
+            }
             Command::Session => self.say(&format!(
                 "Session {} ({} turn{}, history: {}).\nResume it with: vai chat --session {}",
                 self.session.id,

@@ -21,8 +21,11 @@ pub(super) enum Command {
     Model(Option<String>),
     /// Write the session to a Markdown or JSON file.
     Export(Option<PathBuf>),
-    /// The tool calls of the last answer.
+    /// The tools agent mode may call, and the tool calls of the last answer.
     Tools,
+    /// Let agent mode call tools that change data (`on`), or stop it (`off`); `None` says
+    /// which it is.
+    AllowWrites(Option<bool>),
     /// Write the last answer's tool calls as a workflow.
     ExportWorkflow(Option<PathBuf>),
     Quit,
@@ -47,7 +50,8 @@ pub(super) const HELP: &str = "\
 /clear                  start a new session (the current one stays in the history)
 /model [NAME]           answer with another model of the provider (no name: the current one)
 /export [FILE]          write this session to FILE: Markdown, or JSON when it ends in .json
-/tools                  the tool calls of the last answer (agent mode)
+/tools                  the tools agent mode may call, and the last answer's tool calls
+/allow-writes [on|off]  let agent mode change the knowledge base (vai_ingest) in this session
 /export-workflow [FILE] write the last answer's tool calls as a .vai-workflow.json
 /quit                   leave (also /exit, /q, Ctrl-D; Ctrl-C stops an answer)
 Start a question with // to ask one that begins with /.";
@@ -75,6 +79,14 @@ pub(super) fn parse(line: &str) -> Entry<'_> {
         "model" => Command::Model(argument.clone()),
         "export" => Command::Export(file()),
         "tools" => Command::Tools,
+        "allow-writes" => match argument.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None => Command::AllowWrites(None),
+            Some("on") => Command::AllowWrites(Some(true)),
+            Some("off") => Command::AllowWrites(Some(false)),
+            Some(other) => {
+                return Entry::Invalid(format!("/allow-writes takes on or off, not \"{other}\""));
+            }
+        },
         "export-workflow" => Command::ExportWorkflow(file()),
         "quit" | "exit" | "q" => Command::Quit,
         _ => {
@@ -86,7 +98,10 @@ pub(super) fn parse(line: &str) -> Entry<'_> {
     };
     let takes_argument = matches!(
         command,
-        Command::Model(_) | Command::Export(_) | Command::ExportWorkflow(_)
+        Command::Model(_)
+            | Command::Export(_)
+            | Command::ExportWorkflow(_)
+            | Command::AllowWrites(_)
     );
     if argument.is_some() && !takes_argument {
         return Entry::Invalid(format!("/{name} takes no argument"));
@@ -135,6 +150,18 @@ mod tests {
         assert_eq!(
             parse("/tools all"),
             Entry::Invalid("/tools takes no argument".into())
+        );
+        assert_eq!(
+            parse("/allow-writes ON"),
+            Entry::Command(Command::AllowWrites(Some(true)))
+        );
+        assert_eq!(
+            parse("/allow-writes"),
+            Entry::Command(Command::AllowWrites(None))
+        );
+        assert_eq!(
+            parse("/allow-writes maybe"),
+            Entry::Invalid("/allow-writes takes on or off, not \"maybe\"".into())
         );
     }
 }
