@@ -458,6 +458,36 @@ fn fmt_rewrites_into_the_stable_form_and_check_only_reports() {
 }
 
 #[test]
+fn fmt_names_a_file_that_is_not_a_workflow_and_exits_2() {
+    let dir = scratch("fmt-not-a-workflow");
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../workflows/workflow.schema.json")
+        .canonicalize()
+        .unwrap();
+    std::fs::write(
+        dir.join("case.test.json"),
+        r#"{"inputs": {}, "expect": {}}"#,
+    )
+    .unwrap();
+    for (file, what) in [
+        (schema.to_str().unwrap(), "a JSON Schema document"),
+        (
+            "case.test.json",
+            "an object with neither \"name\" nor \"steps\"",
+        ),
+    ] {
+        let out = vai(&["workflow", "fmt", "--check", file], &dir);
+        assert_eq!(out.status.code(), Some(2), "{file}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(&format!("is not a workflow file ({what})")),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stdout), "", "not listed as needing formatting");
+    }
+}
+
+#[test]
 fn fmt_names_the_file_line_and_column_of_broken_json_and_exits_2() {
     let dir = scratch("fmt-broken");
     std::fs::write(

@@ -183,6 +183,25 @@ fn sync_dir(dir: &Dir) -> Result<(), SaveError> {
     dir.sync().map_err(|e| SaveError::Io(e.to_string()))
 }
 
+/// A file stem for a workflow named `name`: lower-cased letters and digits, every run of other
+/// characters one `-`, at most `MAX_STEM` ("My RAG flow!" → "my-rag-flow"); `None` when the name
+/// has no letter or digit to make one from.
+pub fn stem_for(name: &str) -> Option<String> {
+    let mut stem = String::new();
+    for c in name.chars() {
+        if stem.len() >= MAX_STEM {
+            break;
+        }
+        if c.is_ascii_alphanumeric() {
+            stem.push(c.to_ascii_lowercase());
+        } else if !stem.is_empty() && !stem.ends_with('-') {
+            stem.push('-');
+        }
+    }
+    let stem = stem.trim_end_matches('-');
+    (!stem.is_empty()).then(|| stem.to_string())
+}
+
 /// The file name a request names: `<stem>` or `<stem>.vai-workflow.json`, where the stem is a
 /// plain name — never a path.
 pub fn file_name(given: &str) -> Result<String, SaveError> {
@@ -222,6 +241,20 @@ mod tests {
             base_version: base.map(str::to_string),
             overwrite: false,
         }
+    }
+
+    #[test]
+    fn stems_are_made_from_names() {
+        assert_eq!(stem_for("My RAG flow!").as_deref(), Some("my-rag-flow"));
+        assert_eq!(
+            stem_for("Cost Check: Q3 (draft)").as_deref(),
+            Some("cost-check-q3-draft")
+        );
+        assert_eq!(stem_for("  --  "), None);
+        assert_eq!(stem_for("✓✓"), None);
+        let long = stem_for(&"ab ".repeat(100)).unwrap();
+        assert!(long.len() <= MAX_STEM && !long.ends_with('-'), "{long}");
+        assert!(file_name(&long).is_ok());
     }
 
     #[test]

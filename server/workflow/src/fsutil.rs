@@ -323,6 +323,21 @@ pub fn read_user_file(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
 /// ([`PRIVATE_FILE`] for secrets): [`Dir::write`] in `path`'s directory, which must exist. A
 /// symbolic link at `path` is replaced, not followed.
 pub fn write_atomic(path: &Path, contents: &[u8], mode: u32) -> Result<(), FileError> {
+    let (dir, name) = parent_of(path)?;
+    dir.write(name, contents, FileMode::Exactly(mode), OverLink::Replace)
+}
+
+/// Replace the file at `path` (a path the user gave) with `contents`, atomically, through its
+/// directory's handle: the file keeps its mode (a new one is the owner's only), and a symbolic
+/// link at `path` is refused rather than followed or replaced. On any failure the file is as it
+/// was and no temporary file is left.
+pub fn replace_file(path: &Path, contents: &[u8]) -> Result<(), FileError> {
+    let (dir, name) = parent_of(path)?;
+    dir.write(name, contents, FileMode::KeepOrPrivate, OverLink::Refuse)
+}
+
+/// The directory holding `path`, opened, and the file's name in it.
+fn parent_of(path: &Path) -> Result<(Dir, &str), FileError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -334,7 +349,7 @@ pub fn write_atomic(path: &Path, contents: &[u8], mode: u32) -> Result<(), FileE
             name: path.display().to_string(),
         })?;
     let dir = Dir::open(dir).map_err(|e| FileError::io("open", &dir.display().to_string(), e))?;
-    dir.write(name, contents, FileMode::Exactly(mode), OverLink::Replace)
+    Ok((dir, name))
 }
 
 /// Create `dir` and its missing parents, each new one owner-only (`0700`). Directories that

@@ -57,6 +57,27 @@ fn too_large(bytes: u64) -> Box<Diagnostic> {
     ))
 }
 
+/// What a JSON document that is not a workflow file is, when it is not one: a JSON Schema (such
+/// as `workflows/workflow.schema.json`, which sits beside the workflows), something other than an
+/// object, or an object with neither `name` nor `steps`. `None` for anything shaped like a
+/// workflow, valid or not (a draft may still lack either).
+pub fn not_a_workflow(value: &Value) -> Option<&'static str> {
+    let Some(object) = value.as_object() else {
+        return Some("not a JSON object");
+    };
+    let schema = object
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.contains("json-schema.org"));
+    if schema {
+        return Some("a JSON Schema document");
+    }
+    if !object.contains_key("steps") && !object.contains_key("name") {
+        return Some("an object with neither \"name\" nor \"steps\"");
+    }
+    None
+}
+
 /// Read a workflow file's text, refusing files over `MAX_FILE_BYTES` before reading them.
 pub fn read_text(path: &Path) -> Result<String, LoadError> {
     let io = |source| LoadError::Io {

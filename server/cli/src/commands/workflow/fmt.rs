@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// Pretty JSON with a two-space indent; the top-level keys in the order people write them
 /// ($schema, name, description, version, inputs, defaults, steps, output, then the rest, ui
 /// last); everything else as it was. Exits 1 with --check when a file would change, 2 when one
-/// cannot be read or is not JSON.
+/// cannot be read, is not JSON, or is not a workflow (a JSON Schema, an object with neither "name" nor "steps").
 #[derive(Debug, Args)]
 pub(crate) struct FmtArgs {
     /// Workflow files.
@@ -38,7 +38,7 @@ pub(super) fn run(args: FmtArgs) -> anyhow::Result<u8> {
         changed += 1;
         if args.check {
             println!("{}", path.display());
-        } else if let Err(e) = std::fs::write(path, text) {
+        } else if let Err(e) = vai_workflow::fsutil::replace_file(path, text.as_bytes()) {
             eprintln!("error: cannot write {}: {e}", path.display());
             invalid = true;
         } else {
@@ -63,6 +63,11 @@ fn formatted(path: &Path) -> Result<Option<String>, String> {
         (Some(line), Some(column)) => format!("{shown}:{line}:{column}: {}", d.message),
         _ => format!("{shown}: {}", d.message),
     })?;
+    if let Some(what) = vai_workflow::load::not_a_workflow(&value) {
+        return Err(format!(
+            "{shown} is not a workflow file ({what}); vai workflow fmt formats workflows only"
+        ));
+    }
     let stable = vai_workflow::format::format(&value);
     Ok((stable != text).then_some(stable))
 }

@@ -72,7 +72,7 @@ pub(super) fn run(args: InitArgs) -> anyhow::Result<u8> {
         },
         None => Starter::Search,
     };
-    let slug = slugify(&name);
+    let slug = vai_runtime::save::stem_for(&name).unwrap_or_else(|| "workflow".into());
     let output = args
         .output
         .unwrap_or_else(|| PathBuf::from(format!("{slug}.vai-workflow.json")));
@@ -118,34 +118,6 @@ fn ask(question: &str, default: &str) -> anyhow::Result<String> {
 fn write_json(path: &Path, value: &Value) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');
-    std::fs::write(path, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
-}
-
-/// "My RAG flow!" → "my-rag-flow".
-pub(super) fn slugify(name: &str) -> String {
-    let mut slug = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.ends_with('-') && !slug.is_empty() {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-').to_string();
-    if slug.is_empty() {
-        "workflow".to_string()
-    } else {
-        slug
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slugs() {
-        assert_eq!(slugify("My RAG flow!"), "my-rag-flow");
-        assert_eq!(slugify("  --  "), "workflow");
-    }
+    vai_workflow::fsutil::replace_file(path, text.as_bytes())
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }

@@ -84,19 +84,14 @@ pub(super) fn run(args: ValidateArgs) -> anyhow::Result<u8> {
 }
 
 /// `workflows/workflow.schema.json` sits beside the workflows, so `validate workflows/*.json`
-/// meets it: a file whose `$schema` is a JSON Schema meta-schema is a schema, not a workflow.
+/// meets it: a JSON Schema is skipped, not reported as a broken workflow.
 fn is_json_schema(arg: &str) -> bool {
     let path = std::path::Path::new(arg);
     if !path.is_file() {
         return false;
     }
-    std::fs::read_to_string(path)
+    vai_workflow::load::read_text(path)
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| {
-            v.get("$schema")
-                .and_then(|s| s.as_str())
-                .map(|s| s.contains("json-schema.org"))
-        })
-        .unwrap_or(false)
+        .is_some_and(|v| vai_workflow::load::not_a_workflow(&v) == Some("a JSON Schema document"))
 }

@@ -103,31 +103,20 @@ pub(super) async fn delete(
 
 /// The file name `given` names: a plain name (the library checks it is no path), or the id of
 /// a file workflow.
-/// A file name for a workflow saved without one: its `name`, lower-cased, every run of other
-/// characters than letters and digits one `-` (`RAG Chat` → `rag-chat`).
+/// A file name for a workflow saved without one: made from its `name` (`RAG Chat` →
+/// `rag-chat`).
 fn stem_of_workflow(definition: &Value) -> Result<String, Failure> {
     let name = definition.get("name").and_then(Value::as_str).unwrap_or("");
-    let mut stem = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            stem.push(c.to_ascii_lowercase());
-        } else if !stem.is_empty() && !stem.ends_with('-') {
-            stem.push('-');
-        }
-    }
-    let stem: String = stem.trim_end_matches('-').chars().take(100).collect();
-    let stem = stem.trim_end_matches('-').to_string();
-    if stem.is_empty() {
-        return Err(Failure::invalid_arguments(
+    vai_runtime::save::stem_for(name).ok_or_else(|| {
+        Failure::invalid_arguments(
             "workflow_save",
             vec![Violation::new(
                 "name",
                 "required",
                 "give a file name: the workflow's name has no letters or digits to make one from",
             )],
-        ));
-    }
-    Ok(stem)
+        )
+    })
 }
 
 fn file_name_arg(given: &str) -> Result<String, Failure> {
