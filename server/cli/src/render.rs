@@ -191,8 +191,8 @@ pub(crate) fn output(output: &Value, formatters: Option<&Formatters>) -> String 
             Some(rows) => {
                 let cols = columns.cloned().unwrap_or_else(|| infer_columns(rows));
                 match format {
-                    "table" => text_table(rows, &cols),
-                    "markdown" => markdown_table(rows, &cols),
+                    "table" => with_notes(text_table(rows, &cols), output),
+                    "markdown" => with_notes(markdown_table(rows, &cols), output),
                     _ => csv(rows, &cols),
                 }
             }
@@ -211,6 +211,24 @@ pub(crate) fn output(output: &Value, formatters: Option<&Formatters>) -> String 
         }
         _ => body,
     }
+}
+
+/// `table` followed by the output's other fields that are non-empty text (a note the workflow
+/// adds, such as why every row is the same), one per line: a table shows only its rows.
+fn with_notes(table: String, output: &Value) -> String {
+    let notes: Vec<String> = output
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(key, value)| match value {
+            Value::String(s) if !s.trim().is_empty() => Some(format!("{key}: {s}")),
+            _ => None,
+        })
+        .collect();
+    if notes.is_empty() {
+        return table;
+    }
+    format!("{table}\n\n{}", notes.join("\n"))
 }
 
 fn pretty(v: &Value) -> String {
@@ -371,6 +389,12 @@ mod tests {
             Some(&f),
         );
         assert_eq!(out, "model  cost\n─────  ────\na      1.5\nbb     2");
+        // Text beside the rows is printed under the table; empty text and numbers are not.
+        let out = output(
+            &json!({"rows": [{"model": "a", "cost": 1}], "note": "all local", "empty": " ", "n": 2}),
+            Some(&f),
+        );
+        assert_eq!(out, "model  cost\n─────  ────\na      1\n\nnote: all local");
     }
 
     #[test]

@@ -1148,3 +1148,36 @@ fn playground_opens_a_named_workflow() {
         "{line}"
     );
 }
+
+/// Offline, the embedding comparison cannot compare: every row is the local model. The table
+/// says which model each row asked for and what served it, and a note says what it needs.
+#[test]
+fn the_embedding_comparison_says_offline_that_it_needs_voyage() {
+    let dir = scratch("emb-compare");
+    let out = vai_command(&dir)
+        .args([
+            "workflow",
+            "run",
+            "embedding-model-comparison",
+            "--input",
+            "text1=cats purr",
+            "--input",
+            "text2=kittens meow",
+        ])
+        .env_remove("VOYAGE_API_KEY")
+        .env("VAI_CONFIG_PATH", dir.join("no-config.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for model in ["voyage-4-large", "voyage-4 ", "voyage-4-lite"] {
+        assert!(stdout.contains(model), "{stdout}");
+    }
+    assert!(stdout.contains("servedBy"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "note: No Voyage AI key: the local model (all-minilm-l6-v2) served every row"
+        ) && stdout.contains("Set VOYAGE_API_KEY to compare the 3 Voyage models listed."),
+        "{stdout}"
+    );
+}

@@ -1,7 +1,9 @@
 //! The `embed` tool: one text to one embedding vector.
 
 use crate::args;
-use crate::retrieval::{Served, object, provider_error, single_vector, string};
+use crate::retrieval::{
+    Served, object, provider_error, single_vector, string, with_requested_model,
+};
 use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedInputType, EmbedRequest, Providers, vector_to_json};
@@ -59,6 +61,10 @@ pub fn spec() -> ToolSpec {
         outputs: &[
             ("embedding", "the vector (array of numbers)"),
             ("model", "the model that produced it"),
+            (
+                "requestedModel",
+                "the model the step named, when another one served it (offline: the local model)",
+            ),
             ("dimensions", "the vector's length"),
         ],
         deferred: &[],
@@ -87,10 +93,16 @@ impl Tool for Embed {
                 _ => EmbedInputType::Query,
             };
             let dimensions = args::opt_count(&SPEC, &call, "dimensions")?.map(|d| d as u32);
+            let asked = args::opt_string(&call, "model").or_else(|| {
+                call.defaults
+                    .get("model")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            });
             let model = self
                 .providers
                 .settings
-                .embedding_model(args::opt_string(&call, "model").as_deref(), call.defaults);
+                .embedding_model(asked.as_deref(), call.defaults);
             let embedder = self
                 .providers
                 .embedder(NAME)
@@ -108,11 +120,12 @@ impl Tool for Embed {
             let mut served = Served::default();
             served.embed(embedder.name(), response.usage);
             let vector = single_vector(NAME, embedder.name(), response.embeddings)?;
-            Ok(served.output(object([
+            let output = object([
                 ("embedding", vector_to_json(&vector)),
                 ("model", Value::String(response.model)),
                 ("dimensions", Value::from(vector.len())),
-            ])))
+            ]);
+            Ok(served.output(with_requested_model(output, asked.as_deref())))
         })
     }
 }

@@ -302,6 +302,20 @@ impl Served {
 }
 
 /// A JSON object from `(key, value)` pairs, keeping their order.
+/// `output` with `requestedModel` added when the step named an embedding model other than the
+/// one that served it: offline, the local model serves every request, and a result must not pass
+/// for the named model's.
+pub(crate) fn with_requested_model(mut output: Value, asked: Option<&str>) -> Value {
+    let served = output.get("model").and_then(Value::as_str);
+    if let (Some(asked), Some(served)) = (asked, served)
+        && asked != served
+        && let Value::Object(fields) = &mut output
+    {
+        fields.insert("requestedModel".into(), Value::String(asked.to_string()));
+    }
+    output
+}
+
 pub(crate) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     Value::Object(
         fields

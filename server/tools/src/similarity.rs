@@ -1,7 +1,7 @@
 //! The `similarity` tool: cosine similarity of two texts' embeddings.
 
 use crate::args;
-use crate::retrieval::{Served, object, provider_error};
+use crate::retrieval::{Served, object, provider_error, with_requested_model};
 use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedInputType, EmbedRequest, Providers, cosine_similarity};
@@ -51,6 +51,10 @@ pub fn spec() -> ToolSpec {
                 "cosine similarity of the two embeddings, -1 to 1",
             ),
             ("model", "the embedding model used"),
+            (
+                "requestedModel",
+                "the model the step named, when another one served it (offline: the local model)",
+            ),
         ],
         deferred: &[],
         main_input: Some("text1"),
@@ -74,10 +78,16 @@ impl Tool for Similarity {
         Box::pin(async move {
             let text1 = args::required_str(NAME, &call, "text1")?.to_string();
             let text2 = args::required_str(NAME, &call, "text2")?.to_string();
+            let asked = args::opt_string(&call, "model").or_else(|| {
+                call.defaults
+                    .get("model")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            });
             let model = self
                 .providers
                 .settings
-                .embedding_model(args::opt_string(&call, "model").as_deref(), call.defaults);
+                .embedding_model(asked.as_deref(), call.defaults);
             let embedder = self
                 .providers
                 .embedder(NAME)
@@ -101,10 +111,11 @@ impl Tool for Similarity {
                     all.len()
                 ))
             })?;
-            Ok(served.output(object([
+            let output = object([
                 ("similarity", Value::from(cosine_similarity(&a, &b))),
                 ("model", Value::String(response.model)),
-            ])))
+            ]);
+            Ok(served.output(with_requested_model(output, asked.as_deref())))
         })
     }
 }
@@ -147,6 +158,23 @@ mod tests {
         assert_eq!(requests[0].texts, ["The cat sat", "the cat SAT"]);
         assert_eq!(requests[0].input_type, Some(EmbedInputType::Document));
         assert_eq!(same.usage.unwrap().requests, 1);
+    }
+
+    #[test]
+    fn a_model_other_than_the_one_named_is_said() {
+        let served = |model: &str| json!({"similarity": 0.5, "model": model});
+        assert_eq!(
+            with_requested_model(served("all-minilm-l6-v2"), Some("voyage-4")),
+            json!({"similarity": 0.5, "model": "all-minilm-l6-v2", "requestedModel": "voyage-4"})
+        );
+        assert_eq!(
+            with_requested_model(served("voyage-4"), Some("voyage-4")),
+            served("voyage-4")
+        );
+        assert_eq!(
+            with_requested_model(served("all-minilm-l6-v2"), None),
+            served("all-minilm-l6-v2")
+        );
     }
 
     #[tokio::test]
