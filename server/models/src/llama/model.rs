@@ -17,15 +17,15 @@ type Result<T> = candle_core::Result<T>;
 
 /// The shape of the network, from the GGUF metadata.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Config {
-    pub(super) layers: usize,
-    pub(super) heads: usize,
-    pub(super) kv_heads: usize,
-    pub(super) head_dim: usize,
-    pub(super) rms_eps: f32,
-    pub(super) rope_base: f32,
+pub struct Config {
+    pub layers: usize,
+    pub heads: usize,
+    pub kv_heads: usize,
+    pub head_dim: usize,
+    pub rms_eps: f32,
+    pub rope_base: f32,
     /// Longest sequence the model was trained on.
-    pub(super) context_length: usize,
+    pub context_length: usize,
 }
 
 impl Config {
@@ -69,7 +69,7 @@ struct Layer {
 }
 
 /// The weights, shared read-only by every request; each request brings its own [`KvCache`].
-pub(super) struct Llama {
+pub struct Llama {
     config: Config,
     embed: QMatMul,
     layers: Vec<Layer>,
@@ -82,20 +82,20 @@ pub(super) struct Llama {
 }
 
 /// Keys and values of the positions seen so far, one pair per layer.
-pub(super) struct KvCache {
+pub struct KvCache {
     layers: Vec<Option<(Tensor, Tensor)>>,
     len: usize,
 }
 
 impl KvCache {
     /// How many positions the cache holds.
-    pub(super) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.len
     }
 }
 
 impl Llama {
-    pub(super) fn load<R: Read + Seek>(ct: &gguf_file::Content, reader: &mut R) -> Result<Self> {
+    pub fn load<R: Read + Seek>(ct: &gguf_file::Content, reader: &mut R) -> Result<Self> {
         let device = Device::Cpu;
         let config = Config::from_gguf(ct)?;
         let embed = Arc::new(ct.tensor(reader, "token_embd.weight", &device)?);
@@ -135,11 +135,11 @@ impl Llama {
         })
     }
 
-    pub(super) fn config(&self) -> &Config {
+    pub fn config(&self) -> &Config {
         &self.config
     }
 
-    pub(super) fn new_cache(&self) -> KvCache {
+    pub fn new_cache(&self) -> KvCache {
         KvCache {
             layers: (0..self.config.layers).map(|_| None).collect(),
             len: 0,
@@ -148,7 +148,7 @@ impl Llama {
 
     /// Run `ids` (the positions after those in `cache`) through the network, extend the cache,
     /// and return the logits for the token after the last one.
-    pub(super) fn forward(&self, ids: &[u32], cache: &mut KvCache) -> Result<Vec<f32>> {
+    pub fn forward(&self, ids: &[u32], cache: &mut KvCache) -> Result<Vec<f32>> {
         let cfg = &self.config;
         let (t, pos) = (ids.len(), cache.len);
         if t == 0 {

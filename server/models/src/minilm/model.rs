@@ -2,8 +2,8 @@
 //! turning a batch of texts into mean-pooled, L2-normalised vectors on the CPU. Blocking code: the
 //! embedder calls it on tokio's blocking threads.
 
+use super::WEIGHT_FILES;
 use super::bert::{Bert, Config};
-use super::locate::WEIGHT_FILES;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use std::collections::HashMap;
@@ -13,19 +13,19 @@ use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 /// Texts run through the network together. Small, so the attention activations of 256-token
 /// inputs stay small (a first run that seeds the sample knowledge base peaks at ~220 MB; at 32
 /// it reached 770 MB), at no cost in speed on a few cores.
-pub(super) const BATCH_SIZE: usize = 4;
+pub const BATCH_SIZE: usize = 4;
 /// Longer inputs are cut to this many tokens (the model was trained on at most 256 word pieces).
 const MAX_TOKENS: usize = 256;
 
 /// A loaded model, ready to embed. Read-only once built, so one copy serves concurrent calls.
-pub(super) struct MiniLm {
+pub struct MiniLm {
     bert: Bert,
     tokenizer: Tokenizer,
     dimensions: usize,
 }
 
 /// Vectors in the order of the texts, and how many tokens the model read.
-pub(super) struct Embedded {
+pub struct Embedded {
     pub vectors: Vec<Vec<f32>>,
     pub tokens: u64,
 }
@@ -33,7 +33,7 @@ pub(super) struct Embedded {
 impl MiniLm {
     /// Load config.json, tokenizer.json and the weights (model.safetensors, else
     /// pytorch_model.bin; tensor names with or without a `bert.` prefix) from `dir`.
-    pub(super) fn load(dir: &Path) -> Result<Self, String> {
+    pub fn load(dir: &Path) -> Result<Self, String> {
         let config_path = dir.join("config.json");
         let config: Config = fs_read(&config_path)
             .and_then(|bytes| serde_json::from_slice(&bytes).map_err(|e| e.to_string()))
@@ -74,13 +74,13 @@ impl MiniLm {
     }
 
     /// The length of every vector (the hidden size).
-    pub(super) fn dimensions(&self) -> usize {
+    pub fn dimensions(&self) -> usize {
         self.dimensions
     }
 
     /// Embed `texts`, [`BATCH_SIZE`] at a time. Texts of similar length are batched together so
     /// little time goes into padding; the vectors come back in the order of `texts`.
-    pub(super) fn embed(&self, texts: &[String]) -> Result<Embedded, String> {
+    pub fn embed(&self, texts: &[String]) -> Result<Embedded, String> {
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
 

@@ -13,19 +13,19 @@ use tokenizers::pre_tokenizers::sequence::Sequence;
 use tokenizers::{Model, Tokenizer};
 
 /// The tokenizer and the ids of the chat template's special tokens.
-pub(super) struct ChatTokenizer {
+pub struct ChatTokenizer {
     inner: Tokenizer,
     /// Every token's bytes (special tokens: none), for incremental decoding.
     bytes: Vec<Vec<u8>>,
-    pub(super) im_start: u32,
-    pub(super) im_end: u32,
-    pub(super) eos: u32,
+    pub im_start: u32,
+    pub im_end: u32,
+    pub eos: u32,
     /// What the GGUF's chat template says when a conversation has no system message.
-    pub(super) default_system: Option<String>,
+    pub default_system: Option<String>,
 }
 
 impl ChatTokenizer {
-    pub(super) fn from_gguf(ct: &gguf_file::Content) -> Result<Self, String> {
+    pub fn from_gguf(ct: &gguf_file::Content) -> Result<Self, String> {
         let get = |key: &str| {
             ct.metadata
                 .get(key)
@@ -125,7 +125,7 @@ impl ChatTokenizer {
     }
 
     /// The tokens of plain text (special-token names in it are ordinary characters).
-    pub(super) fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
         self.inner
             .encode(text, false)
             .map(|e| e.get_ids().to_vec())
@@ -133,13 +133,12 @@ impl ChatTokenizer {
     }
 
     /// The bytes a token stands for (nothing for special tokens).
-    pub(super) fn token_bytes(&self, id: u32) -> &[u8] {
+    pub fn token_bytes(&self, id: u32) -> &[u8] {
         self.bytes.get(id as usize).map_or(&[], Vec::as_slice)
     }
 
     /// Decode whole: the text of `ids`.
-    #[cfg(test)]
-    pub(super) fn decode(&self, ids: &[u32]) -> String {
+    pub fn decode(&self, ids: &[u32]) -> String {
         let bytes: Vec<u8> = ids
             .iter()
             .flat_map(|&id| self.token_bytes(id))
@@ -149,7 +148,7 @@ impl ChatTokenizer {
     }
 
     /// `<|im_start|>{role}\n{text}<|im_end|>\n`, tokenized.
-    pub(super) fn turn(&self, role: &str, text: &[u32]) -> Result<Vec<u32>, String> {
+    pub fn turn(&self, role: &str, text: &[u32]) -> Result<Vec<u32>, String> {
         let mut ids = vec![self.im_start];
         ids.extend(self.encode(&format!("{role}\n"))?);
         ids.extend_from_slice(text);
@@ -159,7 +158,7 @@ impl ChatTokenizer {
     }
 
     /// `<|im_start|>assistant\n`: where the model's answer begins.
-    pub(super) fn answer_prefix(&self) -> Result<Vec<u32>, String> {
+    pub fn answer_prefix(&self) -> Result<Vec<u32>, String> {
         let mut ids = vec![self.im_start];
         ids.extend(self.encode("assistant\n")?);
         Ok(ids)
@@ -168,13 +167,13 @@ impl ChatTokenizer {
 
 /// Turns token bytes into text as they arrive, holding back a character split across tokens.
 #[derive(Default)]
-pub(super) struct Utf8Stream {
+pub struct Utf8Stream {
     pending: Vec<u8>,
 }
 
 impl Utf8Stream {
     /// Add bytes; returns the text now complete (possibly empty).
-    pub(super) fn push(&mut self, bytes: &[u8]) -> String {
+    pub fn push(&mut self, bytes: &[u8]) -> String {
         self.pending.extend_from_slice(bytes);
         let valid = match std::str::from_utf8(&self.pending) {
             Ok(_) => self.pending.len(),
@@ -191,7 +190,7 @@ impl Utf8Stream {
     }
 
     /// Whatever is left at the end (a cut-off character becomes U+FFFD).
-    pub(super) fn finish(&mut self) -> String {
+    pub fn finish(&mut self) -> String {
         let text = String::from_utf8_lossy(&self.pending).into_owned();
         self.pending.clear();
         text

@@ -6,14 +6,14 @@ const REPEAT_WINDOW: usize = 64;
 /// A small model loops without it; 1.1 is the usual llama.cpp value.
 const REPEAT_PENALTY: f32 = 1.1;
 
-pub(super) struct Sampler {
+pub struct Sampler {
     temperature: f64,
     top_p: f64,
     rng: XorShift,
 }
 
 impl Sampler {
-    pub(super) fn new(temperature: f64, top_p: f64) -> Self {
+    pub fn new(temperature: f64, top_p: f64) -> Self {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64);
@@ -25,7 +25,7 @@ impl Sampler {
     }
 
     /// The next token after `recent` (the answer so far); `logits` is changed in place.
-    pub(super) fn next(&mut self, logits: &mut [f32], recent: &[u32]) -> u32 {
+    pub fn next(&mut self, logits: &mut [f32], recent: &[u32]) -> u32 {
         let window = &recent[recent.len().saturating_sub(REPEAT_WINDOW)..];
         for &id in window {
             if let Some(l) = logits.get_mut(id as usize) {
