@@ -1,4 +1,5 @@
-// Playwright drives the real `vai playground` release binary in Debian's Chromium; the global
+// Playwright drives the real `vai playground` binary ($VAI_BIN: npm test passes the debug build
+// its Rust tests made; else the release build) in Debian's Chromium; the global
 // setup starts it on a free port with an isolated, offline environment (see support/).
 import { tmpdir } from 'node:os'
 import path from 'node:path'

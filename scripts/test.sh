@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
 # Run every test: the hygiene gates (rustfmt, clippy with warnings denied, eslint, Prettier, the
-# TypeScript checks), Rust unit and integration tests, each built-in workflow's test cases through
-# the real `vai workflow test` command, the web app's unit tests (vitest), and the Playwright
-# specs against the release `vai playground` in Debian's Chromium. Every phase runs even when an
-# earlier one failed (unless it cannot: the specs need the release build); the exit status is
-# non-zero when anything failed, and a summary names what.
+# TypeScript checks, no import cycle between a crate's files), Rust unit and integration tests,
+# each built-in workflow's test cases through the real `vai workflow test` command, the web app's
+# unit tests (vitest), and the Playwright specs against `vai playground` in Debian's Chromium.
+#
+# One Rust build serves everything: the debug build the Rust tests make (its local models
+# optimised, see Cargo.toml) is the binary the workflow tests and the Playwright specs drive, so
+# the workspace is compiled twice (tests, clippy), not three times. Every phase runs even when an
+# earlier one failed (unless it cannot: the specs need the build); the exit status is non-zero
+# when anything failed, and a summary names what and how long each phase took.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh || exit $?
 
 failed=()
+timings=()
 phase() {
   local name=$1
   shift
   echo
   echo "==> $name"
-  if ! "$@"; then
+  local start=$SECONDS status=0
+  "$@" || status=$?
+  timings+=("$(printf '%5ss  %s' $((SECONDS - start)) "$name")")
+  if [[ $status -ne 0 ]]; then
     failed+=("$name")
     return 1
   fi
@@ -28,11 +36,19 @@ phase "Prettier --check (web, e2e)" npm run format:check
 phase "eslint (web)" npm run lint -w web
 phase "tsc (web, e2e)" npm run typecheck -w web -w e2e
 
-phase "cargo test" cargo test --locked --workspace
+phase "import cycles (scripts/import-cycles.mjs)" node scripts/import-cycles.mjs
+
+# cargo-nextest runs the test binaries side by side; plain `cargo test` where it is missing.
+if cargo nextest --version >/dev/null 2>&1; then
+  phase "Rust tests (cargo nextest)" cargo nextest run --locked --workspace --no-fail-fast
+else
+  echo "(cargo-nextest is not installed: cargo test instead)"
+  phase "Rust tests (cargo test)" cargo test --locked --workspace --no-fail-fast
+fi
 phase "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
 
-# `cargo test` built the binary its integration tests drive; use that one (building it again
-# without the test features would recompile the providers for nothing).
+# The Rust tests built the binary their integration tests drive; use that one (building it
+# again without the test features would recompile the providers for nothing).
 vai=./target/debug/vai
 [[ -x "$vai" ]] || phase "cargo build (debug)" cargo build --locked -p vai
 
@@ -62,14 +78,18 @@ phase "vai workflow test (every built-in)" test_all
 
 phase "web unit tests (vitest)" npm test -w web
 
-if phase "cargo build --release" cargo build --release --locked -p vai; then
+if [[ -x "$vai" ]]; then
   # The list reporter on the console; the HTML report goes to e2e/playwright-report and is never
-  # opened. Traces and screenshots of failures land in e2e/test-results.
-  phase "Playwright (e2e/specs)" npm test -w e2e
+  # opened. Traces and screenshots of failures land in e2e/test-results. The debug binary serves
+  # the web app from web/dist, which setup.sh built.
+  phase "Playwright (e2e/specs)" env VAI_BIN="$PWD/target/debug/vai" npm test -w e2e
 else
-  failed+=("Playwright (skipped: no release build)")
+  failed+=("Playwright (skipped: no vai binary)")
 fi
 
+echo
+echo "time per phase:"
+printf '%s\n' "${timings[@]}"
 echo
 if [[ ${#failed[@]} -eq 0 ]]; then
   echo "all tests passed"

@@ -1,5 +1,5 @@
 // Starts what every spec needs and hands it over through the environment (Playwright passes
-// process.env set here on to the test workers): the `vai playground` release binary on a free
+// process.env set here on to the test workers): the `vai playground` binary under test on a free
 // loopback port, started in a temporary copy of e2e/fixtures so the fixture files are listed as
 // `file:` workflows and what the builder specs save never lands in the repository, and the slow
 // loopback server the cancel spec points its http step at. Then it gets in as a
