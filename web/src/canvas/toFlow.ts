@@ -4,6 +4,7 @@ import { MarkerType, Position, type EdgeMarker } from '@xyflow/react'
 import type { CSSProperties } from 'react'
 import type { EdgeKind, GraphEdge, GraphNode, GraphView } from '../api/types'
 import type { CanvasEdge, CanvasNode } from './flowTypes'
+import { routeOf, type Routes } from './layout'
 
 export interface Flow {
   nodes: CanvasNode[]
@@ -77,4 +78,12 @@ export function toEdge(edge: GraphEdge): CanvasEdge {
       alwaysShowLabel: edge.kind === 'then' || edge.kind === 'else',
     },
   }
+}
+
+/** `edges` with the routes the layout made for them (an edge without one keeps none). */
+export function withRoutes(edges: CanvasEdge[], routes: Routes): CanvasEdge[] {
+  return edges.map((edge) => {
+    const route = routeOf(routes, edge.source, edge.target)
+    return route === edge.data?.route ? edge : { ...edge, data: { ...edge.data!, route } }
+  })
 }

@@ -14,7 +14,7 @@ import { placeMissing } from '../doc/placement'
 import { renameKeys } from '../doc/rewrite'
 import { changedSteps, downstream } from '../doc/stale'
 import { adjustEdges, NodeBuilder } from '../doc/view'
-import { autoLayout } from './autoLayout'
+import { autoLayout, liveRoutes, positionsOfLayout, renameLayout } from './autoLayout'
 import { editActions, type EditActions } from './editActions'
 import { fileActions, type FileActions } from './fileActions'
 import type { Analysis, CommitOptions, ConnectRequest, EditorData, EditorDeps, EditorInit, Notice } from './state'
@@ -85,7 +85,9 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
 
   const firstNodes = nodesOf(init.doc)
   const firstEdges = init.graph?.edges ?? []
-  const firstAuto = autoLayout(firstNodes, firstEdges)
+  const firstLayout = autoLayout(firstNodes, firstEdges, init.view)
+  const firstAuto = positionsOfLayout(firstLayout)
+  const firstPositions = { ...firstAuto, ...(positionsOf(init.doc) ?? {}) }
   const savedJson = init.savedJson ?? jsonOf(init.doc)
 
   const store = createStore<EditorState>()((set, get) => {
@@ -101,6 +103,7 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
       const missing = placeMissing(nodes, edges, placed)
       if (Object.keys(missing).length > 0) auto = { ...auto, ...missing }
       const positions = { ...auto, ...fixed }
+      const layout = options.renames ? renameLayout(before.layout, options.renames) : before.layout
       const ids = new Set(nodes.map((n) => n.id))
       const notes = notesOf(doc)
       for (const n of notes) ids.add(`note:${n.id}`)
@@ -120,6 +123,8 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
         edges,
         auto,
         positions,
+        layout,
+        routes: liveRoutes(layout, nodes, positions, before.routes),
         notes,
         selection: sameList(selection, before.selection) ? before.selection : selection,
         edgeSelection: before.edgeSelection.filter((id) => edges.some((e) => e.id === id)),
@@ -283,10 +288,12 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
       selection: [],
       edgeSelection: [],
       auto: firstAuto,
+      layout: firstLayout,
+      routes: liveRoutes(firstLayout, firstNodes, firstPositions),
       nodes: firstNodes,
       nodeKeys: initialKeys(init.doc),
       edges: firstEdges,
-      positions: { ...firstAuto, ...(positionsOf(init.doc) ?? {}) },
+      positions: firstPositions,
       notes: notesOf(init.doc),
       // The read-only view's strict plan, until the draft-mode answer with references arrives.
       analysis: { diagnostics: init.diagnostics ?? [], graph: init.graph },

@@ -13,7 +13,9 @@ import { besides, freeSpot } from '../doc/placement'
 import { deleteSteps, removeReferences, sitesOfEdge } from '../doc/references'
 import { applyRewrite, renameKeys, rewrittenSteps } from '../doc/rewrite'
 import { edgeOf } from '../doc/view'
-import { autoLayout } from './autoLayout'
+import { unionBox } from '../../canvas/geometry'
+import { fits, type LayoutView } from '../../canvas/layout'
+import { autoLayout, positionsOfLayout } from './autoLayout'
 import type { EditorContext } from './createEditorStore'
 
 export interface EditActions {
@@ -26,8 +28,14 @@ export interface EditActions {
   deleteNodes(ids: string[]): Promise<void>
   /** Moves nodes; `key` coalesces successive moves (arrow keys) into one undo entry. */
   moveNodes(moved: Record<string, XY>, key?: string): void
-  /** Lays the graph out again (written to the file only when it keeps positions). */
-  relayout(): void
+  /** Lays the graph out again for `view` (written to the file only when it keeps positions). */
+  relayout(view?: LayoutView): void
+  /**
+   * Lays the graph out again for the builder's canvas when the layout it started with (the
+   * read-only view's, made for a wider canvas) does not fit it, one made for it does, and the
+   * document places no node; returns whether it did. Not an edit: nothing is written.
+   */
+  fitLayoutTo(view: LayoutView): boolean
   copySelection(): string | undefined
   paste(text: string, at?: XY): Promise<void>
   duplicateSelection(): Promise<void>
@@ -204,11 +212,25 @@ export function editActions(ctx: EditorContext): EditActions {
       get().commit(next, { place: nodes, key })
     },
 
-    relayout: () => {
+    relayout: (view) => {
       const { doc, nodes, edges } = get()
-      const laid = autoLayout(nodes, edges)
+      const layout = autoLayout(nodes, edges, view)
+      const laid = positionsOfLayout(layout)
+      // The routes hold for the new positions: the commit (or this) draws them.
+      ctx.set({ layout })
       if (positionsOf(doc)) get().commit(setPositions(doc, laid), { place: laid })
-      else ctx.set({ auto: laid, positions: laid })
+      else ctx.set({ auto: laid, positions: laid, routes: layout.routes })
+    },
+
+    fitLayoutTo: (view) => {
+      const { doc, layout, nodes, edges } = get()
+      const boxes = Object.values(layout.boxes)
+      if (positionsOf(doc) || boxes.length === 0 || fits(unionBox(boxes), view)) return false
+      const next = autoLayout(nodes, edges, view)
+      if (!next.fits) return false
+      const laid = positionsOfLayout(next)
+      ctx.set({ layout: next, auto: laid, positions: laid, routes: next.routes })
+      return true
     },
 
     copySelection: () => {
