@@ -1,6 +1,7 @@
 //! React Flow over one graph. Nodes and edges are built and laid out once per graph (for the
 //! canvas as it is then) and then left to React Flow (uncontrolled), so neither run progress
-//! nor selection rebuilds them. Fitting keeps titles legible (legibleFit.ts); presenter mode lays out and fits larger and opens a node's inspector
+//! nor selection rebuilds them. Fitting keeps titles legible (legibleFit.ts), a run is followed
+//! (useFollowRun.ts); presenter mode lays out and fits larger and opens a node's inspector
 //! overlay on Enter or double-click.
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, useStore, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
@@ -16,6 +17,7 @@ import { fitView } from './legibleFit'
 import { edgeTypes, nodeTypes } from './nodeTypes'
 import { graphToFlow, withRoutes } from './toFlow'
 import { useCanvasStore } from './useCanvasStore'
+import { useFollowRun } from './useFollowRun'
 import { FIT_MS, useCanvasView, useLegibleFit } from './useLegibleFit'
 
 /** Past this many nodes, only what is on screen is rendered (keeps pan and zoom smooth). */
@@ -51,6 +53,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
 
   const fitTo = useLegibleFit()
   const viewNow = useCanvasView()
+  useFollowRun()
 
   // The first graph arrives through defaultNodes; later ones replace the nodes. Each is fitted
   // once the canvas has a size.

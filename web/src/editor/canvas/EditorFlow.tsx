@@ -6,7 +6,7 @@
 //! store, and an edit changes it twice (nodes, then edges) — on 200 steps that cost more than
 //! drawing the few off-screen nodes saves (docs/benchmarks.md, Builder). Edges follow the
 //! automatic layout's routes while those hold (store/autoLayout.ts); the canvas fits legibly
-//! (useEditorFit.ts) as the read-only one does.
+//! (useEditorFit.ts) and follows a run (useFollowRun.ts) as the read-only one does.
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
@@ -14,6 +14,7 @@ import CanvasMiniMap from '../../canvas/CanvasMiniMap'
 import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
 import { useCanvasStore } from '../../canvas/useCanvasStore'
+import { useFollowRun } from '../../canvas/useFollowRun'
 import type { XY } from '../doc/model'
 import { idOfKey, keyOf } from '../doc/nodeKeys'
 import NoteNode, { NOTE_COLOR } from '../notes/NoteNode'
@@ -74,6 +75,8 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   const { screenToFlowPosition, getNode, getZoom, setCenter } = flow
 
   useEditorKeys()
+  const stepKey = useCallback((id: string) => keyOf(store.getState().nodeKeys, id), [store])
+  useFollowRun(stepKey)
 
   useEditorFit(store)
 
