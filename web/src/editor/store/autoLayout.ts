@@ -4,10 +4,11 @@
 import type { GraphEdge, GraphNode } from '../../api/types'
 import type { CanvasNode } from '../../canvas/flowTypes'
 import { flatten, lineHitsBox, routePieces, type Box } from '../../canvas/geometry'
-import { layoutNodes, linkKey, nodeSize, type LayoutView, type Route, type Routes } from '../../canvas/layout'
+import { layoutNodes, linkKey, type LayoutView, type Route, type Routes } from '../../canvas/layout'
 import { graphToFlow } from '../../canvas/toFlow'
 import { NO_ESTIMATE } from '../../plan/estimate'
 import type { XY } from '../doc/model'
+import { sizeOf } from '../doc/placement'
 
 /** The last automatic layout: where it put each node, and the routes it made between them. */
 export interface EditorLayout {
@@ -55,7 +56,7 @@ export function liveRoutes(layout: EditorLayout, nodes: GraphNode[], positions: 
   for (const node of nodes) {
     const at = positions[node.id]
     const laid = layout.boxes[node.id]
-    const size = nodeSize({ type: node.kind, data: node } as CanvasNode)
+    const size = sizeOf(node)
     if (laid && at && laid.x === at.x && laid.y === at.y && laid.width === size.width && laid.height === size.height) continue
     moved.add(node.id)
     if (at) obstacles.push({ ...at, ...size })

@@ -86,8 +86,14 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
   const firstNodes = nodesOf(init.doc)
   const firstEdges = init.graph?.edges ?? []
   const firstLayout = autoLayout(firstNodes, firstEdges, init.view)
-  const firstAuto = positionsOfLayout(firstLayout)
-  const firstPositions = { ...firstAuto, ...(positionsOf(init.doc) ?? {}) }
+  // A file that places some nodes keeps them there; the others go beside their sources, in
+  // free space (the automatic layout would put them on top of the placed ones).
+  const placedAtStart = positionsOf(init.doc)
+  const firstAuto =
+    placedAtStart && Object.keys(placedAtStart).length > 0
+      ? placeMissing(firstNodes, firstEdges, placedAtStart, notesOf(init.doc))
+      : positionsOfLayout(firstLayout)
+  const firstPositions = { ...firstAuto, ...(placedAtStart ?? {}) }
   const savedJson = init.savedJson ?? jsonOf(init.doc)
 
   const store = createStore<EditorState>()((set, get) => {
@@ -100,12 +106,12 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
       if (options.place) auto = { ...auto, ...options.place }
       const fixed = positionsOf(doc) ?? {}
       const placed = { ...auto, ...fixed }
-      const missing = placeMissing(nodes, edges, placed)
+      const notes = notesOf(doc)
+      const missing = placeMissing(nodes, edges, placed, notes)
       if (Object.keys(missing).length > 0) auto = { ...auto, ...missing }
       const positions = { ...auto, ...fixed }
       const layout = options.renames ? renameLayout(before.layout, options.renames) : before.layout
       const ids = new Set(nodes.map((n) => n.id))
-      const notes = notesOf(doc)
       for (const n of notes) ids.add(`note:${n.id}`)
       const wanted = options.select ?? (options.renames ? before.selection.map((id) => options.renames![id] ?? id) : before.selection)
       const selection = wanted.filter((id) => ids.has(id))
