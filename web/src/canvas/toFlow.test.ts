@@ -28,6 +28,10 @@ describe('graphToFlow', () => {
     })
   })
 
+  it("names each edge by its steps' ids", () => {
+    expect(flow.edges[0].ariaLabel).toBe('Edge from __inputs to search')
+  })
+
   it('gives edges the routes the layout made for them, and leaves the others without', () => {
     const route = { from: { x: 0, y: 0 }, to: { x: 100, y: 0 }, points: [] }
     const routed = withRoutes(flow.edges, { [linkKey('__inputs', 'search')]: route })

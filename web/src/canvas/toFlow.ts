@@ -68,6 +68,9 @@ export function toEdge(edge: GraphEdge): CanvasEdge {
     type: 'flow',
     source: edge.source,
     target: edge.target,
+    // Named by the step ids, whatever React Flow's own ids of its nodes (the builder keeps a
+    // renamed step's node under its first id).
+    ariaLabel: `Edge from ${edge.source} to ${edge.target}`,
     style,
     markerEnd,
     deletable: false,

@@ -46,6 +46,9 @@ describe('FlowNodeCache', () => {
     expect(renamed.data?.label).toBe('x.output.text')
     // What React Flow reports back is the store's (the graph's) edge id.
     expect(cache.edgeIdOf(renamed.id)).toBe('x->b:inputs.text')
+    // And what a person (or a screen reader) is told names the steps by their ids.
+    expect(drawn.ariaLabel).toBe('Edge from a to b')
+    expect(renamed.ariaLabel).toBe('Edge from x to b')
   })
 
   it('draws an edge along the route it is given, and redraws it only when that changes', () => {

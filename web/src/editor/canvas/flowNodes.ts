@@ -2,7 +2,8 @@
 //! object changes only when its data, position, size or selection does, so React Flow and the
 //! memoised node components redraw only what an edit touched. Steps are drawn under their
 //! stable keys (doc/nodeKeys.ts), and edges between them keyed the same way, so a rename
-//! updates them in place.
+//! updates them in place; what a person or a test reads of an edge — its accessible name and
+//! `data-id` — follows the step ids all the same.
 import { Position } from '@xyflow/react'
 import type { GraphEdge, GraphNode, Note } from '../../api/types'
 import type { CanvasEdge, CanvasNode } from '../../canvas/flowTypes'
