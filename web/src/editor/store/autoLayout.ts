@@ -3,7 +3,7 @@
 //! both nodes of an edge where the layout put them, and no node moved or added onto the route.
 import type { GraphEdge, GraphNode } from '../../api/types'
 import type { CanvasNode } from '../../canvas/flowTypes'
-import { flatten, lineHitsBox, routePieces, type Box } from '../../canvas/geometry'
+import { boxesOverlap, flatten, lineHitsBox, routePieces, unionBox, type Box } from '../../canvas/geometry'
 import { layoutNodes, linkKey, type LayoutView, type Route, type Routes } from '../../canvas/layout'
 import { graphToFlow } from '../../canvas/toFlow'
 import { NO_ESTIMATE } from '../../plan/estimate'
@@ -72,9 +72,18 @@ export function liveRoutes(layout: EditorLayout, nodes: GraphNode[], positions: 
   return out
 }
 
+/** Each route's drawn line and the box around it, worked out once (routes are not changed). */
+const lines = new WeakMap<Route, { line: XY[]; around: Box }>()
+
 function blocked(route: Route, obstacles: Box[]): boolean {
-  const line = flatten(routePieces(route.from, route.points, route.to), 8)
-  return obstacles.some((b) => lineHitsBox(line, b))
+  let known = lines.get(route)
+  if (!known) {
+    const line = flatten(routePieces(route.from, route.points, route.to), 8)
+    known = { line, around: unionBox(line.map((p) => ({ ...p, width: 0, height: 0 }))) }
+    lines.set(route, known)
+  }
+  const { line, around } = known
+  return obstacles.some((b) => boxesOverlap(b, around) && lineHitsBox(line, b))
 }
 
 function sameRoutes(a: Routes, b: Routes): boolean {
