@@ -23,6 +23,9 @@ export function useFollowRun(nodeIdOf: (stepId: string) => string = (id) => id):
   const { setCenter } = useReactFlow()
   useEffect(() => {
     let before = runningIds(useRunStore.getState().steps)
+    // While a pan animates, the zoom on screen dips (d3 zooms out and in again along the way):
+    // a step starting then is followed at the zoom of the pan under way, not the dip.
+    let panning: { zoom: number; until: number } | undefined
     return useRunStore.subscribe((run, prev) => {
       if (run.steps === prev.steps) return
       const running = runningIds(run.steps)
@@ -35,10 +38,13 @@ export function useFollowRun(nodeIdOf: (stepId: string) => string = (id) => id):
         const { x, y } = node.internals.positionAbsolute
         return { x, y, width: node.measured.width ?? node.width ?? 0, height: node.measured.height ?? node.height ?? 0 }
       }
-      const [x, y, zoom] = transform
-      const id = stepToFollow(running, started, boxOf, { x, y, zoom, width, height })
+      const [x, y, shownZoom] = transform
+      const zoom = panning && performance.now() < panning.until ? panning.zoom : shownZoom
+      const id = stepToFollow(running, started, boxOf, { x, y, zoom: shownZoom, width, height })
       const box = id === undefined ? undefined : boxOf(id)
-      if (box) void setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom, duration: FOLLOW_MS })
+      if (!box) return
+      panning = { zoom, until: performance.now() + FOLLOW_MS }
+      void setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom, duration: FOLLOW_MS })
     })
   }, [store, setCenter, nodeIdOf])
 }
