@@ -132,10 +132,25 @@ const browser = await chromium.launch({ executablePath: chromiumPath, args: chro
 const { page, base, close } = await setUp(browser)
 try {
   await page.goto(`${base}/?workflow=file:${FILE}`)
-  await page.getByTestId('node-s19_9').waitFor()
+  // Fit view keeps titles legible, so 200 steps are shown from their start: the first layer.
+  await page.getByTestId('node-s0_0').waitFor()
   await page.getByRole('button', { name: 'Edit' }).click()
   await page.getByRole('toolbar', { name: 'Editing' }).waitFor()
   await page.waitForTimeout(1500)
+  // Zoomed out until the whole workflow is on screen, as the figures have always been taken:
+  // every node drawn, and every node the steps below click in view.
+  const wholeInView = () =>
+    page.evaluate(() => {
+      const pane = document.querySelector('main[aria-label="Canvas"] .react-flow').getBoundingClientRect()
+      return ['node-s0_0', 'node-s19_9', 'node-s0_9', 'node-s19_0'].every((id) => {
+        const r = document.querySelector(`[data-testid="${id}"]`)?.getBoundingClientRect()
+        return r && r.left >= pane.left && r.right <= pane.right && r.top >= pane.top && r.bottom <= pane.bottom
+      })
+    })
+  for (let i = 0; i < 12 && !(await wholeInView()); i++) {
+    await page.getByRole('button', { name: 'Zoom Out' }).click()
+    await page.waitForTimeout(300)
+  }
 
   const connect = []
   for (let i = 0; i < Math.min(RUNS, 8); i++) {

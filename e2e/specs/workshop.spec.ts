@@ -2,6 +2,7 @@
 // inspector become drawers), the run bar wraps rather than clipping fields, fit-to-view keeps
 // node titles legible, and presenter mode (button, P, Escape, ?present=1) draws the canvas large.
 import type { Locator, Page } from '@playwright/test'
+import { expectTitlesLegible, LEGIBLE_PX, titlePx } from '../support/canvas'
 import { expect, node, openWorkflow, regions, runStatus, test } from '../support/test'
 
 const MULTI = 'builtin:multi-collection-search'
@@ -22,7 +23,6 @@ const SHIPPED = [
   'example:rag-with-guardrails',
   'example:url-knowledge-base',
 ]
-const LEGIBLE_PX = 11
 
 /**
  * Each input and button of the run bar: inside the viewport and the run bar, and the element
@@ -56,39 +56,6 @@ async function expectRunBarUnclipped(page: Page) {
   expect(problems.count).toBeGreaterThan(3)
 }
 
-/** The on-screen size (CSS px) of each visible node's title: its font size times the canvas zoom. */
-async function titlePx(page: Page): Promise<number[]> {
-  return regions(page).canvas.evaluate((canvas) => {
-    const view = canvas.getBoundingClientRect()
-    const sizes: number[] = []
-    for (const el of Array.from(canvas.querySelectorAll<HTMLElement>('.react-flow__node [data-testid^="node-"]'))) {
-      const box = el.getBoundingClientRect()
-      if (box.right < view.left || box.left > view.right || box.bottom < view.top || box.top > view.bottom) continue
-      const scale = box.width / el.offsetWidth
-      // The title is the node's largest text.
-      const texts = Array.from(el.querySelectorAll<HTMLElement>('*')).filter((e) =>
-        Array.from(e.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim()),
-      )
-      const font = Math.max(...texts.map((e) => parseFloat(getComputedStyle(e).fontSize)))
-      sizes.push(font * scale)
-    }
-    return sizes
-  })
-}
-
-async function expectTitlesLegible(page: Page, atLeast = LEGIBLE_PX) {
-  // Fitting animates; wait until the zoom settles above the floor.
-  await expect
-    .poll(
-      async () => {
-        const sizes = await titlePx(page)
-        return sizes.length >= 3 ? Math.min(...sizes) : 0
-      },
-      { timeout: 5_000 },
-    )
-    .toBeGreaterThanOrEqual(atLeast - 0.05)
-}
-
 async function widthOf(locator: Locator): Promise<number> {
   return (await locator.boundingBox())!.width
 }
@@ -108,15 +75,17 @@ test.describe('at 1024×768', () => {
     })
   }
 
-  test('Multi-Collection Search is drawn legible, from its start, on a near-full-width canvas', async ({ page }) => {
+  test('Multi-Collection Search is drawn legible, and whole, on a near-full-width canvas', async ({ page }) => {
     await openWorkflow(page, MULTI)
     const { canvas, library, inspector } = regions(page)
     await expect(library).toHaveCount(0)
     await expect(inspector).toHaveCount(0)
     expect(await widthOf(canvas)).toBeGreaterThanOrEqual(900)
     await expectTitlesLegible(page)
-    // Too wide to fit whole at that zoom: the inputs node is shown whole, at the left.
+    // Laid out compactly enough to fit whole at that zoom (canvas-fit.spec.ts): the inputs node
+    // and the output node are both in view.
     await expect(node(page, '__inputs')).toBeInViewport({ ratio: 1 })
+    await expect(node(page, '__output')).toBeInViewport({ ratio: 0.99 })
     await expect(page.getByTestId('minimap')).toHaveCount(0)
 
     // The user may zoom out past legible; Fit view brings it back.
@@ -273,12 +242,13 @@ test.describe('at 1024×768', () => {
 test.describe('at 1024×768, editing', () => {
   test.use({ viewport: { width: 1024, height: 768 } })
 
-  test("presenter mode fits the builder's canvas legibly and larger; leaving it fits the whole workflow", async ({ page }) => {
+  test("presenter mode fits the builder's canvas legibly and larger; leaving it fits legibly again", async ({ page }) => {
     await openWorkflow(page, MULTI)
     await page.getByRole('button', { name: 'Edit', exact: true }).click()
     await expect(page.getByRole('toolbar', { name: 'Editing' })).toBeVisible()
-    // The builder's own fit shows the whole workflow, however small.
-    await expect.poll(async () => Math.min(...(await titlePx(page))), { timeout: 5_000 }).toBeLessThan(LEGIBLE_PX)
+    // The builder fits as the read-only canvas does: titles legible (no longer the whole
+    // workflow however small, which drew them at 4–6 px).
+    await expectTitlesLegible(page)
 
     const presenter = page.getByRole('button', { name: 'Presenter mode' })
     await presenter.click()
@@ -286,9 +256,12 @@ test.describe('at 1024×768, editing', () => {
     // So does its Fit view button.
     await page.getByRole('toolbar', { name: 'Editing' }).getByRole('button', { name: 'Fit view' }).click()
     await expectTitlesLegible(page, LEGIBLE_PX * 1.45)
+    const presented = Math.min(...(await titlePx(page)))
 
+    // Leaving it fits at the normal scale again, still legible.
     await presenter.click()
-    await expect.poll(async () => Math.min(...(await titlePx(page))), { timeout: 5_000 }).toBeLessThan(LEGIBLE_PX)
+    await expect.poll(async () => Math.min(...(await titlePx(page))), { timeout: 5_000 }).toBeLessThan(presented / 1.2)
+    await expectTitlesLegible(page)
   })
 })
 

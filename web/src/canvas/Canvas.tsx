@@ -1,13 +1,15 @@
 //! The canvas region: the open workflow's graph, or an empty state when there is none. In edit
 //! mode the builder's canvas (a separate chunk, loaded when editing starts) takes its place.
+//! Its size is kept for the layout, which wraps a graph too wide for it (layout.ts).
 import Box from '@mui/material/Box'
 import { ReactFlowProvider } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
-import { lazy, memo, Suspense } from 'react'
+import { lazy, memo, Suspense, useLayoutEffect, useRef } from 'react'
 import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasEmpty from './CanvasEmpty'
 import CanvasFlow from './CanvasFlow'
+import { useCanvasStore } from './useCanvasStore'
 
 // Memoised: every edit replaces the graph this component follows for the read-only view; the
 // builder reads the editor store itself.
@@ -16,8 +18,19 @@ const EditorCanvas = memo(lazy(() => import('../editor/EditorCanvas')))
 export default function Canvas() {
   const graph = useWorkflowStore((s) => s.graph)
   const editing = useEditSession((s) => s.active)
+  const region = useRef<HTMLElement>(null)
+  // Measured before a graph is drawn, so its first layout is made for this canvas; kept in the
+  // canvas store rather than in state, so a resize does not redraw the canvas.
+  useLayoutEffect(() => {
+    const el = region.current!
+    const measure = () => useCanvasStore.setState({ size: { width: el.clientWidth, height: el.clientHeight } })
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [])
   return (
-    <Box component="main" aria-label="Canvas" sx={canvasSx}>
+    <Box component="main" aria-label="Canvas" ref={region} sx={canvasSx}>
       {editing ? (
         <Suspense fallback={<CanvasEmpty />}>
           <ReactFlowProvider>

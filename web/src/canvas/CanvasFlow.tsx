@@ -1,26 +1,42 @@
-//! React Flow over one graph. Nodes and edges are built and laid out once per graph and then
-//! left to React Flow (uncontrolled), so neither run progress nor selection rebuilds them.
-//! Fitting keeps titles legible (legibleFit.ts); presenter mode fits larger and opens a node's
-//! inspector overlay on Enter or double-click.
+//! React Flow over one graph. Nodes and edges are built and laid out once per graph (for the
+//! canvas as it is then) and then left to React Flow (uncontrolled), so neither run progress
+//! nor selection rebuilds them. Fitting keeps titles legible (legibleFit.ts), a run is followed
+//! (useFollowRun.ts); presenter mode lays out and fits larger and opens a node's inspector
+//! overlay on Enter or double-click.
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, useStore, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { GraphView } from '../api/types'
-import { usePresenterStore } from '../shell/presenter'
+import { PRESENTER_SCALE, usePresenterStore } from '../shell/presenter'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasMiniMap from './CanvasMiniMap'
 import CanvasToolbar from './CanvasToolbar'
 import { IO_COLOR, MINIMAP_ABOVE, type CanvasEdge, type CanvasNode } from './flowTypes'
-import { layoutNodes } from './layout'
+import { layoutNodes, type LayoutView } from './layout'
+import { fitView } from './legibleFit'
 import { edgeTypes, nodeTypes } from './nodeTypes'
-import { graphToFlow } from './toFlow'
+import { graphToFlow, withRoutes } from './toFlow'
 import { useCanvasStore } from './useCanvasStore'
-import { FIT_MS, useLegibleFit } from './useLegibleFit'
+import { useFollowRun } from './useFollowRun'
+import { FIT_MS, useCanvasView, useLegibleFit } from './useLegibleFit'
 
 /** Past this many nodes, only what is on screen is rendered (keeps pan and zoom smooth). */
 const VISIBLE_ONLY_ABOVE = 120
 
 const miniMapColor = (node: CanvasNode) => (node.type === 'step' ? node.data.color : IO_COLOR)
+
+/** The view for a graph's first layout: the canvas region as last measured (none in tests). */
+function measuredView(): LayoutView | undefined {
+  const size = useCanvasStore.getState().size
+  if (!size?.width || !size.height) return undefined
+  return fitView(size.width, size.height, usePresenterStore.getState().on ? PRESENTER_SCALE : 1)
+}
+
+function laidOut(graph: GraphView, view: LayoutView | undefined) {
+  const { nodes, edges } = graphToFlow(graph)
+  const laid = layoutNodes(nodes, edges, view)
+  return { nodes: laid.nodes, edges: withRoutes(edges, laid.routes), view, whole: laid.fits === true }
+}
 
 export default function CanvasFlow({ graph }: { graph: GraphView }) {
   const mode = useTheme().palette.mode
@@ -31,36 +47,51 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
   const presenting = usePresenterStore((s) => s.on)
   const inspect = usePresenterStore((s) => s.inspect)
 
-  const laid = useMemo(() => {
-    const { nodes, edges } = graphToFlow(graph)
-    return { nodes: layoutNodes(nodes, edges), edges }
-  }, [graph])
+  const laid = useMemo(() => laidOut(graph, measuredView()), [graph])
+  // A graph shown whole needs no minimap (it would only cover some of it).
+  const [whole, setWhole] = useState(laid.whole)
 
   const fitTo = useLegibleFit()
+  const viewNow = useCanvasView()
+  useFollowRun()
 
   // The first graph arrives through defaultNodes; later ones replace the nodes. Each is fitted
   // once the canvas has a size.
   const shown = useRef(laid)
   const fitted = useRef<typeof laid>(undefined)
+  useEffect(() => useCanvasStore.setState({ laidFor: laid.view }), [laid])
   useEffect(() => {
     if (shown.current !== laid) {
       shown.current = laid
+      setWhole(laid.whole)
       setNodes(laid.nodes)
       setEdges(laid.edges)
     }
     if (!sized || fitted.current === laid) return
     const first = fitted.current === undefined
     fitted.current = laid
-    fitTo(laid.nodes, first ? 0 : FIT_MS)
+    fitTo(laid.nodes, first ? 0 : FIT_MS, laid.edges)
   }, [laid, sized, setNodes, setEdges, fitTo])
 
-  // Entering or leaving presenter mode draws the graph at its new scale.
+  /** Lays the graph out again for the canvas as it is now, and fits it. */
+  const relayout = useCallback(() => {
+    const view = viewNow()
+    const next = layoutNodes(getNodes(), getEdges(), view)
+    const edges = withRoutes(getEdges(), next.routes)
+    useCanvasStore.setState({ laidFor: view })
+    setWhole(next.fits === true)
+    setNodes(next.nodes)
+    setEdges(edges)
+    fitTo(next.nodes, FIT_MS, edges)
+  }, [viewNow, getNodes, getEdges, setNodes, setEdges, fitTo])
+
+  // Entering or leaving presenter mode lays the graph out for its new scale.
   const presented = useRef(presenting)
   useEffect(() => {
     if (presented.current === presenting) return
     presented.current = presenting
-    fitTo(getNodes(), FIT_MS)
-  }, [presenting, fitTo, getNodes])
+    relayout()
+  }, [presenting, relayout])
 
   useEffect(
     () =>
@@ -77,11 +108,6 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
     [getNode, getZoom, setCenter],
   )
 
-  const relayout = useCallback(() => {
-    const nodes = layoutNodes(getNodes(), getEdges())
-    setNodes(nodes)
-    fitTo(nodes, FIT_MS)
-  }, [getNodes, getEdges, setNodes, fitTo])
   const fit = useCallback(() => fitTo(getNodes(), FIT_MS), [fitTo, getNodes])
 
   const onNodeClick = useCallback<NodeMouseHandler<CanvasNode>>((_, node) => select(node.id), [select])
@@ -133,7 +159,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
     >
       <Background gap={20} />
       <Controls showFitView={false} showInteractive={false} />
-      {laid.nodes.length > MINIMAP_ABOVE && <CanvasMiniMap<CanvasNode> nodeColor={miniMapColor} />}
+      {!whole && laid.nodes.length > MINIMAP_ABOVE && <CanvasMiniMap<CanvasNode> nodeColor={miniMapColor} />}
       <CanvasToolbar onRelayout={relayout} onFit={fit} />
     </ReactFlow>
   )

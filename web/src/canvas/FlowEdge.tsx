@@ -1,18 +1,22 @@
-//! A graph edge: kind-specific stroke (set by toFlow), a label on hover or selection (always
-//! for then/else), and a dash animation while its target step runs — read from the run store
-//! here, so run progress never rebuilds the edge list. The theme may thicken it (high contrast).
+//! A graph edge: drawn along its laid-out route around the nodes (edgePath.ts), kind-specific
+//! stroke (set by toFlow), a label on hover or selection (always for then/else), raised above
+//! the nodes while hovered or selected, and a dash animation while its target step runs — read
+//! from the run store here, so run progress never rebuilds the edge list. The theme may thicken
+//! it (high contrast).
 import Box from '@mui/material/Box'
 import { useTheme } from '@mui/material/styles'
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react'
+import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from '@xyflow/react'
 import { memo, useState } from 'react'
 import { useRunStore } from '../state/runStore'
+import { edgePath } from './edgePath'
 import type { CanvasEdge } from './flowTypes'
+import RaisedEdge from './RaisedEdge'
 import { edgeLabel } from './toFlow'
 import { isActive } from './useStepRun'
 
 function FlowEdge(props: EdgeProps<CanvasEdge>) {
   const { id, target, data, style, markerEnd, selected } = props
-  const [path, labelX, labelY] = getBezierPath(props)
+  const [path, labelX, labelY] = edgePath(props, data?.route)
   const flowing = useRunStore((s) => isActive(s.steps[target]?.status))
   const [hovered, setHovered] = useState(false)
   const showLabel = data !== undefined && (data.alwaysShowLabel || hovered || selected)
@@ -24,6 +28,7 @@ function FlowEdge(props: EdgeProps<CanvasEdge>) {
       <g onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}>
         <BaseEdge id={id} path={path} style={drawn} markerEnd={markerEnd} data-kind={data?.kind} data-flowing={flowing ? 'true' : undefined} />
       </g>
+      {(hovered || selected) && <RaisedEdge id={id} path={path} style={drawn} markerEnd={markerEnd} />}
       {showLabel && (
         <EdgeLabelRenderer>
           <Box
@@ -42,7 +47,8 @@ function FlowEdge(props: EdgeProps<CanvasEdge>) {
               fontSize: 10,
               fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
               whiteSpace: 'nowrap',
-              zIndex: 1000,
+              // Above a raised edge (RaisedEdge.tsx).
+              zIndex: 1002,
             }}
           >
             {edgeLabel(data)}

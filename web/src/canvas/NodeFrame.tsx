@@ -113,7 +113,8 @@ const frameSx: Style = {
   borderLeft: 5,
   borderRadius: 1.5,
   fontSize: 12,
-  lineHeight: 1.4,
+  // Three lines of a step (a two-line title, the tool, the summary) fill its fixed height.
+  lineHeight: 1.3,
   transition: 'opacity 200ms, border-color 200ms, box-shadow 300ms',
 }
 

@@ -13,7 +13,7 @@ import StatusIcon from './StatusIcon'
 import StepDetail from './StepDetail'
 import StepIcon from './StepIcon'
 import StepTiming from './StepTiming'
-import { ellipsis, mono, title } from './textSx'
+import { clampedTitle, ellipsis, mono } from './textSx'
 import { useStepRun, type StepRun } from './useStepRun'
 
 function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
@@ -39,7 +39,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
         <StepIcon name={data.icon} color={data.color} />
-        <Box component="span" sx={{ ...ellipsis, ...title, flex: 1 }}>
+        <Box component="span" sx={{ ...clampedTitle, flex: 1 }}>
           {data.name}
         </Box>
         <StatusIcon status={run.status} />

@@ -84,3 +84,30 @@ export function largeGraph(count: number): GraphView {
     runnable: true,
   }
 }
+
+/**
+ * A chain of `count` steps, each reading the one before; every third also reads `inputs.query`
+ * (long edges from the inputs node, as real workflows have), and the output reads the last
+ * step and the query.
+ */
+export function chainGraph(count: number): GraphView {
+  const nodes: GraphNode[] = [{ kind: 'inputs', id: '__inputs', inputs: [{ name: 'query', type: 'string', required: true }] }]
+  const edges: GraphEdge[] = []
+  for (let i = 0; i < count; i++) {
+    const id = `c${i}`
+    nodes.push(step(id, 'template', 'utility'))
+    if (i === 0 || i % 3 === 2) edges.push(edge('__inputs', id, 'input', 'inputs.query', 'inputs.query'))
+    if (i > 0) edges.push(edge(`c${i - 1}`, id, 'reference', `c${i - 1}.output.text`, 'inputs.text'))
+  }
+  nodes.push({ kind: 'output', id: '__output', fields: ['text', 'query'] })
+  edges.push(edge(`c${count - 1}`, '__output', 'output', `c${count - 1}.output.text`, 'output.text'))
+  edges.push(edge('__inputs', '__output', 'output', 'inputs.query', 'output.query'))
+  return {
+    name: 'chain',
+    nodes,
+    edges,
+    layers: Array.from({ length: count }, (_, i) => [`c${i}`]),
+    estimate: { fixed: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, perItem: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 } },
+    runnable: true,
+  }
+}

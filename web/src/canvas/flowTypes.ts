@@ -1,5 +1,6 @@
 //! The React Flow shapes the canvas draws: node data is a union on `kind`, one variant per node type.
 import type { Edge, Node } from '@xyflow/react'
+import type { Route } from './layout'
 import type { EdgeKind, GraphNode } from '../api/types'
 
 export type StepGraphNode = Extract<GraphNode, { kind: 'step' }>
@@ -20,6 +21,8 @@ export interface FlowEdgeData extends Record<string, unknown> {
   field: string
   /** Branch edges always show their label; the others only on hover or selection. */
   alwaysShowLabel: boolean
+  /** Where the layout routed it around the nodes (drawn as a bezier without one). */
+  route?: Route
 }
 
 export type CanvasEdge = Edge<FlowEdgeData, 'flow'>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LEGIBLE_TITLE_PX, legibleViewport, legibleZoom, type Box } from './legibleFit'
+import { FIT_MARGIN, fitView, LEGIBLE_TITLE_PX, legibleViewport, legibleZoom, type Box } from './legibleFit'
 import { TITLE_PX } from './textSx'
 
 /** Multi-Collection Search as laid out: inputs, two searches side by side, merge, rerank, output. */
@@ -62,6 +62,20 @@ describe('legibleViewport', () => {
     const normal = legibleViewport(WIDE, 1000, 600)
     const presented = legibleViewport(WIDE, 1000, 600, { scale: 1.5 })
     expect(presented.zoom).toBeCloseTo(normal.zoom * 1.5)
+  })
+
+  it('keeps in view what is drawn beyond the nodes (edges routed round the sides)', () => {
+    const small = WIDE.slice(0, 2)
+    const plain = legibleViewport(small, 1200, 800)
+    const reached = legibleViewport(small, 1200, 800, { reach: [{ x: -200, y: 20, width: 0, height: 0 }] })
+    // Centred on the wider extent: the point at x = -200 is on screen.
+    expect(reached.x + -200 * reached.zoom).toBeGreaterThan(0)
+    expect(reached.x).toBeGreaterThan(plain.x)
+  })
+
+  it('describes the view a layout is made for: the canvas, the legible zoom and the margin', () => {
+    expect(fitView(1024, 614)).toEqual({ width: 1024, height: 614, zoom: legibleZoom(), margin: FIT_MARGIN })
+    expect(fitView(1024, 552, 1.5).zoom).toBeCloseTo(legibleZoom() * 1.5)
   })
 
   it('leaves an empty graph or unmeasured canvas at the legible zoom', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { branchingGraph } from './fixtures'
-import { EDGE_LOOKS, edgeLabel, graphToFlow } from './toFlow'
+import { linkKey } from './layout'
+import { EDGE_LOOKS, edgeLabel, graphToFlow, withRoutes } from './toFlow'
 
 describe('graphToFlow', () => {
   const graph = branchingGraph()
@@ -25,6 +26,19 @@ describe('graphToFlow', () => {
       expect(e).toMatchObject({ id: g.id, source: g.source, target: g.target, type: 'flow' })
       expect(e.data).toMatchObject({ kind: g.kind, label: g.label, field: g.field })
     })
+  })
+
+  it("names each edge by its steps' ids", () => {
+    expect(flow.edges[0].ariaLabel).toBe('Edge from __inputs to search')
+  })
+
+  it('gives edges the routes the layout made for them, and leaves the others without', () => {
+    const route = { from: { x: 0, y: 0 }, to: { x: 100, y: 0 }, points: [] }
+    const routed = withRoutes(flow.edges, { [linkKey('__inputs', 'search')]: route })
+    expect(routed[0].data?.route).toBe(route)
+    expect(routed[1].data?.route).toBeUndefined()
+    // Unchanged edges are the same objects.
+    expect(routed[1]).toBe(flow.edges[1])
   })
 
   it('draws then and else differently and always labels them', () => {

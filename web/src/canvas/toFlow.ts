@@ -4,6 +4,7 @@ import { MarkerType, Position, type EdgeMarker } from '@xyflow/react'
 import type { CSSProperties } from 'react'
 import type { EdgeKind, GraphEdge, GraphNode, GraphView } from '../api/types'
 import type { CanvasEdge, CanvasNode } from './flowTypes'
+import { routeOf, type Routes } from './layout'
 
 export interface Flow {
   nodes: CanvasNode[]
@@ -67,6 +68,9 @@ export function toEdge(edge: GraphEdge): CanvasEdge {
     type: 'flow',
     source: edge.source,
     target: edge.target,
+    // Named by the step ids, whatever React Flow's own ids of its nodes (the builder keeps a
+    // renamed step's node under its first id).
+    ariaLabel: `Edge from ${edge.source} to ${edge.target}`,
     style,
     markerEnd,
     deletable: false,
@@ -77,4 +81,12 @@ export function toEdge(edge: GraphEdge): CanvasEdge {
       alwaysShowLabel: edge.kind === 'then' || edge.kind === 'else',
     },
   }
+}
+
+/** `edges` with the routes the layout made for them (an edge without one keeps none). */
+export function withRoutes(edges: CanvasEdge[], routes: Routes): CanvasEdge[] {
+  return edges.map((edge) => {
+    const route = routeOf(routes, edge.source, edge.target)
+    return route === edge.data?.route ? edge : { ...edge, data: { ...edge.data!, route } }
+  })
 }

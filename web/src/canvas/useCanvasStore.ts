@@ -1,7 +1,9 @@
 //! Lets other panels drive the canvas: `useCanvasStore.getState().focus(id)` selects a node and
-//! centres the viewport on it (the inspector's "jump to the referenced node").
+//! centres the viewport on it (the inspector's "jump to the referenced node"). Also what the
+//! layout needs to know of the canvas: its size, and the view the last graph was laid out for.
 import { create } from 'zustand'
 import { useWorkflowStore } from '../state/workflowStore'
+import type { LayoutView } from './layout'
 
 type Centre = (id: string) => void
 
@@ -11,6 +13,10 @@ export interface CanvasStore {
   /** Registers the canvas's centring function; returns the function that unregisters it. */
   attach(centre: Centre): () => void
   focus(id: string): void
+  /** The canvas region's size in CSS px, once measured (not a subscription: read it when laying out). */
+  size?: { width: number; height: number }
+  /** The view the read-only canvas laid its graph out for: the builder lays out for the same, so that entering edit mode moves nothing. */
+  laidFor?: LayoutView
 }
 
 export const useCanvasStore = create<CanvasStore>()((set, get) => ({

@@ -5,16 +5,17 @@
 //! every node is rendered, not only those on screen: React Flow works out what is on screen for
 //! every node and edge again at each change of its store, and an edit changes it twice (nodes,
 //! then edges) — on 200 steps that cost more than drawing the few off-screen nodes saves
-//! (docs/benchmarks.md, Builder).
+//! (docs/benchmarks.md, Builder). Edges follow the automatic layout's routes while those hold
+//! (store/autoLayout.ts); the canvas fits legibly (useEditorFit.ts) and follows a run
+//! (useFollowRun.ts) as the read-only one does.
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import CanvasMiniMap from '../../canvas/CanvasMiniMap'
 import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
 import { useCanvasStore } from '../../canvas/useCanvasStore'
-import { WHOLE_FIT as FIT, useFitReady, useLegibleFit } from '../../canvas/useLegibleFit'
-import { usePresenterStore } from '../../shell/presenter'
+import { useFollowRun } from '../../canvas/useFollowRun'
 import type { XY } from '../doc/model'
 import { idOfKey, keyOf } from '../doc/nodeKeys'
 import NoteNode, { NOTE_COLOR } from '../notes/NoteNode'
@@ -24,6 +25,7 @@ import ConnectionHint from './ConnectionHint'
 import { FlowNodeCache, type EditorNode } from './flowNodes'
 import { connectionAllowed, refusedOver } from './refusedOver'
 import { nodeAt, useCanvasDrop } from './useCanvasDrop'
+import { useEditorFit } from './useEditorFit'
 import { useEditorKeys } from './useEditorKeys'
 
 const nodeTypes = { ...readNodeTypes, note: NoteNode }
@@ -60,6 +62,7 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   const selection = useEditor((s) => s.selection)
   const graphEdges = useEditor((s) => s.edges)
   const edgeSelection = useEditor((s) => s.edgeSelection)
+  const routes = useEditor((s) => s.routes)
   const [cache] = useState(() => new FlowNodeCache())
   const [dragged, setDragged] = useState<Record<string, XY>>({})
   // A note being resized shows its new size at once; the note keeps it when the resize ends.
@@ -70,25 +73,15 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
     () => cache.build(graph, keys, notes, positions, dragged, selected, resized),
     [cache, graph, keys, notes, positions, dragged, selected, resized],
   )
-  const edges = useMemo(() => cache.buildEdges(graphEdges, keys, selectedEdges), [cache, graphEdges, keys, selectedEdges])
+  const edges = useMemo(() => cache.buildEdges(graphEdges, keys, selectedEdges, routes), [cache, graphEdges, keys, selectedEdges, routes])
   const flow = useReactFlow<EditorNode>()
-  const { screenToFlowPosition, getNode, getZoom, setCenter, fitView } = flow
+  const { screenToFlowPosition, getNode, getZoom, setCenter } = flow
 
   useEditorKeys()
+  const stepKey = useCallback((id: string) => keyOf(store.getState().nodeKeys, id), [store])
+  useFollowRun(stepKey)
 
-  // In presenter mode the builder fits as the read-only canvas does (titles legible, 1.5×
-  // larger); leaving it fits the whole workflow again.
-  const presenting = usePresenterStore((s) => s.on)
-  const [presentingAtStart] = useState(presenting)
-  const ready = useFitReady()
-  const legibleFit = useLegibleFit()
-  const presented = useRef(false)
-  useEffect(() => {
-    if (!ready || presented.current === presenting) return
-    presented.current = presenting
-    if (presenting) legibleFit()
-    else void fitView(FIT)
-  }, [ready, presenting, legibleFit, fitView])
+  useEditorFit(store)
 
   useEffect(
     () =>
@@ -188,8 +181,6 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       colorMode={mode}
-      fitView={!presentingAtStart}
-      fitViewOptions={FIT}
       minZoom={0.05}
       maxZoom={2}
       onNodesChange={onNodesChange}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { GraphEdge, GraphNode } from '../../api/types'
 import { edgeId, stepNode } from '../doc/view'
 import { FlowNodeCache } from './flowNodes'
+import { linkKey } from '../../canvas/layout'
 
 const node = (id: string, text = id): GraphNode => stepNode({ id, tool: 'template', inputs: { text } }, undefined)
 const edge = (source: string, target: string): GraphEdge => ({
@@ -45,5 +46,21 @@ describe('FlowNodeCache', () => {
     expect(renamed.data?.label).toBe('x.output.text')
     // What React Flow reports back is the store's (the graph's) edge id.
     expect(cache.edgeIdOf(renamed.id)).toBe('x->b:inputs.text')
+    // And what a person (or a screen reader) is told names the steps by their ids.
+    expect(drawn.ariaLabel).toBe('Edge from a to b')
+    expect(renamed.ariaLabel).toBe('Edge from x to b')
+  })
+
+  it('draws an edge along the route it is given, and redraws it only when that changes', () => {
+    const cache = new FlowNodeCache()
+    const keys = { a: 'a', b: 'b' }
+    const route = { from: { x: 188, y: 41 }, to: { x: 232, y: 41 }, points: [] }
+    const routes = { [linkKey('a', 'b')]: route }
+    const [first] = cache.buildEdges([edge('a', 'b')], keys, NONE, routes)
+    expect(first.data?.route).toBe(route)
+    expect(cache.buildEdges([edge('a', 'b')], keys, NONE, { ...routes })[0]).toBe(first)
+    const [unrouted] = cache.buildEdges([edge('a', 'b')], keys, NONE, {})
+    expect(unrouted).not.toBe(first)
+    expect(unrouted.data?.route).toBeUndefined()
   })
 })

@@ -2,11 +2,12 @@
 //! object changes only when its data, position, size or selection does, so React Flow and the
 //! memoised node components redraw only what an edit touched. Steps are drawn under their
 //! stable keys (doc/nodeKeys.ts), and edges between them keyed the same way, so a rename
-//! updates them in place.
+//! updates them in place; what a person or a test reads of an edge — its accessible name and
+//! `data-id` — follows the step ids all the same.
 import { Position } from '@xyflow/react'
 import type { GraphEdge, GraphNode, Note } from '../../api/types'
 import type { CanvasEdge, CanvasNode } from '../../canvas/flowTypes'
-import { nodeSize } from '../../canvas/layout'
+import { nodeSize, routeOf, type Routes } from '../../canvas/layout'
 import { toEdge } from '../../canvas/toFlow'
 import type { XY } from '../doc/model'
 import { keyOf, type NodeKeys } from '../doc/nodeKeys'
@@ -111,13 +112,14 @@ export class FlowNodeCache {
     return (this.lastNodes = sameItems(out, this.lastNodes) ? this.lastNodes : out)
   }
 
-  buildEdges(graph: GraphEdge[], keys: NodeKeys, selection: ReadonlySet<string>): CanvasEdge[] {
+  buildEdges(graph: GraphEdge[], keys: NodeKeys, selection: ReadonlySet<string>, routes: Routes = {}): CanvasEdge[] {
     const out = graph.map((g) => {
       const source = keyOf(keys, g.source)
       const target = keyOf(keys, g.target)
       const id = source === g.source && target === g.target ? g.id : edgeId(source, target, g.field)
       const prev = this.edges.get(id)
       const selected = selection.has(g.id)
+      const route = routeOf(routes, g.source, g.target)
       // Plans return new edge objects each time; an edge that reads the same is kept.
       if (
         prev &&
@@ -127,11 +129,13 @@ export class FlowNodeCache {
             prev.from.field === g.field &&
             prev.from.source === g.source &&
             prev.from.target === g.target)) &&
-        (prev.edge.selected ?? false) === selected
+        (prev.edge.selected ?? false) === selected &&
+        prev.edge.data?.route === route
       ) {
         return prev.edge
       }
-      const edge: CanvasEdge = { ...toEdge(g), id, source, target, selected }
+      const drawn = toEdge(g)
+      const edge: CanvasEdge = { ...drawn, id, source, target, selected, data: { ...drawn.data!, route } }
       // The page shows the graph's id (what the workflow calls it), whatever the key. (React
       // Flow never reads an edge's data-id back; its types just do not list data attributes.)
       if (id !== g.id) edge.domAttributes = { 'data-id': g.id } as CanvasEdge['domAttributes']

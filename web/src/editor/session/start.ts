@@ -1,6 +1,7 @@
 //! The editor chunk's entry: starts an editing session (store, bindings, handle) for what
 //! `startEditing` asked for.
 import { runSocket } from '../../api/socket'
+import { useCanvasStore } from '../../canvas/useCanvasStore'
 import { checkImport } from '../../state/checkImport'
 import { useCatalogStore } from '../../state/catalogStore'
 import { openWorkflowById, openWorkflowText, setUrl } from '../../state/openWorkflow'
@@ -39,7 +40,8 @@ export async function start(request: StartRequest): Promise<void> {
   await useCatalogStore.getState().load()
   const { restoredAt } = opened
   const init = await withGraph(opened.init)
-  const store = createEditorStore(init, { api: httpEditorApi, tools: () => useCatalogStore.getState().tools })
+  // Laid out for the canvas the read-only view laid it out for, so that nothing moves.
+  const store = createEditorStore({ ...init, view: useCanvasStore.getState().laidFor }, { api: httpEditorApi, tools: () => useCatalogStore.getState().tools })
   const key = init.source.key
   if (isNewKey(key) || useWorkflowStore.getState().current?.key !== key) {
     // A new workflow or a restored one of its kind: nothing was fetched, the editor is the source.

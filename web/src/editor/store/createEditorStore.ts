@@ -14,7 +14,7 @@ import { placeMissing } from '../doc/placement'
 import { renameKeys } from '../doc/rewrite'
 import { changedSteps, downstream } from '../doc/stale'
 import { adjustEdges, NodeBuilder } from '../doc/view'
-import { autoLayout } from './autoLayout'
+import { autoLayout, liveRoutes, positionsOfLayout, renameLayout } from './autoLayout'
 import { editActions, type EditActions } from './editActions'
 import { fileActions, type FileActions } from './fileActions'
 import type { Analysis, CommitOptions, ConnectRequest, EditorData, EditorDeps, EditorInit, Notice } from './state'
@@ -85,7 +85,15 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
 
   const firstNodes = nodesOf(init.doc)
   const firstEdges = init.graph?.edges ?? []
-  const firstAuto = autoLayout(firstNodes, firstEdges)
+  const firstLayout = autoLayout(firstNodes, firstEdges, init.view)
+  // A file that places some nodes keeps them there; the others go beside their sources, in
+  // free space (the automatic layout would put them on top of the placed ones).
+  const placedAtStart = positionsOf(init.doc)
+  const firstAuto =
+    placedAtStart && Object.keys(placedAtStart).length > 0
+      ? placeMissing(firstNodes, firstEdges, placedAtStart, notesOf(init.doc))
+      : positionsOfLayout(firstLayout)
+  const firstPositions = { ...firstAuto, ...(placedAtStart ?? {}) }
   const savedJson = init.savedJson ?? jsonOf(init.doc)
 
   const store = createStore<EditorState>()((set, get) => {
@@ -98,11 +106,12 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
       if (options.place) auto = { ...auto, ...options.place }
       const fixed = positionsOf(doc) ?? {}
       const placed = { ...auto, ...fixed }
-      const missing = placeMissing(nodes, edges, placed)
+      const notes = notesOf(doc)
+      const missing = placeMissing(nodes, edges, placed, notes)
       if (Object.keys(missing).length > 0) auto = { ...auto, ...missing }
       const positions = { ...auto, ...fixed }
+      const layout = options.renames ? renameLayout(before.layout, options.renames) : before.layout
       const ids = new Set(nodes.map((n) => n.id))
-      const notes = notesOf(doc)
       for (const n of notes) ids.add(`note:${n.id}`)
       const wanted = options.select ?? (options.renames ? before.selection.map((id) => options.renames![id] ?? id) : before.selection)
       const selection = wanted.filter((id) => ids.has(id))
@@ -120,6 +129,8 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
         edges,
         auto,
         positions,
+        layout,
+        routes: liveRoutes(layout, nodes, positions, before.routes),
         notes,
         selection: sameList(selection, before.selection) ? before.selection : selection,
         edgeSelection: before.edgeSelection.filter((id) => edges.some((e) => e.id === id)),
@@ -283,10 +294,12 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
       selection: [],
       edgeSelection: [],
       auto: firstAuto,
+      layout: firstLayout,
+      routes: liveRoutes(firstLayout, firstNodes, firstPositions),
       nodes: firstNodes,
       nodeKeys: initialKeys(init.doc),
       edges: firstEdges,
-      positions: { ...firstAuto, ...(positionsOf(init.doc) ?? {}) },
+      positions: firstPositions,
       notes: notesOf(init.doc),
       // The read-only view's strict plan, until the draft-mode answer with references arrives.
       analysis: { diagnostics: init.diagnostics ?? [], graph: init.graph },

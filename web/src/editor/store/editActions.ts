@@ -9,11 +9,13 @@ import { copySteps, parseFragment, pasteIds, placeFragment } from '../doc/clipbo
 import { connect as connectOp, type Connection } from '../doc/connect'
 import { addNote as addNoteOp, deleteNotes, newNoteId, positionsOf, setPositions, updateNote as updateNoteOp } from '../doc/layout'
 import { INPUTS_NODE, OUTPUT_NODE, stepIds, updateStep, type XY } from '../doc/model'
-import { besides, freeSpot } from '../doc/placement'
+import { besides, freeOffset, freeSpot, occupiedBoxes, sizeOf } from '../doc/placement'
 import { deleteSteps, removeReferences, sitesOfEdge } from '../doc/references'
 import { applyRewrite, renameKeys, rewrittenSteps } from '../doc/rewrite'
 import { edgeOf } from '../doc/view'
-import { autoLayout } from './autoLayout'
+import { unionBox } from '../../canvas/geometry'
+import { fits, STEP_SIZE, type LayoutView } from '../../canvas/layout'
+import { autoLayout, positionsOfLayout } from './autoLayout'
 import type { EditorContext } from './createEditorStore'
 
 export interface EditActions {
@@ -26,8 +28,14 @@ export interface EditActions {
   deleteNodes(ids: string[]): Promise<void>
   /** Moves nodes; `key` coalesces successive moves (arrow keys) into one undo entry. */
   moveNodes(moved: Record<string, XY>, key?: string): void
-  /** Lays the graph out again (written to the file only when it keeps positions). */
-  relayout(): void
+  /** Lays the graph out again for `view` (written to the file only when it keeps positions). */
+  relayout(view?: LayoutView): void
+  /**
+   * Lays the graph out again for the builder's canvas when the layout it started with (the
+   * read-only view's, made for a wider canvas) does not fit it, one made for it does, and the
+   * document places no node; returns whether it did. Not an edit: nothing is written.
+   */
+  fitLayoutTo(view: LayoutView): boolean
   copySelection(): string | undefined
   paste(text: string, at?: XY): Promise<void>
   duplicateSelection(): Promise<void>
@@ -76,11 +84,18 @@ export function editActions(ctx: EditorContext): EditActions {
     return 'The workflow kept changing; try again.'
   }
 
+  /** What new nodes must not land on: every node and note as drawn now. */
+  function occupied() {
+    const { nodes, positions, notes } = get()
+    return occupiedBoxes(nodes, positions, notes)
+  }
+
+  /** Where a new step goes: the free spot nearest `at`, else beside the selected node, else near the origin. */
   function spotFor(at: XY | undefined): XY {
-    const { positions, selection } = get()
-    if (at) return at
-    const anchor = selection.map((id) => positions[id]).find(Boolean)
-    return anchor ? besides(anchor, Object.values(positions)) : freeSpot({ x: 0, y: 0 }, Object.values(positions))
+    const { nodes, positions, selection } = get()
+    if (at) return freeSpot(STEP_SIZE, at, occupied())
+    const anchor = nodes.find((n) => selection.includes(n.id) && positions[n.id])
+    return anchor ? besides({ ...positions[anchor.id], ...sizeOf(anchor) }, STEP_SIZE, occupied()) : freeSpot(STEP_SIZE, { x: 0, y: 0 }, occupied())
   }
 
   async function pasteFragment(text: string, at: XY | undefined, offset: XY): Promise<void> {
@@ -104,7 +119,13 @@ export function editActions(ctx: EditorContext): EditActions {
     const known = Object.values(copied)
     const origin =
       known.length > 0 ? { x: Math.min(...known.map((p) => p.x)) + offset.x, y: Math.min(...known.map((p) => p.y)) + offset.y } : spotFor(undefined)
-    const place = placeFragment({ steps, positions: copied }, at ?? origin)
+    const wanted = placeFragment({ steps, positions: copied }, at ?? origin)
+    // The group keeps its copied layout and moves, as one, to the free space nearest the spot.
+    const shift = freeOffset(
+      Object.values(wanted).map((p) => ({ ...p, ...STEP_SIZE })),
+      occupied(),
+    )
+    const place = Object.fromEntries(Object.entries(wanted).map(([id, p]) => [id, { x: p.x + shift.x, y: p.y + shift.y }]))
     const doc = withPositions(appendSteps(get().doc, steps), place)
     get().commit(doc, { place, select: steps.map((s) => s.id) })
   }
@@ -204,11 +225,25 @@ export function editActions(ctx: EditorContext): EditActions {
       get().commit(next, { place: nodes, key })
     },
 
-    relayout: () => {
+    relayout: (view) => {
       const { doc, nodes, edges } = get()
-      const laid = autoLayout(nodes, edges)
+      const layout = autoLayout(nodes, edges, view)
+      const laid = positionsOfLayout(layout)
+      // The routes hold for the new positions: the commit (or this) draws them.
+      ctx.set({ layout })
       if (positionsOf(doc)) get().commit(setPositions(doc, laid), { place: laid })
-      else ctx.set({ auto: laid, positions: laid })
+      else ctx.set({ auto: laid, positions: laid, routes: layout.routes })
+    },
+
+    fitLayoutTo: (view) => {
+      const { doc, layout, nodes, edges } = get()
+      const boxes = Object.values(layout.boxes)
+      if (positionsOf(doc) || boxes.length === 0 || fits(unionBox(boxes), view)) return false
+      const next = autoLayout(nodes, edges, view)
+      if (!next.fits) return false
+      const laid = positionsOfLayout(next)
+      ctx.set({ layout: next, auto: laid, positions: laid, routes: next.routes })
+      return true
     },
 
     copySelection: () => {

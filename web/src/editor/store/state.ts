@@ -4,6 +4,8 @@ import type { Diagnostic, GraphEdge, GraphNode, GraphView, Note, ReferenceSite, 
 import type { History } from '../doc/history'
 import type { XY } from '../doc/model'
 import type { NodeKeys } from '../doc/nodeKeys'
+import type { LayoutView, Routes } from '../../canvas/layout'
+import type { EditorLayout } from './autoLayout'
 import type { EditorApi } from './editorApi'
 
 /** Which workflow is being edited, and where Save writes. */
@@ -54,6 +56,10 @@ export interface EditorData {
   edgeSelection: string[]
   /** Positions the editor chose for nodes the document does not place. */
   auto: Record<string, XY>
+  /** The last automatic layout (at the start, or Re-layout): its boxes and edge routes. */
+  layout: EditorLayout
+  /** The layout's routes that still hold where the nodes are now (autoLayout.ts). */
+  routes: Routes
   /** What the canvas draws. */
   nodes: GraphNode[]
   /** The canvas node drawing each step: kept through renames, so a rename redraws in place. */
@@ -98,6 +104,8 @@ export interface EditorInit {
   /** The server's plan of the document, when one is at hand (the read-only view had it). */
   graph?: GraphView
   diagnostics?: Diagnostic[]
+  /** The canvas the read-only view laid the workflow out for: the builder starts from the same layout. */
+  view?: LayoutView
 }
 
 export interface CommitOptions {

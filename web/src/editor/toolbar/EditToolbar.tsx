@@ -15,8 +15,7 @@ import IconButton from '@mui/material/IconButton'
 import Tooltip from '@mui/material/Tooltip'
 import { useReactFlow } from '@xyflow/react'
 import type { ReactNode } from 'react'
-import { WHOLE_FIT as FIT, useLegibleFit } from '../../canvas/useLegibleFit'
-import { usePresenterStore } from '../../shell/presenter'
+import { useCanvasView, useLegibleFit } from '../../canvas/useLegibleFit'
 import { flowRect } from '../canvas/useEditorKeys'
 import { leaveAndReopen } from '../session/start'
 import { useEditor, useEditorStore } from '../useEditor'
@@ -53,10 +52,11 @@ export default function EditToolbar() {
   const canRedo = useEditor((s) => s.history.future.length > 0)
   const selected = useEditor((s) => s.selection.length + s.edgeSelection.length)
   const hasSteps = useEditor((s) => s.selection.some((id) => !id.startsWith('__') && !id.startsWith('note:')))
-  const { screenToFlowPosition, fitView } = useReactFlow()
+  const { screenToFlowPosition } = useReactFlow()
   const legibleFit = useLegibleFit()
+  const viewNow = useCanvasView()
   const s = () => store.getState()
-  const fit = () => (usePresenterStore.getState().on ? legibleFit() : void fitView(FIT))
+  const fit = () => legibleFit()
 
   const addNote = () => {
     const canvas = flowRect()
@@ -97,7 +97,7 @@ export default function EditToolbar() {
       <Tool
         label="Re-layout"
         onClick={() => {
-          s().relayout()
+          s().relayout(viewNow())
           // Once the nodes are drawn where the layout put them.
           requestAnimationFrame(fit)
         }}
