@@ -1,11 +1,11 @@
-//! Agent mode (seed 000 §3): the model gets vai's tools and calls them — several at once if it
-//! likes — until it answers or reaches the iteration limit. Every call is reported as it starts
-//! and as it ends; a call the model got wrong (an unknown tool, arguments that are not an
-//! object, inputs the tool refuses) goes back to the model as an error it can correct.
+//! Agent mode (docs/chat.md, "Modes"): the model gets vai's tools and calls them — several at
+//! once if it likes — until it answers or reaches the iteration limit. Every call is reported as
+//! it starts and as it ends; a call the model got wrong (an unknown tool, arguments that are not
+//! an object, inputs the tool refuses) goes back to the model as an error it can correct.
 
-use crate::engine::{Turn, Work};
 use crate::prompt::{self, Budget};
 use crate::tools;
+use crate::turn::{Turn, Work};
 use futures_util::future::join_all;
 use serde_json::{Map, Value, json};
 use std::time::Instant;
@@ -17,7 +17,7 @@ const MAX_KEPT_OUTPUT: usize = vai_contract::INLINE_OUTPUT_LIMIT;
 
 pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(), String> {
     let options = work.options;
-    let definitions = tools::definitions(&work.engine.registry, options.allow_writes);
+    let definitions = tools::definitions(work.registry, options.allow_writes);
     let budget = Budget::for_model(work.llm.context_tokens());
     let (mut messages, dropped) = prompt::window(work.earlier, options.max_turns, budget.history);
     messages.push(Message::user(work.question));
@@ -113,7 +113,7 @@ async fn run_calls(
     done: &mut Vec<(String, Value, Result<String, String>)>,
 ) -> Vec<Result<String, String>> {
     let options = work.options;
-    let registry = &work.engine.registry;
+    let registry = work.registry;
     let mut prepared = Vec::with_capacity(calls.len());
     for call in calls {
         let tool = tools::registry_name(&call.name).filter(|t| registry.tool(t).is_some());

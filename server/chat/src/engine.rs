@@ -1,26 +1,19 @@
 //! The chat engine: one question in, one recorded turn out, with every step of the way reported
-//! as a [`ChatEvent`]. A turn that fails or is cancelled is recorded too, with what it had.
+//! as a [`ChatEvent`]. It picks the mode (agent, or the fixed pipeline) and records the turn;
+//! a turn that fails or is cancelled is recorded too, with what it had.
 
 use crate::history::{self, History, HistoryError};
 use crate::options::{ChatOptions, MAX_QUESTION_BYTES};
-use crate::sources::{Sources, cut};
-use crate::{agent, pipeline, prompt};
-use serde_json::{Map, Value};
+use crate::sources::cut;
+use crate::turn::{Turn, TurnSink, Work};
+use crate::{agent, pipeline};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tokio_util::sync::CancellationToken;
-use vai_contract::{
-    ChatEvent, ChatMode, ChatSession, ChatTimings, ChatToolCall, ChatTurn, TurnState, TurnStatus,
-};
-use vai_providers::llm::{CompletionRequest, Llm, StopReason, StreamEvent};
+use vai_contract::{ChatEvent, ChatMode, ChatSession, ChatTurn, TurnStatus};
+use vai_providers::llm::Llm;
 use vai_runtime::tool_schema::BeforeTool;
-use vai_workflow::{Limits as RunLimits, Registry, ToolError, Usage, run_alone};
-
-/// Longest wait for one tool call of a turn.
-const TOOL_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// Where a turn's events go.
-pub type TurnSink<'a> = dyn FnMut(ChatEvent) + Send + 'a;
+use vai_workflow::{Limits as RunLimits, Registry};
 
 /// Why a question was not asked at all (nothing is recorded).
 #[derive(Debug, thiserror::Error)]
@@ -36,11 +29,11 @@ pub enum ChatError {
 /// What a chat needs: the tools, the model, the history.
 #[derive(Clone)]
 pub struct ChatEngine {
-    pub(crate) registry: Arc<Registry>,
-    pub(crate) llm: Option<Arc<dyn Llm>>,
+    registry: Arc<Registry>,
+    llm: Option<Arc<dyn Llm>>,
     history: Arc<dyn History>,
-    pub(crate) limits: RunLimits,
-    pub(crate) before_tool: Option<BeforeTool>,
+    limits: RunLimits,
+    before_tool: Option<BeforeTool>,
 }
 
 /// What to say when there is no LLM.
@@ -143,20 +136,11 @@ impl ChatEngine {
             .model
             .clone()
             .unwrap_or_else(|| llm.default_model().to_string());
-        let mut turn = Turn {
-            sink,
-            answer: String::new(),
-            answering: false,
-            sources: Sources::default(),
-            tool_calls: Vec::new(),
-            usage: Usage::default(),
-            timings: ChatTimings::default(),
-            notice: None,
-        };
+        let mut turn = Turn::new(sink);
         let turn_id = history::new_id()[..12].to_string();
         let started_at = history::now_ms();
         let started = Instant::now();
-        (turn.sink)(ChatEvent::TurnStarted {
+        turn.emit(ChatEvent::TurnStarted {
             session_id: session_id.to_string(),
             turn_id: turn_id.clone(),
             mode: options.mode,
@@ -175,14 +159,16 @@ impl ChatEngine {
             )
         } else {
             let work = Work {
-                engine: self,
+                registry: &self.registry,
+                before_tool: self.before_tool.as_ref(),
+                limits: self.limits,
                 llm: llm.as_ref(),
                 question,
                 options,
                 earlier: &earlier,
             };
             let outcome = tokio::select! {
-                result = work.run(&mut turn) => match result {
+                result = answer(&work, &mut turn) => match result {
                     Ok(()) => Outcome::Done,
                     Err(message) => Outcome::Failed(message),
                 },
@@ -216,7 +202,7 @@ impl ChatEngine {
         // A tool's error or the model may have echoed a key: the record keeps none of it.
         let record = masked(record);
         let saved = self.history.append(session_id, &record).await;
-        (turn.sink)(ChatEvent::TurnFinished {
+        turn.emit(ChatEvent::TurnFinished {
             turn: record.clone(),
         });
         saved?;
@@ -235,199 +221,25 @@ fn masked(turn: ChatTurn) -> ChatTurn {
     serde_json::from_value(value).unwrap_or(turn)
 }
 
+/// Answer in the mode asked for: agent mode falls back to the fixed pipeline on a model that
+/// cannot call tools, and says so.
+async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(), String> {
+    match work.options.mode {
+        ChatMode::Agent if !work.llm.supports_tools() => {
+            turn.notice(format!(
+                "{} cannot call tools, so agent mode answered with the fixed pipeline; \
+                 configure a tool-capable model (Claude, GPT-4o, llama3.1) for agent mode.",
+                work.llm.default_model()
+            ));
+            pipeline::answer(work, turn).await
+        }
+        ChatMode::Agent => agent::answer(work, turn).await,
+        ChatMode::Pipeline => pipeline::answer(work, turn).await,
+    }
+}
+
 enum Outcome {
     Done,
     Failed(String),
     Cancelled,
-}
-
-/// What a turn has gathered so far; kept when the turn fails or is cancelled.
-pub(crate) struct Turn<'s, 'a> {
-    sink: &'s mut TurnSink<'a>,
-    pub(crate) answer: String,
-    /// The `answering` state was reported for the current model call.
-    answering: bool,
-    pub(crate) sources: Sources,
-    pub(crate) tool_calls: Vec<ChatToolCall>,
-    pub(crate) usage: Usage,
-    pub(crate) timings: ChatTimings,
-    notice: Option<String>,
-}
-
-impl Turn<'_, '_> {
-    pub(crate) fn emit(&mut self, event: ChatEvent) {
-        (self.sink)(event);
-    }
-
-    pub(crate) fn state(&mut self, state: TurnState, label: impl Into<String>) {
-        self.answering = state == TurnState::Answering;
-        self.emit(ChatEvent::State {
-            state,
-            label: label.into(),
-        });
-    }
-
-    pub(crate) fn notice(&mut self, message: impl Into<String>) {
-        let message = message.into();
-        self.notice = Some(match self.notice.take() {
-            Some(earlier) => format!("{earlier} {message}"),
-            None => message.clone(),
-        });
-        self.emit(ChatEvent::Notice { message });
-    }
-
-    pub(crate) fn sources_changed(&mut self) {
-        let sources = self.sources.list.clone();
-        self.emit(ChatEvent::Sources { sources });
-    }
-
-    /// Start a new paragraph of the answer (text the model writes after calling tools).
-    pub(crate) fn paragraph(&mut self) {
-        if !self.answer.is_empty() && !self.answer.ends_with("\n\n") {
-            self.answer.push_str("\n\n");
-            self.emit(ChatEvent::Text {
-                delta: "\n\n".to_string(),
-            });
-        }
-    }
-
-    fn text(&mut self, delta: String) {
-        if delta.is_empty() {
-            return;
-        }
-        if !self.answering {
-            self.state(TurnState::Answering, "Answering");
-        }
-        self.answer.push_str(&delta);
-        self.emit(ChatEvent::Text { delta });
-    }
-}
-
-/// One question being answered.
-pub(crate) struct Work<'e> {
-    pub(crate) engine: &'e ChatEngine,
-    pub(crate) llm: &'e dyn Llm,
-    pub(crate) question: &'e str,
-    pub(crate) options: &'e ChatOptions,
-    /// The session's turns before this one.
-    pub(crate) earlier: &'e [ChatTurn],
-}
-
-impl Work<'_> {
-    async fn run(&self, turn: &mut Turn<'_, '_>) -> Result<(), String> {
-        match self.options.mode {
-            ChatMode::Agent if !self.llm.supports_tools() => {
-                turn.notice(format!(
-                    "{} cannot call tools, so agent mode answered with the fixed pipeline; \
-                     configure a tool-capable model (Claude, GPT-4o, llama3.1) for agent mode.",
-                    self.llm.default_model()
-                ));
-                pipeline::answer(self, turn).await
-            }
-            ChatMode::Agent => agent::answer(self, turn).await,
-            ChatMode::Pipeline => pipeline::answer(self, turn).await,
-        }
-    }
-
-    /// The system prompt: the user's, or the mode's default; with a summary of the turns the
-    /// window leaves out, when the model is large enough to write one.
-    pub(crate) async fn system(&self, default: &str, dropped: usize) -> String {
-        let mut system = self
-            .options
-            .system_prompt
-            .clone()
-            .unwrap_or_else(|| default.to_string());
-        if dropped > 0 && self.llm.context_tokens().is_none() {
-            let older: Vec<ChatTurn> = self
-                .earlier
-                .iter()
-                .filter(|t| t.status == TurnStatus::Done)
-                .take(dropped)
-                .cloned()
-                .collect();
-            let request = CompletionRequest {
-                messages: vec![vai_providers::llm::Message::user(prompt::summary_request(
-                    &older,
-                ))],
-                model: self.options.model.clone(),
-                max_tokens: Some(300),
-                ..CompletionRequest::default()
-            };
-            // A summary that cannot be had is left out: the recent turns still go.
-            if let Ok(summary) = self.llm.complete(request).await
-                && !summary.text.trim().is_empty()
-            {
-                system.push_str("\n\nThe conversation so far, summarized: ");
-                system.push_str(summary.text.trim());
-            }
-        }
-        system
-    }
-
-    /// Run one model call, streaming its text to the turn; the completion once it stops.
-    pub(crate) async fn generate(
-        &self,
-        turn: &mut Turn<'_, '_>,
-        request: CompletionRequest,
-    ) -> Result<vai_providers::llm::Completion, String> {
-        let started = Instant::now();
-        turn.answering = false;
-        let result = if self.options.stream {
-            self.llm
-                .stream(request, &mut |event| {
-                    if let StreamEvent::Text(delta) = event {
-                        turn.text(delta);
-                    }
-                })
-                .await
-        } else {
-            let result = self.llm.complete(request).await;
-            if let Ok(completion) = &result {
-                turn.text(completion.text.clone());
-            }
-            result
-        };
-        turn.timings.generation_ms += started.elapsed().as_millis() as u64;
-        // The provider's errors name it already ("openai: …").
-        let completion = result.map_err(|e| e.to_string())?;
-        if completion.stop_reason == StopReason::MaxTokens {
-            turn.notice(
-                "The answer reached the model's length limit and is cut off; ask for the rest, \
-                 or for a shorter answer.",
-            );
-        }
-        turn.usage.llm_input_tokens += completion.usage.input_tokens;
-        turn.usage.llm_output_tokens += completion.usage.output_tokens;
-        turn.usage.requests += 1;
-        Ok(completion)
-    }
-
-    /// Run registry tool `tool` with `args`, within the turn's limits and a timeout.
-    pub(crate) async fn run_tool(
-        &self,
-        tool: &str,
-        args: Map<String, Value>,
-    ) -> Result<(Value, Option<Usage>), String> {
-        let engine = self.engine;
-        let Some(implementation) = engine.registry.tool(tool) else {
-            return Err(format!("the tool \"{tool}\" is not available"));
-        };
-        if let Some(before) = &engine.before_tool {
-            before(tool).await;
-        }
-        let call = run_alone(implementation.as_ref(), "chat", args, engine.limits);
-        match tokio::time::timeout(TOOL_TIMEOUT, call).await {
-            Ok(Ok(out)) => Ok((out.output, out.usage)),
-            Ok(Err(e)) => Err(tool_error(&e)),
-            Err(_) => Err(format!(
-                "{tool} took longer than {} s",
-                TOOL_TIMEOUT.as_secs()
-            )),
-        }
-    }
-}
-
-/// A tool's error as one sentence.
-fn tool_error(e: &ToolError) -> String {
-    e.to_string()
 }

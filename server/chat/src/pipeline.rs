@@ -1,8 +1,9 @@
-//! The fixed pipeline (seed 001 §2): embed the question, search, rerank — all one `query` call,
-//! the same tool a workflow step runs — then the prompt with the documents, then the answer.
+//! The fixed pipeline (docs/chat.md, "Modes"): embed the question, search, rerank — all one
+//! `query` call, the same tool a workflow step runs — then the prompt with the documents, then
+//! the answer.
 
-use crate::engine::{Turn, Work};
 use crate::prompt::{self, Budget};
+use crate::turn::{Turn, Work};
 use serde_json::{Map, Value, json};
 use std::time::Instant;
 use vai_contract::TurnState;

@@ -143,7 +143,11 @@ pub fn label(tool: &str, args: &Map<String, Value>) -> String {
     }
 }
 
-/// One line on a tool's output: `5 results, top score 0.91`.
+/// One line on a tool's output, for the people reading the tool-call timeline: `5 results, top
+/// score 0.91`. Phrased per tool, as [`label`] phrases the call: it knows which tool ran, so it
+/// says what matters for that tool (the top score, a vector's dimensions, the chunks added).
+/// `vai_workflow::value::summarise` is not a second copy of this: it describes any step's
+/// output from its shape alone, for run events and progress lines, where no tool is known.
 pub fn summary(tool: &str, output: &Value) -> String {
     let results = |field: &str| output.get(field).and_then(Value::as_array);
     match tool {

@@ -132,14 +132,9 @@ impl IntoResponse for ApiError {
 /// Longest client-supplied text (a run id, a step id) quoted back in a message.
 pub(crate) const QUOTE_LIMIT: usize = 64;
 
-/// `text` cut to `limit` characters, with `…` when cut: what the client sent is never echoed
-/// back unbounded.
-pub(crate) fn clip(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
-}
+// `clip(text, limit)`: `text` cut to `limit` characters, with `…` when cut, so what the client
+// sent is never echoed back unbounded. The workflow crate owns the one such helper.
+pub(crate) use vai_workflow::value::truncate_chars as clip;
 
 #[cfg(test)]
 mod tests {

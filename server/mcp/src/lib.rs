@@ -9,17 +9,26 @@
 //! manager, then serves it over stdio ([`McpServer::serve_stdio`]) or streamable HTTP
 //! ([`http::serve`]). What it exposes is listed by [`McpServer::listing`], from which
 //! `vai mcp tools` and docs/mcp.md are made.
+//!
+//! Inside, from the bottom up: `server` holds the state every module reads (it depends only on
+//! the leaves it is made of: `tasks`, `names`, `watch`, `sampling`); `tools`, `resources`,
+//! `prompts` and `running` work on that state, `finished` shaping how a run ended as a result;
+//! `handler` answers each client on top of them, and `stdio` and `http` serve it.
 
 mod codes;
 mod failure;
+mod finished;
+mod handler;
 pub mod http;
 mod listing;
+mod names;
 mod prompts;
 mod resources;
 mod running;
 mod sampling;
 mod schema;
 mod server;
+mod stdio;
 mod tasks;
 mod tools;
 mod watch;

@@ -1,7 +1,7 @@
-//! Prompts (seed 004 §4): author a workflow from a goal, extend one, fix its validation errors,
-//! run one with inputs. Each is a user message that carries what the task needs (the current
-//! text and version, the diagnostics, the inputs still missing) and points at the resources and
-//! tools that finish it, so the assistant validates before it saves.
+//! Prompts (docs/mcp.md, "Prompts"): author a workflow from a goal, extend one, fix its
+//! validation errors, run one with inputs. Each is a user message that carries what the task
+//! needs (the current text and version, the diagnostics, the inputs still missing) and points at
+//! the resources and tools that finish it, so the assistant validates before it saves.
 
 use crate::resources::{CATALOG_URI, FORMAT_URI, SCHEMA_URI};
 use crate::server::McpServer;
@@ -12,6 +12,7 @@ use rmcp::model::{GetPromptResult, JsonObject, Prompt, PromptArgument, PromptMes
 use serde_json::Value;
 use std::fmt::Write;
 use vai_workflow::starters::Starter;
+use vai_workflow::value::truncate_chars;
 use vai_workflow::{Mode, ToolSpec, compile};
 
 /// One prompt's declaration.
@@ -114,7 +115,7 @@ pub(crate) fn get(
         return Err(McpError::invalid_params(
             format!(
                 "unknown prompt \"{}\"; prompts/list gives those there are",
-                crate::server::clip(name, 80)
+                truncate_chars(name, 80)
             ),
             None,
         ));

@@ -8,6 +8,7 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Value, json};
 use vai_runtime::tool_schema::public_name;
+use vai_workflow::value::truncate_chars;
 use vai_workflow::{Registry, ToolSpec};
 
 pub(crate) const SCHEMA_URI: &str = "vai://schema/workflow";
@@ -106,9 +107,9 @@ pub(crate) fn read(server: &McpServer, uri: &str) -> Result<ReadResourceResult, 
                 McpError::resource_not_found(
                     format!(
                         "no resource {}; resources/list gives those there are",
-                        crate::server::clip(uri, 120)
+                        truncate_chars(uri, 120)
                     ),
-                    Some(json!({"uri": crate::server::clip(uri, 120)})),
+                    Some(json!({"uri": truncate_chars(uri, 120)})),
                 )
             };
             let slug = uri.strip_prefix(WORKFLOW_PREFIX).ok_or_else(not_found)?;

@@ -1,16 +1,17 @@
 //! Running a workflow for a tool call: start it on the shared run manager (the same kind of run
 //! as the playground's), follow its events to report progress per step when the client sent a
-//! progress token, cancel it when the client cancels the call or goes away, and shape how it
-//! ended as a tool result.
+//! progress token, and cancel it when the client cancels the call or goes away. `finished`
+//! shapes how it ended as a tool result.
 
 use crate::failure::{Category, Failure, Violation};
+use crate::finished::{Finished, finished_now, finished_steps};
 use crate::sampling::{ClientModel, generates};
 use crate::server::McpServer;
-use crate::tools::workflows::steps_json;
-use rmcp::model::{CallToolResponse, CallToolResult, ProgressNotificationParam, ProgressToken};
+use crate::tasks;
+use rmcp::model::{CallToolResponse, ProgressNotificationParam, ProgressToken};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
@@ -134,13 +135,6 @@ pub(crate) async fn run(
     Ok(wait(run, plan, progress, cancel).await)
 }
 
-/// A run that ended (or was given up on after being cancelled).
-pub(crate) struct Finished {
-    pub(crate) plan: Arc<Plan>,
-    pub(crate) snapshot: RunSnapshot,
-    pub(crate) output: Option<Value>,
-}
-
 /// Follow `run` until it ends, reporting each finished step; when `cancel` fires, cancel the run
 /// and wait for it to say so.
 pub(crate) async fn wait(
@@ -191,15 +185,6 @@ pub(crate) async fn wait(
     finished_now(&run, plan)
 }
 
-/// The run as it stands: its snapshot and, once it ended, its output.
-pub(crate) fn finished_now(run: &Run, plan: Arc<Plan>) -> Finished {
-    Finished {
-        plan,
-        snapshot: run.snapshot(),
-        output: run.output().1.map(|kept| kept.to_value()),
-    }
-}
-
 /// Answer a tool call that runs a workflow: a task at once when the client asked for tasks,
 /// else the result when the run ends.
 pub(crate) async fn respond(
@@ -208,29 +193,12 @@ pub(crate) async fn respond(
     context: &RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, Failure> {
     let plan = request.plan.clone();
-    if crate::tasks::wanted(context) {
+    if tasks::wanted(context) {
         let run = start(server, request)?;
         return Ok(server.inner().tasks.create(&run, plan));
     }
     let done = run(server, request, Progress::of(context), context.ct.clone()).await?;
     Ok(done.into_result().into())
-}
-
-/// Steps that are done one way or another.
-pub(crate) fn finished_steps(snapshot: &RunSnapshot) -> usize {
-    snapshot
-        .steps
-        .values()
-        .filter(|s| {
-            matches!(
-                s.status,
-                StepStatus::Completed
-                    | StepStatus::Skipped
-                    | StepStatus::Failed
-                    | StepStatus::Cancelled
-            )
-        })
-        .count()
 }
 
 /// `step "search" completed (2/5)`, naming the steps that finished since `before`.
@@ -259,104 +227,5 @@ fn status_word(status: StepStatus) -> &'static str {
         StepStatus::Skipped => "skipped",
         StepStatus::Failed => "failed",
         StepStatus::Cancelled => "cancelled",
-    }
-}
-
-/// The output schema of a tool that returns a finished run.
-pub(crate) fn output_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "run_id": {"type": "string", "description": "the run's id (workflow_status reads it again while the server keeps it)"},
-            "workflow_id": {"type": "string", "description": "the library id of the workflow that ran"},
-            "status": {"type": "string", "enum": ["completed", "running"]},
-            "output": {"description": "the workflow's output, as its `output` maps it (the whole run context when it maps none)"},
-            "steps": {
-                "type": "array",
-                "description": "every step in file order: id, tool, status, duration_ms, summary, backend, error, reason",
-                "items": {"type": "object"}
-            },
-            "duration_ms": {"type": "number"}
-        },
-        "required": ["run_id", "status"]
-    })
-}
-
-impl Finished {
-    /// Completed: the output and step summary. Failed or cancelled: a failure naming the step.
-    pub(crate) fn into_result(self) -> CallToolResult {
-        let snap = &self.snapshot;
-        let steps = steps_json(&self.plan, snap);
-        match snap.status {
-            RunState::Completed | RunState::Running => {
-                let mut body = json!({
-                    "run_id": snap.run_id,
-                    "status": snap.status,
-                    "steps": steps,
-                });
-                if let Some(id) = &snap.workflow_id {
-                    body["workflow_id"] = json!(id);
-                }
-                if let Some(output) = self.output {
-                    body["output"] = output;
-                }
-                if let Some(ms) = snap.duration_ms {
-                    body["duration_ms"] = json!(ms);
-                }
-                if let Some(usage) = &snap.usage {
-                    body["usage"] = json!(usage);
-                }
-                CallToolResult::structured(body)
-            }
-            RunState::Failed | RunState::Cancelled => self.failure().into_result(),
-        }
-    }
-
-    fn failure(&self) -> Failure {
-        let snap = &self.snapshot;
-        let failed: Vec<(&String, &vai_contract::StepState)> = snap
-            .steps
-            .iter()
-            .filter(|(_, s)| s.status == StepStatus::Failed)
-            .collect();
-        let mut failure = if snap.status == RunState::Cancelled {
-            Failure::new(
-                "RUN_CANCELLED",
-                Category::Execution,
-                format!("the run of \"{}\" was cancelled", snap.workflow),
-                "run it again if you still need its output",
-            )
-        } else {
-            Failure::new(
-                "RUN_FAILED",
-                Category::Execution,
-                format!(
-                    "the run of \"{}\" failed: {}",
-                    snap.workflow,
-                    snap.error.as_deref().unwrap_or("a step failed")
-                ),
-                "read the failed step's error; correct the inputs (or the workflow: workflow_get, workflow_save) and run it again",
-            )
-            .violations(
-                failed
-                    .iter()
-                    .map(|(id, s)| {
-                        Violation::new(
-                            format!("steps[{id}]"),
-                            "STEP_FAILED",
-                            s.error.clone().unwrap_or_default(),
-                        )
-                    })
-                    .collect(),
-            )
-        };
-        failure = failure.run(snap.run_id.clone());
-        if let Some(id) = &snap.workflow_id {
-            failure = failure.workflow(id.clone());
-        }
-        if let Some((id, _)) = failed.first() {
-            failure = failure.step((*id).clone());
-        }
-        failure
     }
 }

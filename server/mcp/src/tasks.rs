@@ -3,7 +3,7 @@
 //! `tasks/get` for its status and, once the run ended, the same result a waiting call returns;
 //! `tasks/cancel` cancels the run. Clients without it get the result when the run ends.
 
-use crate::running;
+use crate::finished::{finished_now, finished_steps};
 use rmcp::ErrorData as McpError;
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -16,6 +16,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use vai_contract::{RunSnapshot, RunState};
 use vai_runtime::{Run, RunManager};
 use vai_workflow::Plan;
+use vai_workflow::value::truncate_chars;
 
 /// Tasks remembered at most; the oldest is forgotten first (its run may be kept longer by the
 /// run manager, and `workflow_status` still reads it).
@@ -69,7 +70,7 @@ impl Tasks {
             RunState::Cancelled => TaskPayload::Cancelled,
             // A failed run is a tool result with `isError`, as a waiting call gets it.
             RunState::Completed | RunState::Failed => {
-                let result = running::finished_now(&run, plan).into_result();
+                let result = finished_now(&run, plan).into_result();
                 let value = serde_json::to_value(result)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
                 let serde_json::Value::Object(result) = value else {
@@ -99,7 +100,7 @@ impl Tasks {
             McpError::invalid_params(
                 format!(
                     "no task \"{}\" (finished tasks are forgotten after a while)",
-                    crate::server::clip(id, 80)
+                    truncate_chars(id, 80)
                 ),
                 None,
             )
@@ -119,7 +120,7 @@ fn task(snapshot: &RunSnapshot) -> Task {
         RunState::Completed | RunState::Failed => TaskStatus::Completed,
         RunState::Cancelled => TaskStatus::Cancelled,
     };
-    let done = running::finished_steps(snapshot);
+    let done = finished_steps(snapshot);
     Task::new(
         snapshot.run_id.clone(),
         status,

@@ -5,6 +5,8 @@
 
 mod steps;
 
+pub use steps::StepNote;
+
 use crate::args::{self, NO_API_CALLS};
 use serde_json::{Value, json};
 use std::sync::LazyLock;
@@ -27,14 +29,6 @@ pub struct Topic {
     /// What a step of each tool this topic is about does in a pipeline ("What is happening
     /// here" in the playground's inspector).
     pub steps: &'static [StepNote],
-}
-
-/// What a step of one tool is doing in a RAG pipeline: two to four plain sentences for a
-/// workshop audience. It belongs to the topic that says more.
-#[derive(Debug)]
-pub struct StepNote {
-    pub tool: &'static str,
-    pub text: &'static str,
 }
 
 const VOYAGE_EMBEDDINGS: &str = "https://docs.voyageai.com/docs/embeddings";

@@ -5,32 +5,25 @@ pub mod address;
 mod errors;
 mod html;
 mod policy;
+mod redact;
 mod resolve;
+mod spec;
 
 pub use html::html_to_text;
 pub use policy::{AddressRefused, HttpPolicy, Refusal};
+pub use spec::{MAX_BODY_BYTES, MAX_REDIRECTS, MAX_TIMEOUT_MS, spec};
 
-use errors::{error_chain, redacted, request_error};
+use errors::{error_chain, request_error};
+use redact::redacted;
+use spec::NAME;
 
-use crate::args::{self, NO_API_CALLS};
+use crate::args;
 use reqwest::redirect;
 use reqwest::{Client, Method, Url};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock, Once};
 use std::time::{Duration, Instant};
-use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use vai_workflow::{
-    ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage,
-};
-
-const NAME: &str = "http";
-
-/// Largest response body kept; longer bodies are cut and the output carries a `warning`.
-pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
-pub const MAX_REDIRECTS: usize = 5;
-pub const MAX_TIMEOUT_MS: u64 = 120_000;
-
-const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+use vai_workflow::{Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage};
 
 /// Install rustls' *ring* crypto provider as the process default (once; later calls and an
 /// already-installed provider are fine). Every reqwest client needs one.
@@ -98,94 +91,6 @@ fn build_client(redirects: redirect::Policy, policy: &Arc<HttpPolicy>) -> Result
                 error_chain(&e)
             )
         })
-}
-
-pub fn spec() -> ToolSpec {
-    ToolSpec {
-        name: NAME,
-        label: "HTTP request",
-        category: Category::Integration,
-        icon: "Http",
-        description: "Call a web API or fetch a web page",
-        help: "Sends one HTTP request and returns the status, headers and body; a 4xx or 5xx status is returned, not treated as a failure. JSON bodies are parsed (falling back to text), `responseType: \"text\"` keeps the raw text, and `extract: \"text\"` turns an HTML page into readable text. `body` is sent for POST, PUT and PATCH — objects as JSON. Only public addresses are reached: loopback, private, link-local and other non-public addresses (also when a name resolves to one) need their host named in `allowedHosts` of .vai.json or `--allow-host`; when `allowedHosts` is set, only its hosts are reachable. Up to 5 redirects are followed (each target checked again) unless `followRedirects` is false; bodies beyond 5 MB are cut with a `warning`.",
-        input_schema: InputSchema::new()
-            .required_input(
-                "url",
-                PropertySchema::of(JsonType::String)
-                    .format(WidgetFormat::Uri)
-                    .describe("http or https URL"),
-            )
-            .input(
-                "method",
-                PropertySchema::of(JsonType::String)
-                    .choices(METHODS)
-                    .defaults_to("GET"),
-            )
-            .input(
-                "headers",
-                PropertySchema::of(JsonType::Object)
-                    .other_members(PropertySchema::of(JsonType::String))
-                    .defaults_to(json!({}))
-                    .describe("Request headers"),
-            )
-            .input(
-                "body",
-                PropertySchema::any().describe(
-                    "Request body for POST, PUT and PATCH; objects and arrays are sent as JSON",
-                ),
-            )
-            .input(
-                "timeout",
-                PropertySchema::of(JsonType::Integer)
-                    .min(1u64)
-                    .max(MAX_TIMEOUT_MS)
-                    .defaults_to(30_000)
-                    .describe("Milliseconds before the request is abandoned"),
-            )
-            .input(
-                "responseType",
-                PropertySchema::of(JsonType::String)
-                    .choices(["json", "text"])
-                    .defaults_to("json")
-                    .describe("json parses the body when it is JSON; text keeps it as text"),
-            )
-            .input(
-                "extract",
-                PropertySchema::of(JsonType::String)
-                    .choices(["text"])
-                    .describe(
-                        "\"text\": strip HTML tags, scripts and styles, leaving readable text",
-                    ),
-            )
-            .input(
-                "followRedirects",
-                PropertySchema::of(JsonType::Boolean)
-                    .defaults_to(true)
-                    .describe("Follow up to 5 redirects"),
-            ),
-        outputs: &[
-            ("status", "HTTP status code"),
-            ("statusText", "standard reason phrase of the status"),
-            ("headers", "response headers, lower-case names"),
-            ("body", "parsed JSON, or text"),
-            ("durationMs", "time taken, in milliseconds"),
-            ("warning", "present when the body was cut at 5 MB"),
-        ],
-        deferred: &[],
-        main_input: Some("url"),
-        api_calls: ApiCalls {
-            http: 1,
-            ..NO_API_CALLS
-        },
-        effects: Effects {
-            // Any of METHODS may be sent to any allowed URL: DELETE and PUT can remove or replace
-            // what the server holds, and POST is not idempotent.
-            read_only: false,
-            destructive: true,
-            idempotent: false,
-            open_world: true,
-        },
-    }
 }
 
 /// The request a call describes, validated.

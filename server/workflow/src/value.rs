@@ -83,7 +83,9 @@ pub fn summarise(value: &Value) -> String {
     }
 }
 
-/// At most `max` characters, with an ellipsis when cut.
+/// `s` cut to its first `max` characters (chars, not bytes), with `…` appended when cut; the
+/// result of a cut is `max + 1` characters long. The one "cut to N characters" helper: messages
+/// that quote what a client sent, summaries and progress lines all cut text through it.
 pub fn truncate_chars(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         None => s.to_string(),

@@ -4,10 +4,10 @@
 //! that only reshape other steps' outputs (merge, filter, transform, template) are left out, as
 //! are `generate` (the client is itself a model) and `http`.
 
-use super::{Entry, Target, annotations};
-use crate::failure::{Category, Failure};
+use super::entry::{Entry, Target, annotations};
+use crate::failure::{Category, Failure, Violation};
 use crate::schema;
-use crate::server::{McpServer, too_many_calls};
+use crate::server::McpServer;
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, MetaObject, Tool};
 use rmcp::service::RequestContext;
@@ -100,6 +100,17 @@ pub(crate) async fn call(
     }
 }
 
+/// The failure of a call refused because `max` calls are already going.
+fn too_many_calls(max: usize) -> Failure {
+    Failure::new(
+        "TOO_MANY_CALLS",
+        Category::Execution,
+        format!("{max} vai tool calls are already running"),
+        "wait for one to finish, then call again",
+    )
+    .retryable()
+}
+
 /// How a tool's error reads to the caller.
 fn tool_failure(name: &str, e: &ToolError) -> Failure {
     let tool = public_name(name);
@@ -110,7 +121,7 @@ fn tool_failure(name: &str, e: &ToolError) -> Failure {
             format!("{tool}: \"{field}\" {message}"),
             "call the tool again with a corrected value for that argument",
         )
-        .violations(vec![crate::failure::Violation::new(
+        .violations(vec![Violation::new(
             field.clone(),
             "input",
             message.clone(),

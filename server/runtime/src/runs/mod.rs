@@ -3,12 +3,14 @@
 //! run is created, and cancels everything on shutdown. A step-through run is started with its
 //! settings checked (`step_through`) and resumed through its `Run`.
 
+mod clock;
 pub mod kept;
 mod run;
 pub mod step_through;
 
 pub use run::{Outgoing, ResumeError, Run, RunOrigin, StepView};
 
+use clock::now_ms;
 use indexmap::IndexMap;
 use run::RunSink;
 use serde_json::{Map, Value};
@@ -17,7 +19,7 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -339,10 +341,4 @@ impl std::fmt::Debug for RunManager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RunManager").finish_non_exhaustive()
     }
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }

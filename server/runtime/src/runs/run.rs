@@ -5,6 +5,7 @@
 //! outside the lock. A step-through run also holds the handle that resumes it; its snapshot says
 //! where it is paused, so every subscriber agrees.
 
+use super::clock::now_ms;
 use super::kept::{Kept, json_len};
 use super::step_through::breakpoints;
 use serde_json::Value;
@@ -299,7 +300,7 @@ impl Log {
                 snap.paused = Some(PausedStep {
                     step_id: step_id.clone(),
                     breakpoint: *breakpoint,
-                    since: super::now_ms(),
+                    since: now_ms(),
                 });
             }
             RunEvent::Resumed {

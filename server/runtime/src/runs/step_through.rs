@@ -2,6 +2,7 @@
 //! resume that changes the breakpoints: a pace of at most [`MAX_PACE_MS`], and breakpoints that
 //! name steps of the workflow (no more of them than it has steps).
 
+use vai_workflow::value::truncate_chars;
 use vai_workflow::{Plan, StepThrough};
 
 /// The longest pace: a step shown running for ten seconds is narration enough.
@@ -48,19 +49,12 @@ pub fn breakpoints(
     if let Some(unknown) = ids.iter().find(|id| !has_step(id)) {
         return Err(format!(
             "{field}: the workflow has no step \"{}\"",
-            clip(unknown)
+            truncate_chars(unknown, QUOTE_LIMIT)
         ));
     }
     ids.sort();
     ids.dedup();
     Ok(ids)
-}
-
-fn clip(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_LIMIT) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
 }
 
 #[cfg(test)]

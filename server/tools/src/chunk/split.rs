@@ -3,7 +3,22 @@
 //! ranked per strategy), and starts the next chunk up to `overlap` characters earlier, on a word
 //! start where there is one. Positions are byte offsets that always fall on `char` boundaries.
 
-use super::{Chunk, ChunkError, ChunkOptions, MAX_CHUNKS, Strategy};
+use super::options::{ChunkError, ChunkOptions, MAX_CHUNKS, Strategy};
+
+/// One piece of text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    pub index: usize,
+    /// The text, trimmed of surrounding whitespace; never empty.
+    pub content: String,
+    /// `content` length in characters.
+    pub char_count: usize,
+    /// Markdown strategy: the heading of the section where the chunk's new text begins.
+    pub heading: Option<String>,
+    /// Byte range of `content` in the original text.
+    pub start: usize,
+    pub end: usize,
+}
 
 /// Rank of a plain character boundary: always available.
 const CHAR: u8 = 5;

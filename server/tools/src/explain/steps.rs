@@ -2,7 +2,13 @@
 //! sentences for a workshop audience, grouped by the topic that says more. The playground's
 //! inspector shows a step's note; `vai explain <topic>` lists the topic's notes.
 
-use super::StepNote;
+/// What a step of one tool is doing in a RAG pipeline: two to four plain sentences for a
+/// workshop audience. It belongs to the topic that says more.
+#[derive(Debug)]
+pub struct StepNote {
+    pub tool: &'static str,
+    pub text: &'static str,
+}
 
 pub(super) const EMBEDDINGS: &[StepNote] = &[StepNote {
     tool: "embed",

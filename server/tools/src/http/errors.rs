@@ -1,20 +1,11 @@
 //! What a failed request tells the step: messages without credentials or query strings, and
 //! which failures are worth retrying.
 
-use super::NAME;
 use super::policy::AddressRefused;
+use super::redact::redacted;
+use super::spec::NAME;
 use reqwest::Url;
 use vai_workflow::ToolError;
-
-/// The URL without credentials or query string, safe to show in messages.
-pub(super) fn redacted(url: &Url) -> String {
-    let mut shown = url.clone();
-    let _ = shown.set_username("");
-    let _ = shown.set_password(None);
-    shown.set_query(None);
-    shown.set_fragment(None);
-    shown.to_string()
-}
 
 pub(super) fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut parts = vec![e.to_string()];

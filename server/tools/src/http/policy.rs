@@ -3,6 +3,7 @@
 //! in one of those lists.
 
 use super::address::{self, NonPublic};
+use super::redact::redacted;
 use reqwest::Url;
 use std::net::IpAddr;
 
@@ -115,7 +116,7 @@ impl HttpPolicy {
             _ => return Ok(()),
         };
         self.admit(shown, ip).map_err(|mut refused| {
-            refused.url = Some(super::errors::redacted(url));
+            refused.url = Some(redacted(url));
             Refusal::Address(refused)
         })
     }

@@ -3,6 +3,7 @@
 
 use super::tests::{allowed, call, flagged, public_only, serve, serve_counted};
 use super::*;
+use serde_json::json;
 use std::sync::atomic::Ordering;
 
 #[tokio::test]

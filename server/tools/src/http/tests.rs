@@ -2,6 +2,7 @@
 //! public address: tests that reach the server name it in `allowedHosts`, as a user would.
 
 use super::*;
+use serde_json::json;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -2,8 +2,8 @@
 //! input preparation, templates, the estimate): `workflow_validate`, `workflow_preview_inputs`,
 //! `workflow_preview_rendered`, `workflow_step_plan` and `workflow_resolve_inputs`.
 
+use super::args::string;
 use super::source::{compiled, document, plan};
-use super::string;
 use crate::failure::{Failure, Violation};
 use crate::schema;
 use crate::server::McpServer;

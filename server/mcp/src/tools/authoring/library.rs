@@ -1,7 +1,7 @@
 //! `workflow_list` and `workflow_get`: the library as an assistant reads it.
 
+use super::args::string;
 use super::source::resolve;
-use super::string;
 use crate::failure::{Category, Failure};
 use crate::server::McpServer;
 use crate::tools::workflows;

@@ -1,17 +1,18 @@
 //! `workflow_run`, `workflow_status` and `workflow_cancel`: runs on the shared run manager, so a
 //! run started here shows in the playground and one started there can be read or cancelled here.
 
+use super::args::string;
 use super::source::plan;
-use super::string;
 use crate::failure::{Category, Failure};
 use crate::running::{self, RunRequest};
-use crate::server::{McpServer, clip};
+use crate::server::McpServer;
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResponse, CallToolResult};
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use vai_runtime::{Run, version_of};
+use vai_workflow::value::truncate_chars;
 
 pub(super) async fn run(
     server: &McpServer,
@@ -54,11 +55,11 @@ fn find(server: &McpServer, args: &Map<String, Value>) -> Result<Arc<Run>, Failu
             Category::NotFound,
             format!(
                 "no run \"{}\" (the server keeps only the most recent finished runs)",
-                clip(id, 80)
+                truncate_chars(id, 80)
             ),
             "run the workflow again",
         )
-        .run(clip(id, 80))
+        .run(truncate_chars(id, 80))
     })
 }
 

@@ -4,13 +4,15 @@
 //! parsed).
 
 use crate::failure::{Category, Failure, Violation};
-use crate::server::{McpServer, clip};
-use crate::tools::workflows::{self, Listed, slug};
+use crate::names::slug;
+use crate::server::McpServer;
+use crate::tools::workflows::{self, Listed};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use vai_runtime::FILE_SUFFIX;
 use vai_runtime::runs::kept::json_len;
 use vai_workflow::load::MAX_FILE_BYTES;
+use vai_workflow::value::truncate_chars;
 use vai_workflow::{Compiled, Diagnostic, Mode, Plan, compile};
 
 /// A workflow document to work on.
@@ -26,7 +28,7 @@ pub(crate) fn resolve(server: &McpServer, given: &str) -> Result<Listed, Failure
         return Err(Failure::new(
             "INVALID_WORKFLOW_NAME",
             Category::Validation,
-            format!("\"{}\" is a path; workflows are named, never reached by path", clip(given, 80)),
+            format!("\"{}\" is a path; workflows are named, never reached by path", truncate_chars(given, 80)),
             "name the workflow by its id from workflow_list (file:my-flow.vai-workflow.json), its w_* tool name or its file name",
         )
         .path("workflow_id"));
@@ -56,7 +58,7 @@ pub(crate) fn resolve(server: &McpServer, given: &str) -> Result<Listed, Failure
             Failure::new(
                 "WORKFLOW_NOT_FOUND",
                 Category::NotFound,
-                format!("no workflow named \"{}\"", clip(given, 80)),
+                format!("no workflow named \"{}\"", truncate_chars(given, 80)),
                 "call workflow_list for the workflows there are",
             )
             .path("workflow_id")

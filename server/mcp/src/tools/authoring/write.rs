@@ -3,8 +3,8 @@
 //! version read checked against the file on disk). Each tells this client at once that its tool
 //! list changed; other clients learn it from their directory watch.
 
+use super::args::string;
 use super::source::{check_size, resolve};
-use super::string;
 use crate::failure::{Category, Failure, Violation};
 use crate::server::Connection;
 use crate::tools::workflows;

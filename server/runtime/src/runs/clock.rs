@@ -1,0 +1,11 @@
+//! The wall clock as runs record it: milliseconds since the Unix epoch (run ids, start times,
+//! when a run paused).
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Now, in milliseconds since the Unix epoch; 0 on a clock set before it.
+pub(super) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
