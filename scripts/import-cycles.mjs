@@ -35,16 +35,48 @@ function modulePath(rel) {
 
 const isTestFile = (rel) => /(^|[/_])tests?\.rs$/.test(rel) || /_tests\.rs$/.test(rel) || rel.split(path.sep).includes('tests')
 
-/** The code of `text` without comments, string literals and test code. */
+/**
+ * The code of `text` without comments, string and char literals (in one pass, so `"//"` in a
+ * string or `"` in a comment cannot hide code) and without test code.
+ */
 function code(text) {
-  let out = text
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/\/\/[^\n]*/g, ' ')
-    .replace(/r#*"[\s\S]*?"#*/g, '""')
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+  let out = ''
+  let i = 0
+  while (i < text.length) {
+    const c = text[i]
+    const next = text[i + 1]
+    if (c === '/' && next === '/') {
+      while (i < text.length && text[i] !== '\n') i++
+    } else if (c === '/' && next === '*') {
+      let depth = 1
+      i += 2
+      while (i < text.length && depth > 0) {
+        if (text[i] === '/' && text[i + 1] === '*') (depth++, (i += 2))
+        else if (text[i] === '*' && text[i + 1] === '/') (depth--, (i += 2))
+        else i++
+      }
+      out += ' '
+    } else if (c === 'r' && /^r#*"/.test(text.slice(i, i + 20)) && !/\w/.test(text[i - 1] ?? '')) {
+      const hashes = text.slice(i + 1).match(/^#*/)[0]
+      const end = text.indexOf('"' + hashes, i + 2 + hashes.length)
+      i = end < 0 ? text.length : end + 1 + hashes.length
+      out += '""'
+    } else if (c === '"') {
+      i++
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1
+      i++
+      out += '""'
+    } else if (c === "'" && /^'(\\.|[^\\'])'/.test(text.slice(i, i + 4))) {
+      // A char literal ('"', '\''); a lifetime ('a) is left as it is.
+      i += text[i + 1] === '\\' ? 4 : 3
+      out += "' '"
+    } else {
+      out += c
+      i++
+    }
+  }
   const test = out.indexOf('#[cfg(test)]')
-  if (test >= 0) out = out.slice(0, test)
-  return out
+  return test >= 0 ? out.slice(0, test) : out
 }
 
 /** The paths a `use` tree names, expanded: `a::{b, c::{d, self}}` → a::b, a::c::d, a::c. */
