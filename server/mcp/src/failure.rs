@@ -4,20 +4,10 @@
 //! Protocol errors (an unknown tool, a malformed request) are not these: they are JSON-RPC
 //! errors, raised in `server.rs`.
 
+use crate::codes::{Category, ErrorCode};
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde::Serialize;
 use vai_workflow::{Diagnostic, Severity};
-
-/// What kind of failure, for a client deciding what to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Category {
-    Validation,
-    NotFound,
-    Conflict,
-    Execution,
-    Internal,
-}
 
 /// The ids a failure concerns; absent ones are left out.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -88,7 +78,7 @@ impl Violation {
 /// A failed tool call.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct Failure {
-    pub(crate) error_code: &'static str,
+    pub(crate) error_code: ErrorCode,
     pub(crate) category: Category,
     pub(crate) message: String,
     /// Boxed: it is most of the failure's size, and failures travel in `Result`s.
@@ -99,26 +89,22 @@ pub(crate) struct Failure {
 }
 
 impl Failure {
+    /// A failure with `code`, whose category and whether trying again may help come from the
+    /// code itself.
     pub(crate) fn new(
-        error_code: &'static str,
-        category: Category,
+        code: ErrorCode,
         message: impl Into<String>,
         suggested_action: impl Into<String>,
     ) -> Self {
         Self {
-            error_code,
-            category,
+            error_code: code,
+            category: code.category(),
             message: message.into(),
             context: Box::default(),
-            retryable: false,
+            retryable: code.retryable(),
             suggested_action: suggested_action.into(),
             violations: Vec::new(),
         }
-    }
-
-    pub(crate) fn retryable(mut self) -> Self {
-        self.retryable = true;
-        self
     }
 
     pub(crate) fn workflow(mut self, id: impl Into<String>) -> Self {
@@ -164,8 +150,7 @@ impl Failure {
             })
             .collect();
         Self::new(
-            "INVALID_ARGUMENTS",
-            Category::Validation,
+            ErrorCode::InvalidArguments,
             format!("{tool}: {}", listed.join("; ")),
             "call the tool again with arguments that match its input schema",
         )
@@ -188,8 +173,7 @@ impl Failure {
             ),
         };
         let mut failure = Self::new(
-            "WORKFLOW_VALIDATION_FAILED",
-            Category::Validation,
+            ErrorCode::WorkflowValidationFailed,
             message,
             "fix every violation (workflow_validate lists them with their step and field), then try again",
         )
@@ -205,8 +189,7 @@ impl Failure {
 
     pub(crate) fn internal(message: impl Into<String>) -> Self {
         Self::new(
-            "INTERNAL",
-            Category::Internal,
+            ErrorCode::Internal,
             message,
             "try again; if it persists, report it with the vai version",
         )
@@ -216,7 +199,7 @@ impl Failure {
     /// that read only `content`.
     pub(crate) fn into_result(self) -> CallToolResult {
         let body = serde_json::to_value(&self).unwrap_or_default();
-        let mut text = format!("{}: {}", self.error_code, self.message);
+        let mut text = format!("{}: {}", self.error_code.as_str(), self.message);
         if !self.suggested_action.is_empty() {
             text.push_str(&format!("\nNext: {}", self.suggested_action));
         }
@@ -242,19 +225,18 @@ mod tests {
 
     #[test]
     fn the_body_has_every_field_of_the_contract() {
-        let result = Failure::new("TOOL_FAILED", Category::Conflict, "m", "do y")
+        let result = Failure::new(ErrorCode::VersionConflict, "m", "do y")
             .workflow("file:a.vai-workflow.json")
-            .retryable()
             .into_result();
         assert_eq!(result.is_error, Some(true));
         assert_eq!(
             result.structured_content.unwrap(),
             json!({
-                "error_code": "TOOL_FAILED",
+                "error_code": "VERSION_CONFLICT",
                 "category": "conflict",
                 "message": "m",
                 "context": {"workflow_id": "file:a.vai-workflow.json"},
-                "retryable": true,
+                "retryable": false,
                 "suggested_action": "do y",
                 "violations": []
             })

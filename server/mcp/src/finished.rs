@@ -2,7 +2,8 @@
 //! each step; once it failed or was cancelled, a failure naming the failed step. A call that
 //! waits for its run, `tasks/get` and the `w_*` tools' output schema all take it from here.
 
-use crate::failure::{Category, Failure, Violation};
+use crate::codes::ErrorCode;
+use crate::failure::{Failure, Violation};
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -66,16 +67,14 @@ impl Finished {
             .collect();
         let mut failure = if snap.status == RunState::Cancelled {
             Failure::new(
-                "RUN_CANCELLED",
-                Category::Execution,
+                ErrorCode::RunCancelled,
                 format!("the run of \"{}\" was cancelled", snap.workflow),
                 "run it again if you still need its output",
             )
         } else {
             Failure::new(
-                "RUN_FAILED",
-                Category::Execution,
-                format!(
+            ErrorCode::RunFailed,
+            format!(
                     "the run of \"{}\" failed: {}",
                     snap.workflow,
                     snap.error.as_deref().unwrap_or("a step failed")

@@ -1,7 +1,7 @@
 //! What the server exposes, as plain data: `vai mcp tools` prints it and docs/mcp.md is written
 //! from it (a test fails when the committed file drifts from the code).
 
-use crate::codes::CODES;
+use crate::codes::ErrorCode;
 use crate::prompts::PROMPTS;
 use crate::resources::{self, FIXED};
 use crate::server::McpServer;
@@ -313,11 +313,15 @@ impl Listing {
             );
         }
         out.push_str("\n## Error codes\n\nA tool call that fails returns `isError: true` and this body as `structuredContent` (and as text):\n\n```json\n{\n  \"error_code\": \"WORKFLOW_VALIDATION_FAILED\",\n  \"category\": \"validation\",\n  \"message\": \"the workflow has 2 errors; the first: …\",\n  \"context\": {\"workflow_id\": \"…\", \"run_id\": \"…\", \"step_id\": \"…\", \"path\": \"…\"},\n  \"retryable\": false,\n  \"suggested_action\": \"…\",\n  \"violations\": [{\"path\": \"steps[search].tool\", \"rule\": \"INVALID_TOOL\", \"message\": \"…\"}]\n}\n```\n\nAbsent context fields are left out. An unknown tool, prompt or resource, or a request that is not a well-formed call, is a JSON-RPC error instead.\n\n| code | category | retryable | when |\n|---|---|---|---|\n");
-        for (code, category, retryable, when) in CODES {
+        for code in ErrorCode::ALL {
+            let category = serde_json::to_value(code.category()).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "| `{code}` | {category} | {} | {when} |",
-                if retryable { "yes" } else { "no" }
+                "| `{}` | {} | {} | {} |",
+                code.as_str(),
+                category.as_str().unwrap_or_default(),
+                if code.retryable() { "yes" } else { "no" },
+                code.when()
             );
         }
         out

@@ -3,7 +3,8 @@
 //! progress token, and cancel it when the client cancels the call or goes away. `finished`
 //! shapes how it ended as a tool result.
 
-use crate::failure::{Category, Failure, Violation};
+use crate::codes::ErrorCode;
+use crate::failure::{Failure, Violation};
 use crate::finished::{Finished, finished_now, finished_steps};
 use crate::sampling::{ClientModel, generates};
 use crate::server::McpServer;
@@ -84,24 +85,20 @@ pub(crate) fn start(server: &McpServer, request: RunRequest) -> Result<Arc<Run>,
     started.map_err(|e| {
         let failure = match e {
             StartError::Inputs(errors) => Failure::new(
-                "INVALID_INPUTS",
-                Category::Validation,
-                format!("the workflow's inputs are not right: {}", StartError::Inputs(errors.clone())),
+            ErrorCode::InvalidInputs,
+            format!("the workflow's inputs are not right: {}", StartError::Inputs(errors.clone())),
                 "give every required input with its declared type (workflow_preview_inputs lists them)",
             )
             .violations(errors.iter().map(input_violation).collect()),
             StartError::TooManyRuns(n) => Failure::new(
-                "TOO_MANY_RUNS",
-                Category::Execution,
-                format!("{n} runs are already going; vai runs at most {n} at once"),
+            ErrorCode::TooManyRuns,
+            format!("{n} runs are already going; vai runs at most {n} at once"),
                 "wait for a run to finish, then try again",
-            )
-            .retryable(),
+            ),
             // MCP runs never step through; the manager checks the settings of those that do.
             StartError::StepThrough(message) => Failure::new(
-                "INVALID_ARGUMENTS",
-                Category::Validation,
-                message,
+            ErrorCode::InvalidArguments,
+            message,
                 "start the run without step-through settings",
             ),
         };

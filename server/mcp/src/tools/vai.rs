@@ -5,7 +5,8 @@
 //! are `generate` (the client is itself a model) and `http`.
 
 use super::entry::{Entry, Target, annotations};
-use crate::failure::{Category, Failure, Violation};
+use crate::codes::ErrorCode;
+use crate::failure::{Failure, Violation};
 use crate::schema;
 use crate::server::McpServer;
 use rmcp::RoleServer;
@@ -60,8 +61,7 @@ pub(crate) async fn call(
     };
     let cancelled = || {
         Failure::new(
-            "CANCELLED",
-            Category::Execution,
+            ErrorCode::Cancelled,
             format!("{} was cancelled", public_name(name)),
             "call it again if you still need the result",
         )
@@ -103,12 +103,10 @@ pub(crate) async fn call(
 /// The failure of a call refused because `max` calls are already going.
 fn too_many_calls(max: usize) -> Failure {
     Failure::new(
-        "TOO_MANY_CALLS",
-        Category::Execution,
+        ErrorCode::TooManyCalls,
         format!("{max} vai tool calls are already running"),
         "wait for one to finish, then call again",
     )
-    .retryable()
 }
 
 /// How a tool's error reads to the caller.
@@ -116,8 +114,7 @@ fn tool_failure(name: &str, e: &ToolError) -> Failure {
     let tool = public_name(name);
     match e {
         ToolError::InvalidInput { field, message, .. } => Failure::new(
-            "INVALID_ARGUMENTS",
-            Category::Validation,
+            ErrorCode::InvalidArguments,
             format!("{tool}: \"{field}\" {message}"),
             "call the tool again with a corrected value for that argument",
         )
@@ -127,27 +124,22 @@ fn tool_failure(name: &str, e: &ToolError) -> Failure {
             message.clone(),
         )]),
         ToolError::NotConfigured(message) => Failure::new(
-            "NOT_CONFIGURED",
-            Category::Execution,
+            ErrorCode::NotConfigured,
             format!("{tool}: {message}"),
             "configure the provider as the message says (vai config set …), then call again",
         ),
         ToolError::Transient { message, .. } => Failure::new(
-            "PROVIDER_UNAVAILABLE",
-            Category::Execution,
+            ErrorCode::ProviderUnavailable,
             format!("{tool}: {message}"),
             "wait a moment and call again",
-        )
-        .retryable(),
+        ),
         ToolError::Limit(limit) => Failure::new(
-            "LIMIT_EXCEEDED",
-            Category::Execution,
+            ErrorCode::LimitExceeded,
             format!("{tool}: {limit}"),
             "ask for less (a smaller limit, shorter text)",
         ),
         ToolError::Failed(message) => Failure::new(
-            "TOOL_FAILED",
-            Category::Execution,
+            ErrorCode::ToolFailed,
             format!("{tool}: {message}"),
             "read the message; correct the arguments or the configuration, then call again",
         ),

@@ -2,7 +2,8 @@
 
 use super::args::string;
 use super::source::resolve;
-use crate::failure::{Category, Failure};
+use crate::codes::ErrorCode;
+use crate::failure::Failure;
 use crate::server::McpServer;
 use crate::tools::workflows;
 use rmcp::model::CallToolResult;
@@ -52,8 +53,7 @@ pub(super) fn get(
     let s = &listed.summary;
     let Some(doc) = &listed.document else {
         return Err(Failure::new(
-            "WORKFLOW_UNREADABLE",
-            Category::Execution,
+            ErrorCode::WorkflowUnreadable,
             format!(
                 "{} cannot be read: {}",
                 s.id,

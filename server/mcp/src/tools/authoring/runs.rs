@@ -3,7 +3,8 @@
 
 use super::args::string;
 use super::source::plan;
-use crate::failure::{Category, Failure};
+use crate::codes::ErrorCode;
+use crate::failure::Failure;
 use crate::running::{self, RunRequest};
 use crate::server::McpServer;
 use rmcp::RoleServer;
@@ -51,8 +52,7 @@ fn find(server: &McpServer, args: &Map<String, Value>) -> Result<Arc<Run>, Failu
     let id = string(args, "run_id").unwrap_or_default();
     server.inner().runs.get(id).ok_or_else(|| {
         Failure::new(
-            "RUN_NOT_FOUND",
-            Category::NotFound,
+            ErrorCode::RunNotFound,
             format!(
                 "no run \"{}\" (the server keeps only the most recent finished runs)",
                 truncate_chars(id, 80)

@@ -3,7 +3,8 @@
 //! `definition` (JSON) or `content` (file text, refused above the file size limit before it is
 //! parsed).
 
-use crate::failure::{Category, Failure, Violation};
+use crate::codes::ErrorCode;
+use crate::failure::{Failure, Violation};
 use crate::names::slug;
 use crate::server::McpServer;
 use crate::tools::workflows::{self, Listed};
@@ -26,8 +27,7 @@ pub(crate) struct Document {
 pub(crate) fn resolve(server: &McpServer, given: &str) -> Result<Listed, Failure> {
     if given.contains(['/', '\\', '\0']) || given.contains("..") {
         return Err(Failure::new(
-            "INVALID_WORKFLOW_NAME",
-            Category::Validation,
+            ErrorCode::InvalidWorkflowName,
             format!("\"{}\" is a path; workflows are named, never reached by path", truncate_chars(given, 80)),
             "name the workflow by its id from workflow_list (file:my-flow.vai-workflow.json), its w_* tool name or its file name",
         )
@@ -56,8 +56,7 @@ pub(crate) fn resolve(server: &McpServer, given: &str) -> Result<Listed, Failure
         .or_else(|| by(&|w| w.slug == slug(given)))
         .ok_or_else(|| {
             Failure::new(
-                "WORKFLOW_NOT_FOUND",
-                Category::NotFound,
+                ErrorCode::WorkflowNotFound,
                 format!("no workflow named \"{}\"", truncate_chars(given, 80)),
                 "call workflow_list for the workflows there are",
             )
@@ -102,8 +101,7 @@ pub(crate) fn document(
             let id = listed.summary.id.clone();
             let text = listed.document.map(|d| d.text).ok_or_else(|| {
                 Failure::new(
-                    "WORKFLOW_UNREADABLE",
-                    Category::Execution,
+                    ErrorCode::WorkflowUnreadable,
                     format!(
                         "{id} cannot be read: {}",
                         listed.summary.error.as_deref().unwrap_or("unknown error")
@@ -147,8 +145,7 @@ pub(crate) fn document(
 pub(crate) fn check_size(bytes: usize) -> Result<(), Failure> {
     if bytes as u64 > MAX_FILE_BYTES {
         return Err(Failure::new(
-            "WORKFLOW_TOO_LARGE",
-            Category::Validation,
+            ErrorCode::WorkflowTooLarge,
             format!(
                 "the workflow is {bytes} bytes; workflow files are limited to {MAX_FILE_BYTES} bytes"
             ),

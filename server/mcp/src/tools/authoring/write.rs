@@ -5,7 +5,8 @@
 
 use super::args::string;
 use super::source::{check_size, resolve};
-use crate::failure::{Category, Failure, Violation};
+use crate::codes::ErrorCode;
+use crate::failure::{Failure, Violation};
 use crate::server::Connection;
 use crate::tools::workflows;
 use rmcp::model::CallToolResult;
@@ -139,8 +140,7 @@ fn file_of(connection: &Connection, given: &str) -> Result<String, Failure> {
 
 fn read_only(id: &str) -> Failure {
     Failure::new(
-        "READ_ONLY_WORKFLOW",
-        Category::Conflict,
+        ErrorCode::ReadOnlyWorkflow,
         format!("{id} ships with vai and cannot be changed"),
         "save a copy under a new name with workflow_save, then change the copy",
     )
@@ -169,51 +169,43 @@ fn save_failure(e: SaveError, name: &str, had_version: bool) -> Failure {
     };
     let failure = match e {
         SaveError::NoDirectory => Failure::new(
-            "NO_WORKFLOW_DIRECTORY",
-            Category::Execution,
+            ErrorCode::NoWorkflowDirectory,
             "this server has no workflow directory to write into",
             "start `vai mcp` in the directory that should hold the workflows",
         ),
         SaveError::InvalidName(message) => {
             return Failure::new(
-                "INVALID_WORKFLOW_NAME",
-                Category::Validation,
+                ErrorCode::InvalidWorkflowName,
                 message,
                 "use a plain file name such as my-flow (letters, digits, spaces, '.', '_', '-')",
             )
             .path("name");
         }
         SaveError::TooLarge(message) => Failure::new(
-            "WORKFLOW_TOO_LARGE",
-            Category::Validation,
+            ErrorCode::WorkflowTooLarge,
             message,
             "make the workflow smaller",
         ),
         SaveError::Conflict(message) if had_version => Failure::new(
-            "VERSION_CONFLICT",
-            Category::Conflict,
+            ErrorCode::VersionConflict,
             message,
             "call workflow_get for the current content and version, apply your change to it, and try again with that version",
         ),
         SaveError::Conflict(message) => Failure::new(
-            "WORKFLOW_EXISTS",
-            Category::Conflict,
+            ErrorCode::WorkflowExists,
             message,
             "to replace it, pass the version workflow_get returns; or save under another name",
         ),
         SaveError::NotFound(message) => Failure::new(
-            "WORKFLOW_NOT_FOUND",
-            Category::NotFound,
+            ErrorCode::WorkflowNotFound,
             format!("no workflow file named {message}"),
             "call workflow_list for the workflows there are",
         ),
         SaveError::Io(message) => Failure::new(
-            "WRITE_FAILED",
-            Category::Execution,
+            ErrorCode::WriteFailed,
             message,
             "check the workflow directory's permissions and free space, then try again",
-        )
-        .retryable(),
+        ),
     };
     failure.workflow(id)
 }
