@@ -5,9 +5,9 @@
 import { useReactFlow } from '@xyflow/react'
 import { useEffect } from 'react'
 import { ownsKeys } from '../../shell/ownsKeys'
+import { isStepNode } from '../doc/model'
 import { useEditSession } from '../editSession'
 import { useEditorStore } from '../useEditor'
-import { NOTE_PREFIX } from './flowNodes'
 
 /** Whether a key event belongs to the canvas rather than to a field or a dialog. */
 export function isCanvasTarget(target: EventTarget | null): boolean {
@@ -76,7 +76,7 @@ export function useEditorKeys(): void {
       if (!text) return
       e.clipboardData?.setData('text/plain', text)
       e.preventDefault()
-      const n = store.getState().selection.filter((id) => !id.startsWith(NOTE_PREFIX) && !id.startsWith('__')).length
+      const n = store.getState().selection.filter(isStepNode).length
       store.getState().setNotice({ tone: 'info', text: `Copied ${n} step${n === 1 ? '' : 's'}.` })
     }
     const onPaste = (e: ClipboardEvent) => {

@@ -17,6 +17,7 @@ import { useReactFlow } from '@xyflow/react'
 import type { ReactNode } from 'react'
 import { useCanvasView, useLegibleFit } from '../../canvas/useLegibleFit'
 import { flowRect } from '../canvas/useEditorKeys'
+import { isStepNode } from '../doc/model'
 import { leaveAndReopen } from '../session/start'
 import { useEditor, useEditorStore } from '../useEditor'
 import SaveControls from './SaveControls'
@@ -51,7 +52,7 @@ export default function EditToolbar() {
   const canUndo = useEditor((s) => s.history.past.length > 0)
   const canRedo = useEditor((s) => s.history.future.length > 0)
   const selected = useEditor((s) => s.selection.length + s.edgeSelection.length)
-  const hasSteps = useEditor((s) => s.selection.some((id) => !id.startsWith('__') && !id.startsWith('note:')))
+  const hasSteps = useEditor((s) => s.selection.some(isStepNode))
   const { screenToFlowPosition } = useReactFlow()
   const legibleFit = useLegibleFit()
   const viewNow = useCanvasView()
