@@ -100,12 +100,25 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 
 const enc = encodeURIComponent
 
+/**
+ * A plan refused with diagnostics (an invalid document; text that is not JSON, with the line
+ * and column) is still the plan's answer: the caller shows the diagnostics, not a failure.
+ */
+async function planned(call: Promise<PlanResponse>): Promise<PlanResponse> {
+  try {
+    return await call
+  } catch (e) {
+    if (e instanceof ApiError && e.diagnostics.length > 0) return { valid: false, diagnostics: e.diagnostics }
+    throw e
+  }
+}
+
 export const api = {
   listWorkflows: () => request<WorkflowList>('GET', '/api/workflows'),
   starters: () => request<StarterList>('GET', '/api/workflows/starters'),
   getWorkflow: (id: string) => request<WorkflowDocument>('GET', `/api/workflows/${enc(id)}`),
   validate: (body: WorkflowBody) => request<ValidateResponse>('POST', '/api/workflows/validate', body),
-  plan: (body: WorkflowBody) => request<PlanResponse>('POST', '/api/workflows/plan', body),
+  plan: (body: WorkflowBody) => planned(request<PlanResponse>('POST', '/api/workflows/plan', body)),
   tools: () => request<ToolCatalog>('GET', '/api/tools'),
   configStatus: () => request<ConfigStatus>('GET', '/api/config/status'),
   startRun: (body: StartRun) => request<RunCreated>('POST', '/api/runs', body),

@@ -8,11 +8,12 @@ import DialogContent from '@mui/material/DialogContent'
 import DialogTitle from '@mui/material/DialogTitle'
 import TextField from '@mui/material/TextField'
 import { useState } from 'react'
+import { api } from '../api/client'
 import { checkImport } from '../state/checkImport'
-import { openWorkflowText, planWorkflowText } from '../state/openWorkflow'
+import { openWorkflowText } from '../state/openWorkflow'
 import { monoFont } from '../theme'
 
-const planner = { planText: planWorkflowText }
+const planner = { planText: (text: string) => api.plan({ text }) }
 
 export default function PasteDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const [text, setText] = useState('')

@@ -1,7 +1,7 @@
 //! Opening a workflow: fetch or read its text, plan it on the server (which reports syntax
 //! errors with line and column), put the result in the workflow store, remember it, and
 //! reflect it in the URL.
-import { api, ApiError, errorInfo } from '../api/client'
+import { api, errorInfo } from '../api/client'
 import { runSocket } from '../api/socket'
 import type { Diagnostic, JsonValue, PlanResponse } from '../api/types'
 import { hasDraft, loadDraft, NEW_PREFIX } from '../editor/drafts'
@@ -33,18 +33,6 @@ function parse(text: string): JsonValue | undefined {
     return JSON.parse(text) as JsonValue
   } catch {
     return undefined
-  }
-}
-
-/** Plans raw text; a 4xx carrying diagnostics (a JSON syntax error, with its line) is an answer. */
-export async function planWorkflowText(text: string): Promise<PlanResponse> {
-  try {
-    return await api.plan({ text })
-  } catch (e) {
-    if (e instanceof ApiError && e.diagnostics.length > 0) {
-      return { valid: false, diagnostics: e.diagnostics }
-    }
-    throw e
   }
 }
 
@@ -126,7 +114,7 @@ export async function openWorkflowById(key: string, history: HistoryMode = 'push
   const mine = startOpening()
   try {
     const doc = await api.getWorkflow(key)
-    const plan = await planWorkflowText(doc.text)
+    const plan = await api.plan({ text: doc.text })
     finish(mine, { id: key, key, label: doc.summary.name, text: doc.text, version: doc.version, readOnly: doc.summary.readOnly }, plan, history)
     if (mine !== generation) return
     useRecentStore.getState().remember({ key, name: doc.summary.name })
@@ -145,7 +133,7 @@ export async function openWorkflowText(text: string, label: string, history: His
   const mine = startOpening()
   const key = textKey(text)
   try {
-    const plan = await planWorkflowText(text)
+    const plan = await api.plan({ text })
     const declared = (parse(text) as { name?: unknown } | undefined)?.name
     const name = plan.graph?.name ?? (typeof declared === 'string' ? declared : label)
     finish(mine, { key, label: name, text }, plan, history)

@@ -1,5 +1,5 @@
 //! What the editor asks the server, as one interface so tests swap in a fake.
-import { api, ApiError } from '../../api/client'
+import { api } from '../../api/client'
 import type {
   CompleteRequest,
   CompleteResponse,
@@ -26,19 +26,9 @@ export interface EditorApi {
   getWorkflow(id: string): Promise<WorkflowDocument>
 }
 
-/** A 4xx that carries diagnostics is an answer (an invalid document), not a failure. */
-async function answered(call: Promise<PlanResponse>): Promise<PlanResponse> {
-  try {
-    return await call
-  } catch (e) {
-    if (e instanceof ApiError && e.diagnostics.length > 0) return { valid: false, diagnostics: e.diagnostics }
-    throw e
-  }
-}
-
 export const httpEditorApi: EditorApi = {
-  plan: (doc) => answered(api.plan({ definition: doc, mode: 'draft' })),
-  planText: (text) => answered(api.plan({ text, mode: 'draft' })),
+  plan: (doc) => api.plan({ definition: doc, mode: 'draft' }),
+  planText: (text) => api.plan({ text, mode: 'draft' }),
   references: async (doc) => (await api.references(doc)).references,
   rewrite: (body) => api.rewrite(body),
   complete: (body) => api.complete(body),
