@@ -1,6 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Diagnostic } from './types'
-import { api, ApiError } from './client'
+import { ApiError, createApi } from './client'
+
+const api = createApi()
 
 const syntax: Diagnostic = { severity: 'error', code: 'INVALID_JSON', message: 'invalid JSON: trailing comma', line: 4, column: 18 }
 
@@ -19,5 +21,17 @@ describe('api.plan', () => {
   it('fails on a refusal without diagnostics', async () => {
     answer(413, { error: { code: 'TOO_LARGE', message: 'workflow files are limited to 5 MB' } })
     await expect(api.plan({ text: 'x' })).rejects.toEqual(new ApiError('TOO_LARGE', 'workflow files are limited to 5 MB', 413))
+  })
+})
+
+describe('a 401', () => {
+  it('is told to the client that met it, and to no other', async () => {
+    const denied = vi.fn()
+    const other = vi.fn()
+    createApi(other)
+    answer(401, { error: { code: 'UNAUTHORIZED', message: 'open the link vai playground printed' } })
+    await expect(createApi(denied).tools()).rejects.toMatchObject({ status: 401 })
+    expect(denied).toHaveBeenCalledTimes(1)
+    expect(other).not.toHaveBeenCalled()
   })
 })

@@ -6,7 +6,7 @@ import { useReactFlow } from '@xyflow/react'
 import { useEffect } from 'react'
 import { ownsKeys } from '../../shell/ownsKeys'
 import { isStepNode } from '../doc/model'
-import { useEditSession } from '../editSession'
+import { useApp } from '../../app/AppContext'
 import { useEditorStore } from '../useEditor'
 
 /** Whether a key event belongs to the canvas rather than to a field or a dialog. */
@@ -27,6 +27,7 @@ export const SAVE_EVENT = 'vai-editor-save'
 
 export function useEditorKeys(): void {
   const store = useEditorStore()
+  const session = useApp().stores.editSession
   const { screenToFlowPosition } = useReactFlow()
 
   useEffect(() => {
@@ -41,7 +42,7 @@ export function useEditorKeys(): void {
       return screen ? screenToFlowPosition(screen) : undefined
     }
     const onKey = (e: KeyboardEvent) => {
-      if (useEditSession.getState().leaving) return
+      if (session.getState().leaving) return
       const mod = e.ctrlKey || e.metaKey
       const key = e.key.toLowerCase()
       if (mod && key === 's') {
@@ -96,5 +97,5 @@ export function useEditorKeys(): void {
       document.removeEventListener('copy', onCopy)
       document.removeEventListener('paste', onPaste)
     }
-  }, [store, screenToFlowPosition])
+  }, [store, screenToFlowPosition, session])
 }

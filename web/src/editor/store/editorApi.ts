@@ -1,5 +1,5 @@
 //! What the editor asks the server, as one interface so tests swap in a fake.
-import { api } from '../../api/client'
+import type { Api } from '../../api/client'
 import type {
   CompleteRequest,
   CompleteResponse,
@@ -26,13 +26,16 @@ export interface EditorApi {
   getWorkflow(id: string): Promise<WorkflowDocument>
 }
 
-export const httpEditorApi: EditorApi = {
-  plan: (doc) => api.plan({ definition: doc, mode: 'draft' }),
-  planText: (text) => api.plan({ text, mode: 'draft' }),
-  references: async (doc) => (await api.references(doc)).references,
-  rewrite: (body) => api.rewrite(body),
-  complete: (body) => api.complete(body),
-  format: async (doc) => (await api.format(doc)).text,
-  save: (body) => api.save(body),
-  getWorkflow: (id) => api.getWorkflow(id),
+/** The editor's questions, asked of the app's API client. */
+export function httpEditorApi(api: Api): EditorApi {
+  return {
+    plan: (doc) => api.plan({ definition: doc, mode: 'draft' }),
+    planText: (text) => api.plan({ text, mode: 'draft' }),
+    references: async (doc) => (await api.references(doc)).references,
+    rewrite: (body) => api.rewrite(body),
+    complete: (body) => api.complete(body),
+    format: async (doc) => (await api.format(doc)).text,
+    save: (body) => api.save(body),
+    getWorkflow: (id) => api.getWorkflow(id),
+  }
 }

@@ -15,6 +15,7 @@ import IconButton from '@mui/material/IconButton'
 import Tooltip from '@mui/material/Tooltip'
 import { useReactFlow } from '@xyflow/react'
 import type { ReactNode } from 'react'
+import { useApp } from '../../app/AppContext'
 import { useCanvasView, useLegibleFit } from '../../canvas/useLegibleFit'
 import { flowRect } from '../canvas/useEditorKeys'
 import { isStepNode } from '../doc/model'
@@ -48,6 +49,7 @@ function Tool({
 }
 
 export default function EditToolbar() {
+  const app = useApp()
   const store = useEditorStore()
   const canUndo = useEditor((s) => s.history.past.length > 0)
   const canRedo = useEditor((s) => s.history.future.length > 0)
@@ -112,7 +114,7 @@ export default function EditToolbar() {
       <ValidationStatus />
       <Box sx={{ flex: 1 }} />
       <SaveControls />
-      <Button startIcon={<Check />} onClick={() => void leaveAndReopen()}>
+      <Button startIcon={<Check />} onClick={() => void leaveAndReopen(app)}>
         Done
       </Button>
     </Box>
