@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { installFakeServer, sockets } from './test/fakeServer'
-import { useRunStore } from './state/runStore'
+import { createApp } from './app/createApp'
+import { installFakeServer } from './test/fakeServer'
 import { useWorkflowStore } from './state/workflowStore'
 
 // The canvas (React Flow) is the canvas engineer's and tested there; a stand-in draws buttons
@@ -63,7 +63,7 @@ describe('App shell', () => {
     const start = server.calls.find((c) => c.path === '/api/runs' && c.method === 'POST')
     expect(start?.body).toMatchObject({ inputs: { query: 'hello there', limit: 5 }, workflowId: 'builtin:two-steps' })
 
-    const socket = sockets[sockets.length - 1]
+    const socket = server.sockets[server.sockets.length - 1]
     await waitFor(() => expect(socket.sent).toContainEqual({ type: 'subscribe', runId: 'run-1' }))
     act(() => {
       socket.push({ type: 'event', runId: 'run-1', seq: 1, event: { type: 'step_completed', stepId: 'search', durationMs: 12, summary: '1 result' } })
@@ -86,7 +86,8 @@ describe('App shell', () => {
   })
 
   it('keeps pasted text with a JSON syntax error in the dialog, with the line and column', async () => {
-    render(<App />)
+    const app = createApp()
+    render(<App app={app} />)
     fireEvent.click(screen.getByRole('button', { name: 'Paste JSON' }))
     const dialog = await screen.findByRole('dialog')
     const box = within(dialog).getByRole('textbox', { name: 'Workflow JSON' })
@@ -97,13 +98,23 @@ describe('App shell', () => {
     // Nothing was opened: the dialog and the text stay to be corrected.
     expect(screen.getByRole('dialog')).toBe(dialog)
     expect((box as HTMLTextAreaElement).value).toBe('{ "a": 1, }')
-    expect(useWorkflowStore.getState().current).toBeUndefined()
+    expect(app.stores.workflow.getState().current).toBeUndefined()
     // Correcting the text clears the error; valid JSON opens and closes the dialog.
     fireEvent.change(box, { target: { value: '{ "a": 1 }' } })
     expect(within(dialog).queryByRole('alert')).toBeNull()
     fireEvent.click(within(dialog).getByRole('button', { name: 'Open' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
-    await waitFor(() => expect(useWorkflowStore.getState().current?.label).toBe('Two Steps'))
+    await waitFor(() => expect(app.stores.workflow.getState().current?.label).toBe('Two Steps'))
+  })
+
+  it('gives each mounted app its own socket, closed when it unmounts', async () => {
+    const { unmount } = render(<App />)
+    await waitFor(() => expect(server.sockets).toHaveLength(1))
+    await waitFor(() => expect(server.sockets[0].readyState).toBe(1))
+    unmount()
+    expect(server.sockets[0].readyState).toBe(3)
+    render(<App />)
+    await waitFor(() => expect(server.sockets).toHaveLength(2))
   })
 
   it('opens the workflow named in the URL', async () => {
@@ -130,19 +141,22 @@ describe('App shell', () => {
   })
 
   it('after a reload, follows a run of the open workflow that is still going', async () => {
-    installFakeServer({ runs: [{ runId: 'run-9', workflow: 'Two Steps', workflowId: 'builtin:two-steps', status: 'running', startedAt: Date.now() }] })
+    const server = installFakeServer({
+      runs: [{ runId: 'run-9', workflow: 'Two Steps', workflowId: 'builtin:two-steps', status: 'running', startedAt: Date.now() }],
+    })
     window.history.replaceState(null, '', '/?workflow=builtin%3Atwo-steps')
-    render(<App />)
+    const app = createApp()
+    render(<App app={app} />)
     await screen.findByTestId('node-merge')
     await waitFor(() => expect(screen.getByTestId('run-status').textContent).toBe('Running'))
-    const socket = sockets[sockets.length - 1]
+    const socket = server.sockets[server.sockets.length - 1]
     await waitFor(() => expect(socket.sent).toContainEqual({ type: 'subscribe', runId: 'run-9' }))
 
     // An error about another run changes nothing; one naming the followed run ends it.
     act(() => socket.push({ type: 'error', code: 'NOT_FOUND', message: 'no run "run-8"', runId: 'run-8' }))
     expect(screen.getByTestId('run-status').textContent).toBe('Running')
     act(() => socket.push({ type: 'error', code: 'NOT_FOUND', message: 'no run "run-9"', runId: 'run-9' }))
-    expect(useRunStore.getState().status).toBe('failed')
-    expect(useRunStore.getState().error).toMatch(/no longer has this run/)
+    expect(app.stores.run.getState().status).toBe('failed')
+    expect(app.stores.run.getState().error).toMatch(/no longer has this run/)
   })
 })

@@ -1,96 +1,16 @@
-import Box from '@mui/material/Box'
-import CssBaseline from '@mui/material/CssBaseline'
-import { ThemeProvider } from '@mui/material/styles'
-import { useMemo, useRef } from 'react'
-import { closeChat } from './chat/chatActions'
-import ChatPanel from './chat/ChatPanel'
-import { useFileDrop } from './hooks/useFileDrop'
-import { useLocationSync } from './hooks/useLocationSync'
-import { useRunWatchdog } from './hooks/useRunWatchdog'
-import { useStartup } from './hooks/useStartup'
-import { useThemeMode } from './hooks/useThemeMode'
-import InspectorPanel from './inspector/InspectorPanel'
-import LibraryPanel from './library/LibraryPanel'
-import RunBar from './runbar/RunBar'
-import AccessDenied from './shell/AccessDenied'
-import CenterPane from './shell/CenterPane'
-import DropOverlay from './shell/DropOverlay'
-import InspectorOverlay from './shell/InspectorOverlay'
-import PanelDrawer from './shell/PanelDrawer'
-import PresenterBanner from './shell/PresenterBanner'
-import { usePresenterStore } from './shell/presenter'
-import TopBar from './shell/TopBar'
-import { usePresenterKeys } from './shell/usePresenterKeys'
-import { useSidePanels } from './shell/useSidePanels'
-import { useAccessStore } from './state/accessStore'
-import { makeTheme } from './theme'
+//! The playground's root: creates the app (stores, API client, socket, actions — createApp.ts)
+//! once per mount and provides it to everything under it. A test passes its own `app` to look
+//! inside it.
+import { useState } from 'react'
+import { AppContext } from './app/AppContext'
+import { createApp, type App as AppInstance } from './app/createApp'
+import Shell from './shell/Shell'
 
-export default function App() {
-  const [mode, toggleMode] = useThemeMode()
-  const panels = useSidePanels()
-  const { docked, presenting } = panels
-  const theme = useMemo(() => makeTheme(mode, presenting), [mode, presenting])
-  const togglePresenter = usePresenterStore((s) => s.toggle)
-  const dragging = useFileDrop()
-  const row = useRef<HTMLDivElement>(null)
-  useStartup()
-  useLocationSync()
-  useRunWatchdog()
-  usePresenterKeys()
-  const denied = useAccessStore((s) => s.denied)
-
-  if (denied)
-    return (
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        <AccessDenied />
-      </ThemeProvider>
-    )
-  const drawerHost = () => row.current
+export default function App({ app }: { app?: AppInstance }) {
+  const [mounted] = useState(() => app ?? createApp())
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <Box sx={{ height: '100vh', display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
-        <TopBar
-          mode={mode}
-          onToggleMode={toggleMode}
-          libraryOpen={panels.library}
-          onToggleLibrary={panels.toggleLibrary}
-          inspectorOpen={panels.inspector}
-          onToggleInspector={panels.toggleInspector}
-          chatOpen={panels.chat}
-          onToggleChat={panels.toggleChat}
-          presenting={presenting}
-          onTogglePresenter={togglePresenter}
-        />
-        {presenting && <PresenterBanner />}
-        <Box ref={row} sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
-          {docked && panels.library && <LibraryPanel />}
-          <CenterPane />
-          {docked && panels.chat && <ChatPanel />}
-          {docked && panels.inspector && <InspectorPanel />}
-          {!docked && (
-            <>
-              <PanelDrawer anchor="left" open={panels.library} onClose={panels.closeDrawer} container={drawerHost}>
-                <LibraryPanel />
-              </PanelDrawer>
-              {!presenting && (
-                <>
-                  <PanelDrawer anchor="right" open={panels.inspector} onClose={panels.closeDrawer} container={drawerHost}>
-                    <InspectorPanel />
-                  </PanelDrawer>
-                  <PanelDrawer anchor="right" open={panels.chat === true} onClose={closeChat} container={drawerHost}>
-                    <ChatPanel />
-                  </PanelDrawer>
-                </>
-              )}
-            </>
-          )}
-        </Box>
-        <RunBar />
-      </Box>
-      {presenting && <InspectorOverlay />}
-      {dragging && <DropOverlay />}
-    </ThemeProvider>
+    <AppContext value={mounted}>
+      <Shell />
+    </AppContext>
   )
 }

@@ -1,7 +1,8 @@
 //! Typed fetch wrappers for every route in docs/api.md. Failures reject with an `ApiError`
 //! carrying the server's `{code, message}` (and diagnostics for workflow errors). A 401 (the
-//! page was opened without the access token `vai playground` printed) is also announced to
-//! `onAccessDenied` listeners, so the shell can say what to do instead of showing broken panels.
+//! page was opened without the access token `vai playground` printed) is also told to the
+//! `onDenied` the client was created with, so the shell can say what to do instead of showing
+//! broken panels.
 import type {
   ChatConfig,
   ChatSession,
@@ -50,21 +51,7 @@ export class ApiError extends Error {
   }
 }
 
-let denied = false
-const deniedListeners = new Set<() => void>()
-
-/** Calls `listener` on every 401 from the API; returns the unsubscribe. */
-export function onAccessDenied(listener: () => void): () => void {
-  deniedListeners.add(listener)
-  return () => deniedListeners.delete(listener)
-}
-
-/** True once the API has refused this page for want of the access token. */
-export function isAccessDenied(): boolean {
-  return denied
-}
-
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function request<T>(onDenied: () => void, method: string, path: string, body?: unknown): Promise<T> {
   let response: Response
   try {
     response = await fetch(path, {
@@ -82,10 +69,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   } catch {
     json = undefined
   }
-  if (response.status === 401) {
-    denied = true
-    deniedListeners.forEach((listener) => listener())
-  }
+  if (response.status === 401) onDenied()
   if (!response.ok) {
     const error = (json as { error?: { code?: string; message?: string; diagnostics?: Diagnostic[] } } | undefined)?.error
     throw new ApiError(
@@ -100,35 +84,54 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 
 const enc = encodeURIComponent
 
-export const api = {
-  listWorkflows: () => request<WorkflowList>('GET', '/api/workflows'),
-  starters: () => request<StarterList>('GET', '/api/workflows/starters'),
-  getWorkflow: (id: string) => request<WorkflowDocument>('GET', `/api/workflows/${enc(id)}`),
-  validate: (body: WorkflowBody) => request<ValidateResponse>('POST', '/api/workflows/validate', body),
-  plan: (body: WorkflowBody) => request<PlanResponse>('POST', '/api/workflows/plan', body),
-  tools: () => request<ToolCatalog>('GET', '/api/tools'),
-  configStatus: () => request<ConfigStatus>('GET', '/api/config/status'),
-  startRun: (body: StartRun) => request<RunCreated>('POST', '/api/runs', body),
-  listRuns: () => request<RunList>('GET', '/api/runs'),
-  getRun: (runId: string) => request<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),
-  cancelRun: (runId: string) => request<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
-  resumeRun: (runId: string, body: Resume) => request<ResumeAccepted>('POST', `/api/runs/${enc(runId)}/resume`, body),
-  runOutput: (runId: string) => request<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
-  stepOutput: (runId: string, stepId: string) => request<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
-  // The builder's routes (builder-api.md §3).
-  references: (definition: JsonValue) => request<ReferencesResponse>('POST', '/api/workflows/references', { definition }),
-  rewrite: (body: RewriteRequest) => request<RewriteResponse>('POST', '/api/workflows/rewrite', body),
-  complete: (body: CompleteRequest) => request<CompleteResponse>('POST', '/api/workflows/complete', body),
-  format: (definition: JsonValue) => request<FormatResponse>('POST', '/api/workflows/format', { definition }),
-  save: (body: SaveRequest) => request<SaveResponse>('POST', '/api/workflows/save', body),
-  saveTestCase: (runId: string, body: TestCaseRequest) => request<TestCaseSaved>('POST', `/api/runs/${enc(runId)}/test-case`, body),
-  // The Chat panel's routes (docs/api.md, "Chat"); questions go over the socket.
-  chatConfig: () => request<ChatConfig>('GET', '/api/chat/config'),
-  chatSessions: () => request<ChatSessionList>('GET', '/api/chat/sessions'),
-  chatSession: (id: string) => request<ChatSession>('GET', `/api/chat/sessions/${enc(id)}`),
-  deleteChatSession: (id: string) => request<undefined>('DELETE', `/api/chat/sessions/${enc(id)}`),
-  chatWorkflow: (sessionId: string, turnId: string) => request<JsonValue>('GET', `/api/chat/sessions/${enc(sessionId)}/turns/${enc(turnId)}/workflow`),
+/**
+ * A plan refused with diagnostics (an invalid document; text that is not JSON, with the line
+ * and column) is still the plan's answer: the caller shows the diagnostics, not a failure.
+ */
+async function planned(plan: Promise<PlanResponse>): Promise<PlanResponse> {
+  try {
+    return await plan
+  } catch (e) {
+    if (e instanceof ApiError && e.diagnostics.length > 0) return { valid: false, diagnostics: e.diagnostics }
+    throw e
+  }
 }
+
+/** The API client; `onDenied` is called on every 401 (the page lacks the access token). */
+export function createApi(onDenied: () => void = () => {}) {
+  const call = <T>(method: string, path: string, body?: unknown) => request<T>(onDenied, method, path, body)
+  return {
+    listWorkflows: () => call<WorkflowList>('GET', '/api/workflows'),
+    starters: () => call<StarterList>('GET', '/api/workflows/starters'),
+    getWorkflow: (id: string) => call<WorkflowDocument>('GET', `/api/workflows/${enc(id)}`),
+    validate: (body: WorkflowBody) => call<ValidateResponse>('POST', '/api/workflows/validate', body),
+    plan: (body: WorkflowBody) => planned(call<PlanResponse>('POST', '/api/workflows/plan', body)),
+    tools: () => call<ToolCatalog>('GET', '/api/tools'),
+    configStatus: () => call<ConfigStatus>('GET', '/api/config/status'),
+    startRun: (body: StartRun) => call<RunCreated>('POST', '/api/runs', body),
+    listRuns: () => call<RunList>('GET', '/api/runs'),
+    getRun: (runId: string) => call<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),
+    cancelRun: (runId: string) => call<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
+    resumeRun: (runId: string, body: Resume) => call<ResumeAccepted>('POST', `/api/runs/${enc(runId)}/resume`, body),
+    runOutput: (runId: string) => call<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
+    stepOutput: (runId: string, stepId: string) => call<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
+    // The builder's routes (builder-api.md §3).
+    references: (definition: JsonValue) => call<ReferencesResponse>('POST', '/api/workflows/references', { definition }),
+    rewrite: (body: RewriteRequest) => call<RewriteResponse>('POST', '/api/workflows/rewrite', body),
+    complete: (body: CompleteRequest) => call<CompleteResponse>('POST', '/api/workflows/complete', body),
+    format: (definition: JsonValue) => call<FormatResponse>('POST', '/api/workflows/format', { definition }),
+    save: (body: SaveRequest) => call<SaveResponse>('POST', '/api/workflows/save', body),
+    saveTestCase: (runId: string, body: TestCaseRequest) => call<TestCaseSaved>('POST', `/api/runs/${enc(runId)}/test-case`, body),
+    // The Chat panel's routes (docs/api.md, "Chat"); questions go over the socket.
+    chatConfig: () => call<ChatConfig>('GET', '/api/chat/config'),
+    chatSessions: () => call<ChatSessionList>('GET', '/api/chat/sessions'),
+    chatSession: (id: string) => call<ChatSession>('GET', `/api/chat/sessions/${enc(id)}`),
+    deleteChatSession: (id: string) => call<undefined>('DELETE', `/api/chat/sessions/${enc(id)}`),
+    chatWorkflow: (sessionId: string, turnId: string) => call<JsonValue>('GET', `/api/chat/sessions/${enc(sessionId)}/turns/${enc(turnId)}/workflow`),
+  }
+}
+
+export type Api = ReturnType<typeof createApi>
 
 /** `{code, message}` for any thrown value. */
 export function errorInfo(error: unknown): { code: string; message: string } {

@@ -28,6 +28,9 @@ class FakeSocket {
     this.readyState = 3
     this.onclose?.()
   }
+  close() {
+    this.drop()
+  }
 }
 
 const latest = () => FakeSocket.all[FakeSocket.all.length - 1]
@@ -141,5 +144,32 @@ describe('RunSocket', () => {
       { type: 'subscribe', runId: 'r2' },
       { type: 'unsubscribe', runId: 'r2' },
     ])
+  })
+
+  it('stops: closes, reports nothing more and does not reconnect until started again', () => {
+    const heard = sinks()
+    const socket = new RunSocket()
+    socket.start(heard)
+    latest().open()
+    socket.stop()
+    expect(latest().readyState).toBe(3)
+    vi.advanceTimersByTime(60_000)
+    expect(FakeSocket.all).toHaveLength(1)
+    expect(heard.onConnection.mock.calls).toEqual([['connecting'], ['open']])
+    socket.start(heard)
+    expect(FakeSocket.all).toHaveLength(2)
+  })
+
+  it('asks the API once when a handshake fails, and gives up once the page is refused', () => {
+    let refused = false
+    const probe = vi.fn(() => {
+      refused = true
+    })
+    const socket = new RunSocket({ refused: () => refused, probe })
+    socket.start(sinks())
+    latest().drop()
+    expect(probe).toHaveBeenCalledTimes(1)
+    vi.advanceTimersByTime(60_000)
+    expect(FakeSocket.all).toHaveLength(1)
   })
 })

@@ -2,7 +2,6 @@
 //! the Chat panel's questions, and hands what it hears to the sinks it is started with; it knows
 //! no store (state/runWiring.ts connects them). It stops once the API has refused the page for
 //! want of the access token.
-import { api, isAccessDenied } from './client'
 import type { ChatAsk, ClientMessage, RunSummary, ServerMessage } from './types'
 
 /** What the socket hears about chat: a turn's events, and errors that name no run. */
@@ -36,7 +35,18 @@ export interface RunSocketSinks {
   onChat(message: ChatServerMessage): void
 }
 
+/** How the socket learns that the page lacks the access token. */
+export interface AccessCheck {
+  /** The API has refused the page: connecting again is pointless. */
+  refused(): boolean
+  /** Makes one API call, whose 401 (if the handshake was refused for that) makes `refused` true. */
+  probe(): void
+}
+
+const NO_CHECK: AccessCheck = { refused: () => false, probe: () => {} }
+
 export class RunSocket {
+  private readonly access: AccessCheck
   private ws?: WebSocket
   private followed?: string
   private failures = 0
@@ -46,12 +56,27 @@ export class RunSocket {
   /** When the followed run last heard from the server (snapshot or event), for the watchdog. */
   lastHeardAt = 0
 
+  constructor(access: AccessCheck = NO_CHECK) {
+    this.access = access
+  }
+
   /** Opens the socket once; a later call only replaces the sinks. */
   start(sinks: RunSocketSinks): void {
     this.sinks = sinks
     if (this.started) return
     this.started = true
     this.connect()
+  }
+
+  /** Closes the socket and stops reconnecting (the app is unmounted); `start` opens it again. */
+  stop(): void {
+    clearTimeout(this.timer)
+    const ws = this.ws
+    this.ws = undefined
+    this.started = false
+    this.failures = 0
+    this.sinks = undefined
+    ws?.close()
   }
 
   /** Follows a run: unsubscribes from the previous one and subscribes to this one. */
@@ -84,7 +109,7 @@ export class RunSocket {
   }
 
   private connect(): void {
-    if (isAccessDenied()) return
+    if (!this.started || this.access.refused()) return
     this.sinks?.onConnection('connecting')
     let ws: WebSocket
     try {
@@ -125,7 +150,7 @@ export class RunSocket {
       this.sinks?.onConnection('closed')
       // A handshake refused for want of the access token looks like any failed connection;
       // one API call tells (a 401 there stops the reconnecting).
-      if (!opened) void api.configStatus().catch(() => undefined)
+      if (!opened) this.access.probe()
       this.scheduleReconnect()
     }
   }
@@ -137,6 +162,3 @@ export class RunSocket {
     this.timer = setTimeout(() => this.connect(), delay)
   }
 }
-
-/** The page's one connection, which run actions follow and unfollow runs on. */
-export const runSocket = new RunSocket()

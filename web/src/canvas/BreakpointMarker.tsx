@@ -6,6 +6,7 @@ import { BREAKPOINT_KEY } from '../runbar/stepKeys'
 
 export default function BreakpointMarker({ id }: { id: string }) {
   const on = useBreakpointStore((s) => s.ids.includes(id))
+  const toggle = useBreakpointStore((s) => s.toggle)
   return (
     <Box
       component="button"
@@ -19,7 +20,7 @@ export default function BreakpointMarker({ id }: { id: string }) {
       title={on ? 'Runs pause before this step: click (or B) to remove' : 'Pause runs before this step (B with the step selected)'}
       onClick={(e) => {
         e.stopPropagation()
-        useBreakpointStore.getState().toggle(id)
+        toggle(id)
       }}
       sx={{
         position: 'absolute',

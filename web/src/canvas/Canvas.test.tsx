@@ -1,7 +1,6 @@
-import { act, cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { useRunStore } from '../state/runStore'
-import { useWorkflowStore } from '../state/workflowStore'
+import { renderWithApp } from '../test/renderWithApp'
 import Canvas from './Canvas'
 import { branchingGraph, largeGraph } from './fixtures'
 
@@ -9,20 +8,20 @@ afterEach(cleanup)
 
 describe('Canvas', () => {
   it('is the Canvas landmark, with an empty state before a workflow opens', () => {
-    render(<Canvas />)
+    renderWithApp(<Canvas />)
     expect(screen.getByRole('main', { name: 'Canvas' })).toBeTruthy()
     expect(screen.getByTestId('canvas-empty')).toBeTruthy()
     expect(screen.queryByTestId('node-__inputs')).toBeNull()
   })
 
   it('draws the open graph with its own buttons, and swaps graphs in place', () => {
-    render(<Canvas />)
-    act(() => useWorkflowStore.setState({ graph: branchingGraph() }))
+    const { stores } = renderWithApp(<Canvas />).app
+    act(() => stores.workflow.setState({ graph: branchingGraph() }))
     expect(screen.getAllByTestId(/^node-/)).toHaveLength(branchingGraph().nodes.length)
     expect(screen.getByRole('button', { name: 'Re-layout' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Fit view' })).toBeTruthy()
 
-    act(() => useWorkflowStore.setState({ graph: largeGraph(12) }))
+    act(() => stores.workflow.setState({ graph: largeGraph(12) }))
     expect(screen.getAllByTestId(/^node-/)).toHaveLength(largeGraph(12).nodes.length)
     expect(screen.queryByTestId('node-search')).toBeNull()
     act(() => screen.getByRole('button', { name: 'Re-layout' }).click())
@@ -33,8 +32,8 @@ describe('Canvas', () => {
     const graph = branchingGraph()
     const inputs = Array.from({ length: 11 }, (_, i) => ({ name: `in${i}`, type: 'string' as const, required: false }))
     graph.nodes[0] = { kind: 'inputs', id: '__inputs', inputs }
-    render(<Canvas />)
-    act(() => useWorkflowStore.setState({ graph }))
+    const { stores } = renderWithApp(<Canvas />).app
+    act(() => stores.workflow.setState({ graph }))
     const node = screen.getByTestId('node-__inputs')
     expect(node.textContent).toContain('in7')
     expect(node.textContent).not.toContain('in8')
@@ -42,10 +41,10 @@ describe('Canvas', () => {
   })
 
   it('mirrors the finished run on the output node', () => {
-    render(<Canvas />)
-    act(() => useWorkflowStore.setState({ graph: branchingGraph() }))
+    const { stores } = renderWithApp(<Canvas />).app
+    act(() => stores.workflow.setState({ graph: branchingGraph() }))
     expect(screen.getByTestId('node-__output').dataset.status).toBe('idle')
-    act(() => useRunStore.setState({ status: 'completed' }))
+    act(() => stores.run.setState({ status: 'completed' }))
     expect(screen.getByTestId('node-__output').dataset.status).toBe('completed')
   })
 })

@@ -5,11 +5,11 @@ import Box from '@mui/material/Box'
 import { ReactFlowProvider } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
 import { lazy, memo, Suspense, useLayoutEffect, useRef } from 'react'
+import { useApp } from '../app/AppContext'
 import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasEmpty from './CanvasEmpty'
 import CanvasFlow from './CanvasFlow'
-import { useCanvasStore } from './useCanvasStore'
 
 // Memoised: every edit replaces the graph this component follows for the read-only view; the
 // builder reads the editor store itself.
@@ -18,17 +18,18 @@ const EditorCanvas = memo(lazy(() => import('../editor/EditorCanvas')))
 export default function Canvas() {
   const graph = useWorkflowStore((s) => s.graph)
   const editing = useEditSession((s) => s.active)
+  const canvas = useApp().stores.canvas
   const region = useRef<HTMLElement>(null)
   // Measured before a graph is drawn, so its first layout is made for this canvas; kept in the
   // canvas store rather than in state, so a resize does not redraw the canvas.
   useLayoutEffect(() => {
     const el = region.current!
-    const measure = () => useCanvasStore.setState({ size: { width: el.clientWidth, height: el.clientHeight } })
+    const measure = () => canvas.setState({ size: { width: el.clientWidth, height: el.clientHeight } })
     measure()
     const observer = new ResizeObserver(measure)
     observer.observe(el)
     return () => observer.disconnect()
-  }, [])
+  }, [canvas])
   return (
     <Box component="main" aria-label="Canvas" ref={region} sx={canvasSx}>
       {editing ? (

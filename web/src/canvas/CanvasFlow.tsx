@@ -7,6 +7,8 @@ import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, useStore, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { GraphView } from '../api/types'
+import { useApp } from '../app/AppContext'
+import type { AppStores } from '../app/createApp'
 import { PRESENTER_SCALE, usePresenterStore } from '../shell/presenter'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasMiniMap from './CanvasMiniMap'
@@ -16,7 +18,6 @@ import { layoutNodes, type LayoutView } from './layout'
 import { fitView } from './legibleFit'
 import { edgeTypes, nodeTypes } from './nodeTypes'
 import { graphToFlow, withRoutes } from './toFlow'
-import { useCanvasStore } from './useCanvasStore'
 import { useFollowRun } from './useFollowRun'
 import { FIT_MS, useCanvasView, useLegibleFit } from './useLegibleFit'
 
@@ -26,10 +27,10 @@ const VISIBLE_ONLY_ABOVE = 120
 const miniMapColor = (node: CanvasNode) => (node.type === 'step' ? node.data.color : IO_COLOR)
 
 /** The view for a graph's first layout: the canvas region as last measured (none in tests). */
-function measuredView(): LayoutView | undefined {
-  const size = useCanvasStore.getState().size
+function measuredView({ canvas, presenter }: AppStores): LayoutView | undefined {
+  const size = canvas.getState().size
   if (!size?.width || !size.height) return undefined
-  return fitView(size.width, size.height, usePresenterStore.getState().on ? PRESENTER_SCALE : 1)
+  return fitView(size.width, size.height, presenter.getState().on ? PRESENTER_SCALE : 1)
 }
 
 function laidOut(graph: GraphView, view: LayoutView | undefined) {
@@ -40,6 +41,7 @@ function laidOut(graph: GraphView, view: LayoutView | undefined) {
 
 export default function CanvasFlow({ graph }: { graph: GraphView }) {
   const mode = useTheme().palette.mode
+  const { stores } = useApp()
   const select = useWorkflowStore((s) => s.select)
   const flow = useReactFlow<CanvasNode, CanvasEdge>()
   const { setNodes, setEdges, getNodes, getEdges, setCenter, getNode, getZoom } = flow
@@ -47,7 +49,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
   const presenting = usePresenterStore((s) => s.on)
   const inspect = usePresenterStore((s) => s.inspect)
 
-  const laid = useMemo(() => laidOut(graph, measuredView()), [graph])
+  const laid = useMemo(() => laidOut(graph, measuredView(stores)), [graph, stores])
   // A graph shown whole needs no minimap (it would only cover some of it).
   const [whole, setWhole] = useState(laid.whole)
 
@@ -59,7 +61,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
   // once the canvas has a size.
   const shown = useRef(laid)
   const fitted = useRef<typeof laid>(undefined)
-  useEffect(() => useCanvasStore.setState({ laidFor: laid.view }), [laid])
+  useEffect(() => stores.canvas.setState({ laidFor: laid.view }), [laid, stores])
   useEffect(() => {
     if (shown.current !== laid) {
       shown.current = laid
@@ -78,12 +80,12 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
     const view = viewNow()
     const next = layoutNodes(getNodes(), getEdges(), view)
     const edges = withRoutes(getEdges(), next.routes)
-    useCanvasStore.setState({ laidFor: view })
+    stores.canvas.setState({ laidFor: view })
     setWhole(next.fits === true)
     setNodes(next.nodes)
     setEdges(edges)
     fitTo(next.nodes, FIT_MS, edges)
-  }, [viewNow, getNodes, getEdges, setNodes, setEdges, fitTo])
+  }, [viewNow, getNodes, getEdges, setNodes, setEdges, fitTo, stores])
 
   // Entering or leaving presenter mode lays the graph out for its new scale.
   const presented = useRef(presenting)
@@ -95,7 +97,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
 
   useEffect(
     () =>
-      useCanvasStore.getState().attach((id) => {
+      stores.canvas.getState().attach((id) => {
         const node = getNode(id)
         if (!node) return
         const width = node.measured?.width ?? node.width ?? 0
@@ -105,7 +107,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
           duration: 300,
         })
       }),
-    [getNode, getZoom, setCenter],
+    [getNode, getZoom, setCenter, stores],
   )
 
   const fit = useCallback(() => fitTo(getNodes(), FIT_MS), [fitTo, getNodes])
@@ -131,9 +133,9 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
   // Keyboard selection (Tab to a node, Enter) goes through React Flow's selection.
   const onSelectionChange = useCallback<OnSelectionChangeFunc<CanvasNode, CanvasEdge>>(
     ({ nodes }) => {
-      if (nodes.length === 1 && useWorkflowStore.getState().selected !== nodes[0].id) select(nodes[0].id)
+      if (nodes.length === 1 && stores.workflow.getState().selected !== nodes[0].id) select(nodes[0].id)
     },
-    [select],
+    [select, stores],
   )
 
   return (

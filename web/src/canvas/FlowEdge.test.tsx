@@ -1,7 +1,7 @@
-import { act, cleanup, render } from '@testing-library/react'
+import { act, cleanup } from '@testing-library/react'
 import { Position, ReactFlowProvider } from '@xyflow/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { useRunStore } from '../state/runStore'
+import { renderWithApp } from '../test/renderWithApp'
 import FlowEdge from './FlowEdge'
 import { branchingGraph } from './fixtures'
 import { graphToFlow } from './toFlow'
@@ -9,7 +9,7 @@ import { graphToFlow } from './toFlow'
 // jsdom has no layout, so React Flow cannot place edges itself: draw one edge directly.
 function renderEdge(kind: 'reference' | 'else') {
   const edge = graphToFlow(branchingGraph()).edges.find((e) => e.data?.kind === kind)!
-  const { container } = render(
+  const { app, container } = renderWithApp(
     <ReactFlowProvider>
       <svg>
         <FlowEdge
@@ -33,20 +33,20 @@ function renderEdge(kind: 'reference' | 'else') {
       </svg>
     </ReactFlowProvider>,
   )
-  return { edge, path: () => container.querySelector('path.react-flow__edge-path') as SVGPathElement }
+  return { edge, runs: app.stores.run, path: () => container.querySelector('path.react-flow__edge-path') as SVGPathElement }
 }
 
 afterEach(cleanup)
 
 describe('FlowEdge', () => {
   it('animates only while its target step runs', () => {
-    const { edge, path } = renderEdge('reference')
+    const { edge, runs, path } = renderEdge('reference')
     expect(path().dataset.kind).toBe('reference')
     expect(path().dataset.flowing).toBeUndefined()
-    act(() => useRunStore.setState({ steps: { [edge.target]: { status: 'running' } } }))
+    act(() => runs.setState({ steps: { [edge.target]: { status: 'running' } } }))
     expect(path().dataset.flowing).toBe('true')
     expect(path().style.animation).toContain('dashdraw')
-    act(() => useRunStore.setState({ steps: { [edge.target]: { status: 'completed', durationMs: 3 } } }))
+    act(() => runs.setState({ steps: { [edge.target]: { status: 'completed', durationMs: 3 } } }))
     expect(path().dataset.flowing).toBeUndefined()
   })
 

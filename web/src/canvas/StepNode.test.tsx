@@ -1,12 +1,10 @@
-import { act, cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, screen } from '@testing-library/react'
 import { ReactFlowProvider, useStoreApi } from '@xyflow/react'
 import { useEffect } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { StepState } from '../api/types'
-import { useEditSession } from '../editor/editSession'
-import { useBreakpointStore } from '../state/breakpointStore'
-import { useRunStore } from '../state/runStore'
-import { useWorkflowStore } from '../state/workflowStore'
+import type { AppStores } from '../app/createApp'
+import { renderWithApp } from '../test/renderWithApp'
 import CanvasFlow from './CanvasFlow'
 import { branchingGraph } from './fixtures'
 import { MIN_GLOW_MS } from './useStepRun'
@@ -25,7 +23,7 @@ function Probe({ onStore }: { onStore: (store: FlowStore) => void }) {
 }
 
 function renderCanvas() {
-  return render(
+  const rendered = renderWithApp(
     <ReactFlowProvider>
       <div style={{ width: 1000, height: 600 }}>
         <CanvasFlow graph={branchingGraph()} />
@@ -33,10 +31,11 @@ function renderCanvas() {
       <Probe onStore={keepStore} />
     </ReactFlowProvider>,
   )
+  return { ...rendered, stores: rendered.app.stores }
 }
 
-function setSteps(steps: Record<string, StepState>) {
-  act(() => useRunStore.setState({ steps }))
+function setSteps(stores: AppStores, steps: Record<string, StepState>) {
+  act(() => stores.run.setState({ steps }))
 }
 
 afterEach(() => {
@@ -59,17 +58,17 @@ describe('step nodes', () => {
   })
 
   it('follow the run store without rebuilding the node list', () => {
-    renderCanvas()
+    const { stores } = renderCanvas()
     const nodesBefore = flowStore!.getState().nodes
     const searchBefore = screen.getByTestId('node-search')
     const checkBefore = screen.getByTestId('node-check')
 
-    setSteps({ search: { status: 'running' }, check: { status: 'pending' } })
+    setSteps(stores, { search: { status: 'running' }, check: { status: 'pending' } })
     expect(screen.getByTestId('node-search').dataset.status).toBe('running')
     expect(screen.getByTestId('node-search').dataset.glowing).toBe('true')
     expect(screen.getByTestId('node-check').dataset.status).toBe('pending')
 
-    setSteps({
+    setSteps(stores, {
       search: { status: 'completed', durationMs: 123 },
       check: { status: 'failed', error: 'boom', durationMs: 4 },
       answer: { status: 'skipped', reason: 'condition was false' },
@@ -95,9 +94,9 @@ describe('step nodes', () => {
 
   it('keep glowing for a moment after a very fast step', () => {
     vi.useFakeTimers()
-    renderCanvas()
-    setSteps({ search: { status: 'running' } })
-    setSteps({ search: { status: 'completed', durationMs: 2 } })
+    const { stores } = renderCanvas()
+    setSteps(stores, { search: { status: 'running' } })
+    setSteps(stores, { search: { status: 'completed', durationMs: 2 } })
     const node = screen.getByTestId('node-search')
     expect(node.dataset.status).toBe('completed')
     expect(node.dataset.glowing).toBe('true')
@@ -107,53 +106,53 @@ describe('step nodes', () => {
 
   it('glow even when start and finish land in one render', () => {
     vi.useFakeTimers()
-    renderCanvas()
+    const { stores } = renderCanvas()
     act(() => {
-      useRunStore.setState({ steps: { check: { status: 'running' } } })
-      useRunStore.setState({ steps: { check: { status: 'completed', durationMs: 1 } } })
+      stores.run.setState({ steps: { check: { status: 'running' } } })
+      stores.run.setState({ steps: { check: { status: 'completed', durationMs: 1 } } })
     })
     expect(screen.getByTestId('node-check').dataset.glowing).toBe('true')
   })
 
   it('select on click, and deselect on a pane click', () => {
-    const { container } = renderCanvas()
+    const { container, stores } = renderCanvas()
     act(() => screen.getByTestId('node-check').click())
-    expect(useWorkflowStore.getState().selected).toBe('check')
+    expect(stores.workflow.getState().selected).toBe('check')
     act(() => (container.querySelector('.react-flow__pane') as HTMLElement).click())
-    expect(useWorkflowStore.getState().selected).toBeUndefined()
+    expect(stores.workflow.getState().selected).toBeUndefined()
   })
 
   it('show a validation badge and, after an edit, a stale mark on a step that has run', () => {
-    renderCanvas()
-    act(() => useEditSession.setState({ problems: { search: 'error', check: 'warning' } }))
+    const { stores } = renderCanvas()
+    act(() => stores.editSession.setState({ problems: { search: 'error', check: 'warning' } }))
     expect(screen.getByTestId('node-search').dataset.problem).toBe('error')
     expect(screen.getByTestId('node-problem-check').getAttribute('aria-label')).toBe('has warnings')
-    act(() => useEditSession.setState({ stale: { search: true, check: true } }))
+    act(() => stores.editSession.setState({ stale: { search: true, check: true } }))
     expect(screen.queryByText('stale')).toBeNull()
-    setSteps({ search: { status: 'completed', durationMs: 5 } })
+    setSteps(stores, { search: { status: 'completed', durationMs: 5 } })
     expect(screen.getByTestId('node-search').textContent).toContain('stale')
     expect(screen.getByTestId('node-check').textContent).not.toContain('stale')
   })
 
   it('toggle a breakpoint from their marker without selecting the node', () => {
-    renderCanvas()
+    const { stores } = renderCanvas()
     const marker = screen.getByRole('button', { name: 'Breakpoint before search' })
     expect(marker.getAttribute('aria-pressed')).toBe('false')
     act(() => marker.click())
-    expect(useBreakpointStore.getState().ids).toEqual(['search'])
+    expect(stores.breakpoints.getState().ids).toEqual(['search'])
     expect(marker.getAttribute('aria-pressed')).toBe('true')
-    expect(useWorkflowStore.getState().selected).toBeUndefined()
+    expect(stores.workflow.getState().selected).toBeUndefined()
     act(() => marker.click())
-    expect(useBreakpointStore.getState().ids).toEqual([])
+    expect(stores.breakpoints.getState().ids).toEqual([])
   })
 
   it('mark the step a run is paused before', () => {
-    renderCanvas()
-    act(() => useRunStore.setState({ runId: 'r1', status: 'running', paused: { stepId: 'search', breakpoint: true, since: 0 } }))
+    const { stores } = renderCanvas()
+    act(() => stores.run.setState({ runId: 'r1', status: 'running', paused: { stepId: 'search', breakpoint: true, since: 0 } }))
     expect(screen.getByTestId('node-search').dataset.paused).toBe('true')
     expect(screen.getByTestId('node-search').textContent).toContain('paused')
     expect(screen.getByTestId('node-check').dataset.paused).toBeUndefined()
-    act(() => useRunStore.setState({ paused: undefined }))
+    act(() => stores.run.setState({ paused: undefined }))
     expect(screen.getByTestId('node-search').dataset.paused).toBeUndefined()
   })
 })

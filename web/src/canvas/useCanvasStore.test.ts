@@ -1,20 +1,21 @@
 import { describe, expect, it, vi } from 'vitest'
-import { useWorkflowStore } from '../state/workflowStore'
-import { focusNode, useCanvasStore } from './useCanvasStore'
+import { createApp } from '../app/createApp'
 
-describe('useCanvasStore', () => {
+describe('the canvas store', () => {
   it('focus selects the node and centres the attached canvas on it', () => {
+    const { stores } = createApp()
     const centre = vi.fn()
-    const detach = useCanvasStore.getState().attach(centre)
-    focusNode('search')
-    expect(useWorkflowStore.getState().selected).toBe('search')
+    const detach = stores.canvas.getState().attach(centre)
+    stores.canvas.getState().focus('search')
+    expect(stores.workflow.getState().selected).toBe('search')
     expect(centre).toHaveBeenCalledWith('search')
     detach()
-    expect(useCanvasStore.getState().centre).toBeUndefined()
+    expect(stores.canvas.getState().centre).toBeUndefined()
   })
 
   it('still selects when no canvas is attached', () => {
-    useCanvasStore.getState().focus('check')
-    expect(useWorkflowStore.getState().selected).toBe('check')
+    const { stores } = createApp()
+    stores.canvas.getState().focus('check')
+    expect(stores.workflow.getState().selected).toBe('check')
   })
 })

@@ -5,7 +5,7 @@
 import { useReactFlow, useStoreApi } from '@xyflow/react'
 import { useEffect } from 'react'
 import type { StepState } from '../api/types'
-import { useRunStore } from '../state/runStore'
+import { useApp } from '../app/AppContext'
 import { stepToFollow } from './follow'
 import type { Box } from './geometry'
 import { isActive } from './useStepRun'
@@ -21,12 +21,13 @@ function runningIds(steps: Record<string, StepState>): string[] {
 export function useFollowRun(nodeIdOf: (stepId: string) => string = (id) => id): void {
   const store = useStoreApi()
   const { setCenter } = useReactFlow()
+  const runs = useApp().stores.run
   useEffect(() => {
-    let before = runningIds(useRunStore.getState().steps)
+    let before = runningIds(runs.getState().steps)
     // While a pan animates, the zoom on screen dips (d3 zooms out and in again along the way):
     // a step starting then is followed at the zoom of the pan under way, not the dip.
     let panning: { zoom: number; until: number } | undefined
-    return useRunStore.subscribe((run, prev) => {
+    return runs.subscribe((run, prev) => {
       if (run.steps === prev.steps) return
       const running = runningIds(run.steps)
       const started = running.filter((id) => !before.includes(id))
@@ -46,5 +47,5 @@ export function useFollowRun(nodeIdOf: (stepId: string) => string = (id) => id):
       panning = { zoom, until: performance.now() + FOLLOW_MS }
       void setCenter(box.x + box.width / 2, box.y + box.height / 2, { zoom, duration: FOLLOW_MS })
     })
-  }, [store, setCenter, nodeIdOf])
+  }, [store, setCenter, nodeIdOf, runs])
 }

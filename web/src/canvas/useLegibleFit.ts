@@ -2,7 +2,8 @@
 //! presenter mode, for both canvases: the read-only one and the builder's.
 import { useReactFlow, useStore, useStoreApi, type Edge, type Node, type ReactFlowState } from '@xyflow/react'
 import { useCallback } from 'react'
-import { PRESENTER_SCALE, usePresenterStore } from '../shell/presenter'
+import { useApp } from '../app/AppContext'
+import { PRESENTER_SCALE } from '../shell/presenter'
 import type { FlowEdgeData } from './flowTypes'
 import type { Box } from './geometry'
 import type { LayoutView } from './layout'
@@ -25,13 +26,14 @@ export function useFitReady(): boolean {
 /** The view to lay out and fit for: the canvas as it is now, at the presenter's scale if on. */
 export function useCanvasView(): () => LayoutView {
   const store = useStoreApi()
+  const { presenter } = useApp().stores
   return useCallback(() => {
     // Measured now rather than read from the store: presenter mode has just resized the canvas
     // and React Flow's resize observer has not reported it yet.
     const { domNode, width, height } = store.getState()
     const rect = domNode?.getBoundingClientRect()
-    return fitView(rect?.width || width, rect?.height || height, usePresenterStore.getState().on ? PRESENTER_SCALE : 1)
-  }, [store])
+    return fitView(rect?.width || width, rect?.height || height, presenter.getState().on ? PRESENTER_SCALE : 1)
+  }, [store, presenter])
 }
 
 /** The corners of the routed edges: they may run round the graph's sides. */
@@ -46,6 +48,7 @@ export function useLegibleFit(): (nodes?: Node[], duration?: number, edges?: Edg
   const store = useStoreApi()
   const { getNodes, getEdges, setViewport } = useReactFlow()
   const viewNow = useCanvasView()
+  const { presenter } = useApp().stores
   return useCallback(
     (nodes = getNodes(), duration = FIT_MS, edges = getEdges()) => {
       const { nodeLookup } = store.getState()
@@ -59,9 +62,9 @@ export function useLegibleFit(): (nodes?: Node[], duration?: number, edges?: Edg
           height: measured?.height ?? node.measured?.height ?? node.height ?? 0,
         }
       }
-      const scale = usePresenterStore.getState().on ? PRESENTER_SCALE : 1
+      const scale = presenter.getState().on ? PRESENTER_SCALE : 1
       void setViewport(legibleViewport(nodes.map(boxOf), view.width, view.height, { scale, reach: reachOf(edges) }), { duration })
     },
-    [store, getNodes, getEdges, setViewport, viewNow],
+    [store, getNodes, getEdges, setViewport, viewNow, presenter],
   )
 }

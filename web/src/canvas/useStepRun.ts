@@ -3,6 +3,7 @@
 //! few milliseconds still visibly light up.
 import { useEffect, useState } from 'react'
 import type { StepState, StepStatus } from '../api/types'
+import { useApp } from '../app/AppContext'
 import { useRunStore } from '../state/runStore'
 
 export const MIN_GLOW_MS = 300
@@ -22,6 +23,7 @@ export interface StepRun {
 
 export function useStepRun(id: string): StepRun {
   const state = useRunStore((s): StepState | undefined => s.steps[id])
+  const runs = useApp().stores.run
   const [held, setHeld] = useState(false)
 
   // The store's own subscription sees every transition, even ones React batches into a
@@ -29,7 +31,7 @@ export function useStepRun(id: string): StepRun {
   useEffect(() => {
     let startedAt: number | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
-    const unsubscribe = useRunStore.subscribe((next, prev) => {
+    const unsubscribe = runs.subscribe((next, prev) => {
       const now = next.steps[id]?.status
       if (now === prev.steps[id]?.status) return
       if (isActive(now)) {
@@ -48,7 +50,7 @@ export function useStepRun(id: string): StepRun {
       unsubscribe()
       clearTimeout(timer)
     }
-  }, [id])
+  }, [id, runs])
 
   const status: NodeStatus = state?.status ?? 'idle'
   const finished = status !== 'idle' && status !== 'pending'

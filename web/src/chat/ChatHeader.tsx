@@ -13,12 +13,13 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup'
 import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
 import type { ChatMode } from '../api/types'
+import { useApp } from '../app/AppContext'
 import AllowWritesSwitch from './AllowWritesSwitch'
-import { closeChat, newChat } from './chatActions'
 import { inProgress } from './chatReducer'
 import { useChatStore } from './chatStore'
 
 export default function ChatHeader() {
+  const { chat } = useApp()
   const config = useChatStore((s) => s.config)
   const browsing = useChatStore((s) => s.browsing)
   const mode = useChatStore((s) => s.mode)
@@ -44,13 +45,13 @@ export default function ChatHeader() {
         </Tooltip>
         <Tooltip title={busy ? 'Stop the answer first' : 'New conversation'}>
           <span>
-            <IconButton size="small" aria-label="New conversation" disabled={busy} onClick={newChat}>
+            <IconButton size="small" aria-label="New conversation" disabled={busy} onClick={chat.newChat}>
               <Add fontSize="small" />
             </IconButton>
           </span>
         </Tooltip>
         <Tooltip title="Close the chat panel">
-          <IconButton size="small" aria-label="Close chat" onClick={closeChat}>
+          <IconButton size="small" aria-label="Close chat" onClick={chat.close}>
             <Close fontSize="small" />
           </IconButton>
         </Tooltip>

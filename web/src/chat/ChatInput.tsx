@@ -7,12 +7,14 @@ import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import TextField from '@mui/material/TextField'
 import { useState } from 'react'
+import { useApp } from '../app/AppContext'
 import { useConnectionStore } from '../state/connectionStore'
-import { ask, questionProblem, stopAnswer } from './chatActions'
+import { questionProblem } from './chatActions'
 import { inProgress } from './chatReducer'
 import { useChatStore } from './chatStore'
 
 export default function ChatInput() {
+  const { chat } = useApp()
   const [text, setText] = useState('')
   const config = useChatStore((s) => s.config)
   const busy = useChatStore((s) => inProgress(s.turns[s.turns.length - 1]))
@@ -24,7 +26,7 @@ export default function ChatInput() {
   const canAsk = available && connected && !busy && !loading && text.trim() !== '' && !problem
 
   const submit = () => {
-    if (canAsk && ask(text)) setText('')
+    if (canAsk && chat.ask(text)) setText('')
   }
 
   let helper: string | undefined = problem
@@ -58,7 +60,14 @@ export default function ChatInput() {
         helperText={helper}
       />
       {busy ? (
-        <Button variant="outlined" color="warning" startIcon={<Stop />} onClick={stopAnswer} disabled={!canStop} sx={{ flexShrink: 0, mb: helper ? 2.75 : 0 }}>
+        <Button
+          variant="outlined"
+          color="warning"
+          startIcon={<Stop />}
+          onClick={chat.stopAnswer}
+          disabled={!canStop}
+          sx={{ flexShrink: 0, mb: helper ? 2.75 : 0 }}
+        >
           Stop
         </Button>
       ) : (

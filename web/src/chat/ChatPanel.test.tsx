@@ -1,13 +1,11 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ChatConfig, ChatEvent, ChatSession, ChatTurn, ServerMessage } from '../api/types'
-import { useConnectionStore } from '../state/connectionStore'
-import { installFakeServer, sockets, type Call } from '../test/fakeServer'
+import { createApp } from '../app/createApp'
+import { installFakeServer, type Call } from '../test/fakeServer'
 
-// The canvas (React Flow) is tested on its own; the builder's start is watched, not run.
+// The canvas (React Flow) is tested on its own.
 vi.mock('../canvas/Canvas', () => ({ default: () => <main aria-label="Canvas" /> }))
-const startEditing = vi.hoisted(() => vi.fn(async () => undefined))
-vi.mock('../editor/editSession', async (actual) => ({ ...(await actual<typeof import('../editor/editSession')>()), startEditing }))
 
 const { default: App } = await import('../App')
 
@@ -51,9 +49,12 @@ function json(body: unknown, status = 200) {
   return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 }
 
-/** The fake server, answering the chat routes from `kept` (session id → session). */
+/**
+ * The fake server, answering the chat routes from `kept` (session id → session), with what its
+ * side of the app's socket says.
+ */
 function serve(kept: Record<string, ChatSession> = {}, chat: ChatConfig = config) {
-  return installFakeServer({
+  const server = installFakeServer({
     respond: ({ method, path }: Call) => {
       if (path === '/api/chat/config') return json(chat)
       if (path === '/api/chat/sessions')
@@ -71,20 +72,17 @@ function serve(kept: Record<string, ChatSession> = {}, chat: ChatConfig = config
       return undefined
     },
   })
+  const socket = () => server.sockets[server.sockets.length - 1]
+  const push = (message: ServerMessage) => act(() => socket().push(message))
+  return { ...server, socket, push, chat: (event: ChatEvent, sessionId = 's1') => push({ type: 'chat', sessionId, event }) }
 }
 
-const socket = () => sockets[sockets.length - 1]
-const push = (message: ServerMessage) => act(() => socket().push(message))
-const chat = (event: ChatEvent, sessionId = 's1') => push({ type: 'chat', sessionId, event })
-
-async function openPanel() {
+async function openPanel(server: ReturnType<typeof serve>) {
   render(<App />)
   fireEvent.click(screen.getByRole('button', { name: 'Show chat' }))
   const panel = await screen.findByRole('complementary', { name: 'Chat' })
   await within(panel).findByText(config.label)
-  // The page's socket outlives each test; say it is open.
-  await waitFor(() => expect(socket()?.readyState).toBe(1))
-  act(() => useConnectionStore.getState().setState('open'))
+  await waitFor(() => expect(server.socket()?.readyState).toBe(1))
   return panel
 }
 
@@ -97,33 +95,32 @@ describe('the Chat panel', () => {
   beforeEach(() => {
     localStorage.clear()
     window.history.replaceState(null, '', '/')
-    startEditing.mockClear()
   })
 
   it('asks over the socket and streams the answer in, with its state and sources', async () => {
     const server = serve()
-    const panel = await openPanel()
+    const panel = await openPanel(server)
     expect(window.location.search).toBe('?chat=new')
     // The local model cannot call tools: agent mode is offered, but off.
     expect(within(panel).getByRole('button', { name: 'Agent' }).hasAttribute('disabled')).toBe(true)
 
     askQuestion(panel, 'What is vai?')
-    expect(socket().sent).toContainEqual({ type: 'chat_ask', ask: { question: 'What is vai?', mode: 'pipeline' } })
+    expect(server.socket().sent).toContainEqual({ type: 'chat_ask', ask: { question: 'What is vai?', mode: 'pipeline' } })
     expect(within(panel).getByTestId('chat-state').textContent).toBe('Sending…')
 
-    chat({ type: 'turn_started', sessionId: 's1', turnId: 't1', mode: 'pipeline', provider: 'local', model: config.model })
-    chat({ type: 'state', state: 'retrieving', label: 'Searching vai_demo.api_docs' })
+    server.chat({ type: 'turn_started', sessionId: 's1', turnId: 't1', mode: 'pipeline', provider: 'local', model: config.model })
+    server.chat({ type: 'state', state: 'retrieving', label: 'Searching vai_demo.api_docs' })
     expect(within(panel).getByTestId('chat-state').textContent).toBe('Searching vai_demo.api_docs')
     expect(window.location.search).toBe('?chat=s1')
-    chat({ type: 'sources', sources: [source] })
-    chat({ type: 'state', state: 'answering', label: 'Answering' })
-    chat({ type: 'text', delta: 'vai composes' })
+    server.chat({ type: 'sources', sources: [source] })
+    server.chat({ type: 'state', state: 'answering', label: 'Answering' })
+    server.chat({ type: 'text', delta: 'vai composes' })
     expect(within(panel).getByTestId('chat-answer').textContent).toBe('vai composes')
     // Stop is offered while it answers.
     fireEvent.click(within(panel).getByRole('button', { name: 'Stop' }))
-    expect(socket().sent).toContainEqual({ type: 'chat_cancel', sessionId: 's1' })
-    chat({ type: 'text', delta: ' RAG pipelines [1].' })
-    chat({ type: 'turn_finished', turn: turn() })
+    expect(server.socket().sent).toContainEqual({ type: 'chat_cancel', sessionId: 's1' })
+    server.chat({ type: 'text', delta: ' RAG pipelines [1].' })
+    server.chat({ type: 'turn_finished', turn: turn() })
     expect(within(panel).queryByTestId('chat-state')).toBeNull()
     await waitFor(() => expect(server.calls.filter((c) => c.path === '/api/chat/sessions')).toHaveLength(2))
 
@@ -142,40 +139,43 @@ describe('the Chat panel', () => {
   })
 
   it('shows a failed answer with its error, a stopped one as stopped, and a refused question', async () => {
-    serve({ s1: session([turn()]) })
-    const panel = await openPanel()
+    const server = serve({ s1: session([turn()]) })
+    const panel = await openPanel(server)
     fireEvent.click(within(panel).getByRole('button', { name: 'Conversations' }))
     fireEvent.click(await within(panel).findByText('What is vai?'))
     await within(panel).findByText(/vai composes RAG pipelines/)
 
     askQuestion(panel, 'And then?')
-    expect(socket().sent).toContainEqual({ type: 'chat_ask', ask: { sessionId: 's1', question: 'And then?', mode: 'pipeline' } })
-    chat({ type: 'turn_started', sessionId: 's1', turnId: 't2', mode: 'pipeline', provider: 'local', model: config.model })
-    chat({ type: 'text', delta: 'Half an' })
-    chat({ type: 'turn_finished', turn: turn({ id: 't2', question: 'And then?', answer: 'Half an', status: 'failed', error: 'local: the model stopped' }) })
+    expect(server.socket().sent).toContainEqual({ type: 'chat_ask', ask: { sessionId: 's1', question: 'And then?', mode: 'pipeline' } })
+    server.chat({ type: 'turn_started', sessionId: 's1', turnId: 't2', mode: 'pipeline', provider: 'local', model: config.model })
+    server.chat({ type: 'text', delta: 'Half an' })
+    server.chat({
+      type: 'turn_finished',
+      turn: turn({ id: 't2', question: 'And then?', answer: 'Half an', status: 'failed', error: 'local: the model stopped' }),
+    })
     expect(within(panel).getByText(/The answer broke off: local: the model stopped/)).toBeTruthy()
 
     askQuestion(panel, 'Once more')
-    chat({ type: 'turn_started', sessionId: 's1', turnId: 't3', mode: 'pipeline', provider: 'local', model: config.model })
-    chat({ type: 'turn_finished', turn: turn({ id: 't3', question: 'Once more', answer: '', status: 'cancelled', sources: [] }) })
+    server.chat({ type: 'turn_started', sessionId: 's1', turnId: 't3', mode: 'pipeline', provider: 'local', model: config.model })
+    server.chat({ type: 'turn_finished', turn: turn({ id: 't3', question: 'Once more', answer: '', status: 'cancelled', sources: [] }) })
     expect(within(panel).getByText('Stopped before any answer.')).toBeTruthy()
 
     askQuestion(panel, 'Busy?')
-    push({ type: 'error', code: 'BUSY', message: '4 chat answers are already being written; wait for one to finish' })
+    server.push({ type: 'error', code: 'BUSY', message: '4 chat answers are already being written; wait for one to finish' })
     expect(within(panel).getByText('Not asked: 4 chat answers are already being written; wait for one to finish')).toBeTruthy()
     // The panel takes questions again.
     expect(within(panel).queryByRole('button', { name: 'Stop' })).toBeNull()
   })
 
   it('refuses a question too long for the server, with its size, and sends nothing', async () => {
-    serve()
-    const panel = await openPanel()
-    const before = socket().sent.length
+    const server = serve()
+    const panel = await openPanel(server)
+    const before = server.socket().sent.length
     fireEvent.change(within(panel).getByRole('textbox', { name: 'Question' }), { target: { value: 'x'.repeat(100 * 1024) } })
     expect(within(panel).getByText('The question is 100 KB; a question may be at most 16 KB. Shorten it, or ask about one part at a time.')).toBeTruthy()
     expect(within(panel).getByRole('button', { name: 'Ask' }).hasAttribute('disabled')).toBe(true)
     fireEvent.keyDown(within(panel).getByRole('textbox', { name: 'Question' }), { key: 'Enter' })
-    expect(socket().sent.length).toBe(before)
+    expect(server.socket().sent.length).toBe(before)
   })
 
   it('says how to get an LLM when none can answer', async () => {
@@ -207,23 +207,23 @@ describe('the Chat panel', () => {
   })
 
   it('lets agent mode change the knowledge base only once switched on, for that conversation', async () => {
-    serve({}, { ...config, supportsTools: true, mode: 'agent' })
-    const panel = await openPanel()
+    const server = serve({}, { ...config, supportsTools: true, mode: 'agent' })
+    const panel = await openPanel(server)
     const agent = within(panel).getByRole('button', { name: 'Agent' })
     await waitFor(() => expect(agent.hasAttribute('disabled')).toBe(false))
     fireEvent.click(agent)
     const allow = within(panel).getByRole('switch', { name: 'Allow changes' }) as HTMLInputElement
     expect(allow.checked).toBe(false)
     askQuestion(panel, 'Remember this')
-    expect(socket().sent).toContainEqual({ type: 'chat_ask', ask: { question: 'Remember this', mode: 'agent' } })
-    chat({ type: 'turn_started', sessionId: 's1', turnId: 't1', mode: 'agent', provider: 'local', model: config.model })
-    chat({ type: 'turn_finished', turn: turn({ mode: 'agent' }) })
+    expect(server.socket().sent).toContainEqual({ type: 'chat_ask', ask: { question: 'Remember this', mode: 'agent' } })
+    server.chat({ type: 'turn_started', sessionId: 's1', turnId: 't1', mode: 'agent', provider: 'local', model: config.model })
+    server.chat({ type: 'turn_finished', turn: turn({ mode: 'agent' }) })
 
     fireEvent.click(allow)
     askQuestion(panel, 'Now remember this')
-    expect(socket().sent).toContainEqual({ type: 'chat_ask', ask: { sessionId: 's1', question: 'Now remember this', mode: 'agent', allowWrites: true } })
-    chat({ type: 'turn_started', sessionId: 's1', turnId: 't2', mode: 'agent', provider: 'local', model: config.model })
-    chat({ type: 'turn_finished', turn: turn({ id: 't2', mode: 'agent' }) })
+    expect(server.socket().sent).toContainEqual({ type: 'chat_ask', ask: { sessionId: 's1', question: 'Now remember this', mode: 'agent', allowWrites: true } })
+    server.chat({ type: 'turn_started', sessionId: 's1', turnId: 't2', mode: 'agent', provider: 'local', model: config.model })
+    server.chat({ type: 'turn_finished', turn: turn({ id: 't2', mode: 'agent' }) })
 
     // A new conversation starts with it off again; pipeline mode does not offer it.
     fireEvent.click(within(panel).getByRole('button', { name: 'New conversation' }))
@@ -245,7 +245,10 @@ describe('the Chat panel', () => {
     }
     serve({ s1: session([turn({ mode: 'agent', toolCalls: [call] })]) }, { ...config, supportsTools: true })
     window.history.replaceState(null, '', '/?chat=s1')
-    render(<App />)
+    const app = createApp()
+    // The builder's start is watched, not run.
+    const startEditing = vi.spyOn(app.editing, 'start').mockResolvedValue(undefined)
+    render(<App app={app} />)
     const panel = await screen.findByRole('complementary', { name: 'Chat' })
     const calls = await within(panel).findByRole('list', { name: 'Tool calls' })
     expect(within(calls).getByText(call.label)).toBeTruthy()
@@ -263,7 +266,7 @@ describe('the Chat panel', () => {
 
   it('deletes a conversation after asking twice', async () => {
     const server = serve({ s1: session([turn()]) })
-    const panel = await openPanel()
+    const panel = await openPanel(server)
     fireEvent.click(within(panel).getByRole('button', { name: 'Conversations' }))
     fireEvent.click(await within(panel).findByRole('button', { name: 'Delete “What is vai?”' }))
     fireEvent.click(within(panel).getByRole('button', { name: 'Delete' }))

@@ -9,8 +9,8 @@ import CircularProgress from '@mui/material/CircularProgress'
 import Typography from '@mui/material/Typography'
 import { memo } from 'react'
 import type { ChatSource } from '../api/types'
+import { useApp } from '../app/AppContext'
 import AnswerText from './AnswerText'
-import { openAsWorkflow } from './chatActions'
 import { inProgress, type TurnView } from './chatReducer'
 import { duration } from './format'
 import SourceList from './SourceList'
@@ -33,6 +33,7 @@ function footer(turn: TurnView): string {
 }
 
 function ChatTurnView({ turn, onSource }: { turn: TurnView; onSource(source: ChatSource): void }) {
+  const { chat } = useApp()
   const running = inProgress(turn)
   const exportable = !running && turn.turnId !== undefined && turn.toolCalls.some((c) => c.call?.ok)
   return (
@@ -102,7 +103,7 @@ function ChatTurnView({ turn, onSource }: { turn: TurnView; onSource(source: Cha
               size="small"
               startIcon={<AccountTree fontSize="small" />}
               onClick={() => {
-                if (turn.turnId) void openAsWorkflow(turn.turnId)
+                if (turn.turnId) void chat.openAsWorkflow(turn.turnId)
               }}
             >
               Open as workflow

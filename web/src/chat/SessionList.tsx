@@ -11,7 +11,7 @@ import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
 import { useState } from 'react'
 import type { ChatSessionSummary } from '../api/types'
-import { deleteSession, openSession } from './chatActions'
+import { useApp } from '../app/AppContext'
 import { inProgress } from './chatReducer'
 import { useChatStore } from './chatStore'
 
@@ -20,6 +20,7 @@ function when(ms: number): string {
 }
 
 function Row({ session, current, busy }: { session: ChatSessionSummary; current: boolean; busy: boolean }) {
+  const { chat } = useApp()
   const [confirming, setConfirming] = useState(false)
   const turns = `${session.turnCount} ${session.turnCount === 1 ? 'question' : 'questions'}`
   return (
@@ -28,7 +29,7 @@ function Row({ session, current, busy }: { session: ChatSessionSummary; current:
       secondaryAction={
         confirming ? (
           <Box sx={{ display: 'flex', gap: 0.5 }}>
-            <Button size="small" color="error" onClick={() => void deleteSession(session.id)}>
+            <Button size="small" color="error" onClick={() => void chat.deleteSession(session.id)}>
               Delete
             </Button>
             <Button size="small" onClick={() => setConfirming(false)}>
@@ -46,7 +47,7 @@ function Row({ session, current, busy }: { session: ChatSessionSummary; current:
         )
       }
     >
-      <ListItemButton selected={current} disabled={busy} onClick={() => void openSession(session.id)} sx={{ pr: confirming ? 16 : 6 }}>
+      <ListItemButton selected={current} disabled={busy} onClick={() => void chat.openSession(session.id)} sx={{ pr: confirming ? 16 : 6 }}>
         <ListItemText
           primary={session.title}
           secondary={`${turns} · ${when(session.updatedAt)}`}

@@ -1,7 +1,9 @@
 //! The Chat panel's state: whether it is open, what answers (the server's chat configuration and
 //! the choices made in the panel), the kept sessions, and the conversation shown — folded by
 //! `chatReducer`. Components read it through narrow selectors; chatActions.ts does the talking.
-import { create } from 'zustand'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
 import type { ChatConfig, ChatMode, ChatSessionSummary } from '../api/types'
 import { chatReducer, emptyThread, type ChatAction, type ChatThread } from './chatReducer'
 
@@ -32,8 +34,8 @@ function threadOf({ sessionId, turns }: ChatThread): ChatThread {
   return { sessionId, turns }
 }
 
-export function createChatStore() {
-  return create<ChatStore>()((set, get) => ({
+export function createChatStore(): StoreApi<ChatStore> {
+  return createStore<ChatStore>()((set, get) => ({
     ...emptyThread,
     open: false,
     browsing: false,
@@ -51,4 +53,7 @@ export function createChatStore() {
   }))
 }
 
-export const useChatStore = createChatStore()
+/** A narrow selector over the app's Chat panel state: the component re-renders only when its answer changes. */
+export function useChatStore<T>(selector: (s: ChatStore) => T): T {
+  return useStore(useApp().stores.chat, selector)
+}

@@ -1,13 +1,12 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import App from '../App'
-import { useWorkflowStore } from '../state/workflowStore'
+import { createApp, type App as AppInstance } from '../app/createApp'
 import { loadDraft } from './drafts'
-import { stopEditing, useEditSession } from './editSession'
 import { installEditorServer } from './test/fakeEditorServer'
 
-async function openAndEdit() {
-  render(<App />)
+async function openAndEdit(app: AppInstance) {
+  render(<App app={app} />)
   const library = screen.getByRole('navigation', { name: 'Library' })
   fireEvent.click(await within(library).findByRole('button', { name: /^Two Steps/ }))
   await screen.findByTestId('node-search')
@@ -29,17 +28,16 @@ beforeAll(async () => {
 
 describe('edit mode', { timeout: 20_000 }, () => {
   let server: ReturnType<typeof installEditorServer>
+  let app: AppInstance
   beforeEach(() => {
     localStorage.clear()
     window.history.replaceState(null, '', '/')
     server = installEditorServer()
+    app = createApp()
   })
-  // Not in beforeEach: the setup's store reset runs first and would drop the handle that
-  // unbinds the session from the stores.
-  afterEach(() => stopEditing(true))
 
   it('adds a step from the palette by keyboard, marks the workflow unsaved, and undoes it', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     addByKeyboard('merge')
     await screen.findByTestId('node-merge_1')
     expect(screen.getByTestId('workflow-title').textContent).toMatch(/●/)
@@ -47,11 +45,11 @@ describe('edit mode', { timeout: 20_000 }, () => {
     expect(within(screen.getByRole('navigation', { name: 'Library' })).getByRole('button', { name: /^Two Steps ●/ })).toBeTruthy()
     fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true })
     await waitFor(() => expect(screen.queryByTestId('node-merge_1')).toBeNull())
-    expect(useEditSession.getState().dirty).toBe(false)
+    expect(app.stores.editSession.getState().dirty).toBe(false)
   })
 
   it('renames the selected step in place: references follow and its form is not rebuilt', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     fireEvent.click(screen.getByTestId('node-search'))
     const id = await screen.findByRole('textbox', { name: 'Id' })
     const name = screen.getByRole('textbox', { name: 'Name' })
@@ -59,7 +57,7 @@ describe('edit mode', { timeout: 20_000 }, () => {
     fireEvent.keyDown(id, { key: 'Enter' })
     await screen.findByTestId('node-lookup')
     expect(screen.queryByTestId('node-search')).toBeNull()
-    expect(JSON.stringify(useEditSession.getState().handle?.store.getState().doc)).not.toMatch(/search\.output/)
+    expect(JSON.stringify(app.stores.editSession.getState().handle?.store.getState().doc)).not.toMatch(/search\.output/)
     expect(screen.getByRole('textbox', { name: 'Id' })).toBe(id)
     expect(screen.getByRole('textbox', { name: 'Name' })).toBe(name)
     // Another step gets a form of its own.
@@ -69,7 +67,7 @@ describe('edit mode', { timeout: 20_000 }, () => {
   })
 
   it('asks before leaving unsaved changes, and keeps editing on request', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     addByKeyboard('query')
     await screen.findByTestId('node-query_1')
     const library = screen.getByRole('navigation', { name: 'Library' })
@@ -80,13 +78,13 @@ describe('edit mode', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('node-query_1')).toBeTruthy()
     fireEvent.click(within(library).getByRole('button', { name: /^Other Example/ }))
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Discard changes' }))
-    await waitFor(() => expect(useEditSession.getState().active).toBe(false))
-    await waitFor(() => expect(useWorkflowStore.getState().current?.key).toBe('example:other'))
+    await waitFor(() => expect(app.stores.editSession.getState().active).toBe(false))
+    await waitFor(() => expect(app.stores.workflow.getState().current?.key).toBe('example:other'))
     expect(loadDraft('builtin:two-steps')).toBeUndefined()
   })
 
   it('saves from the leave dialog (asking for a file name when there is none), then leaves', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     addByKeyboard('query')
     await screen.findByTestId('node-query_1')
     const library = screen.getByRole('navigation', { name: 'Library' })
@@ -96,15 +94,15 @@ describe('edit mode', { timeout: 20_000 }, () => {
     // A built-in is saved as a file of its own.
     const saveAs = await screen.findByRole('dialog', { name: 'Save as' })
     fireEvent.click(within(saveAs).getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(useWorkflowStore.getState().current?.key).toBe('example:other'))
-    expect(useEditSession.getState().active).toBe(false)
+    await waitFor(() => expect(app.stores.workflow.getState().current?.key).toBe('example:other'))
+    expect(app.stores.editSession.getState().active).toBe(false)
     const saved = server.calls.find((c) => c.path === '/api/workflows/save')
     expect(saved?.body).toMatchObject({ fileName: 'two-steps', definition: { steps: [{ id: 'search' }, { id: 'merge' }, { id: 'query_1' }] } })
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 
   it('going back with unsaved changes saved as a new file still goes back', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     addByKeyboard('query')
     await screen.findByTestId('node-query_1')
     act(() => {
@@ -113,30 +111,30 @@ describe('edit mode', { timeout: 20_000 }, () => {
     })
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Save changes before leaving?' })).getByRole('button', { name: 'Save' }))
     fireEvent.click(within(await screen.findByRole('dialog', { name: 'Save as' })).getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(useWorkflowStore.getState().current?.key).toBe('example:other'))
+    await waitFor(() => expect(app.stores.workflow.getState().current?.key).toBe('example:other'))
     expect(window.location.search).toBe('?workflow=example%3Aother')
   })
 
   it('keeps a draft that the next visit restores, with an offer to discard it', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     addByKeyboard('query')
     await screen.findByTestId('node-query_1')
     act(() => window.dispatchEvent(new Event('pagehide')))
     expect(loadDraft('builtin:two-steps')?.doc.steps).toHaveLength(3)
     // The page goes away with the draft kept; the next visit opens the same workflow.
-    act(() => useEditSession.getState().handle?.end(false))
-    useWorkflowStore.getState().close()
+    act(() => app.stores.editSession.getState().handle?.end(false))
+    app.stores.workflow.getState().close()
     const library = screen.getByRole('navigation', { name: 'Library' })
     fireEvent.click(within(library).getByRole('button', { name: /^Two Steps/ }))
     await screen.findByTestId('draft-restored')
     expect(screen.getByTestId('node-query_1')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Discard changes' }))
     await waitFor(() => expect(screen.queryByTestId('node-query_1')).toBeNull())
-    expect(useEditSession.getState().dirty).toBe(false)
+    expect(app.stores.editSession.getState().dirty).toBe(false)
   })
 
   it('refuses an import that is not JSON, saying where, and keeps the document', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     addByKeyboard('query')
     await screen.findByTestId('node-query_1')
     fireEvent.click(screen.getByRole('button', { name: 'Paste JSON' }))
@@ -146,11 +144,11 @@ describe('edit mode', { timeout: 20_000 }, () => {
     expect((await within(dialog).findByRole('alert')).textContent).toMatch(/not valid JSON at line 4:18/)
     expect(screen.getByRole('dialog')).toBe(dialog)
     expect(screen.getByTestId('node-query_1')).toBeTruthy()
-    expect(useEditSession.getState().active).toBe(true)
+    expect(app.stores.editSession.getState().active).toBe(true)
   })
 
   it('puts "Run this step" at the top of a step\'s form, ready before any run for a step that reads only inputs', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     fireEvent.click(screen.getByTestId('node-search'))
     const id = await screen.findByRole('textbox', { name: 'Id' })
     const run = screen.getByRole('button', { name: 'Run this step' })
@@ -159,7 +157,7 @@ describe('edit mode', { timeout: 20_000 }, () => {
   })
 
   it('runs the workflow as it stands, without saving', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     addByKeyboard('query')
     await screen.findByTestId('node-query_1')
     const runBar = screen.getByRole('region', { name: 'Run' })
@@ -173,7 +171,7 @@ describe('edit mode', { timeout: 20_000 }, () => {
   })
 
   it('starts a new workflow from a starter, unsaved and editable', async () => {
-    render(<App />)
+    render(<App app={app} />)
     fireEvent.click(await screen.findByRole('button', { name: 'New workflow' }))
     const menu = await screen.findByRole('menu', { name: 'New workflow' })
     fireEvent.click(await within(menu).findByRole('menuitem', { name: /^Search and answer \(RAG\)/ }))
@@ -181,14 +179,14 @@ describe('edit mode', { timeout: 20_000 }, () => {
     await screen.findByTestId('node-answer')
     expect(screen.getByTestId('node-search')).toBeTruthy()
     expect(screen.getByTestId('workflow-title').textContent).toMatch(/Search and answer \(RAG\).*●/)
-    expect(useEditSession.getState().dirty).toBe(true)
+    expect(app.stores.editSession.getState().dirty).toBe(true)
     // Laid out along its edges from the start: the answer step sits to the right of the search.
-    const { positions } = useEditSession.getState().handle!.store.getState()
+    const { positions } = app.stores.editSession.getState().handle!.store.getState()
     expect(positions.answer.x).toBeGreaterThan(positions.search.x)
   })
 
   it('saving a new workflow offers to name it; the title, the library and Recent then show the name with the file name', async () => {
-    render(<App />)
+    render(<App app={app} />)
     fireEvent.click(await screen.findByRole('button', { name: 'New workflow' }))
     fireEvent.click(await within(await screen.findByRole('menu', { name: 'New workflow' })).findByRole('menuitem', { name: /^Empty workflow/ }))
     await screen.findByRole('toolbar', { name: 'Editing' })
@@ -212,7 +210,7 @@ describe('edit mode', { timeout: 20_000 }, () => {
   })
 
   it('a pasted workflow saved as a file is listed once in Recent, as the file', async () => {
-    render(<App />)
+    render(<App app={app} />)
     fireEvent.click(screen.getByRole('button', { name: 'Paste JSON' }))
     const paste = await screen.findByRole('dialog')
     const text = JSON.stringify({ name: 'Pasted flow', steps: [{ id: 'only', tool: 'template', inputs: { text: 'hi' } }] })
@@ -232,7 +230,7 @@ describe('edit mode', { timeout: 20_000 }, () => {
   })
 
   it('Done leaves edit mode for the workflow as stored; with unsaved changes it asks first', async () => {
-    await openAndEdit()
+    await openAndEdit(app)
     addByKeyboard('query')
     await screen.findByTestId('node-query_1')
     fireEvent.click(screen.getByRole('button', { name: 'Done' }))
@@ -241,6 +239,6 @@ describe('edit mode', { timeout: 20_000 }, () => {
     await screen.findByRole('button', { name: 'Edit' })
     await screen.findByTestId('node-merge')
     expect(screen.queryByTestId('node-query_1')).toBeNull()
-    expect(useWorkflowStore.getState().current?.definition).toMatchObject({ steps: [{ id: 'search' }, { id: 'merge' }] })
+    expect(app.stores.workflow.getState().current?.definition).toMatchObject({ steps: [{ id: 'search' }, { id: 'merge' }] })
   })
 })

@@ -2,6 +2,7 @@
 //! toolbar and messages above it, and the menus a connection opens.
 import Box from '@mui/material/Box'
 import { memo, useCallback, useState } from 'react'
+import { useApp } from '../app/AppContext'
 import ConnectMenu from './canvas/ConnectMenu'
 import EditorFlow, { type PaletteRequest } from './canvas/EditorFlow'
 import { revealNode } from './canvas/reveal'
@@ -28,14 +29,15 @@ function ConnectMenuHost() {
 
 export default function EditorCanvas() {
   const store = useEditorStore()
+  const { canvas } = useApp().stores
   const [paletteAt, setPaletteAt] = useState<PaletteRequest>()
   const requestConnect = store.getState().requestConnect
   const add = useCallback(
     (tool: string) => {
       const id = store.getState().addStep(tool)
-      revealNode(id, keyOf(store.getState().nodeKeys, id))
+      revealNode((at) => canvas.getState().centre?.(at), id, keyOf(store.getState().nodeKeys, id))
     },
-    [store],
+    [store, canvas],
   )
 
   return (

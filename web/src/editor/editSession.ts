@@ -2,7 +2,10 @@
 //! whether editing is on, what is unsaved, which nodes carry problems or stale outputs, and
 //! loads the editor (store, palette, forms, dialogs) on demand: `import('./session/start')`
 //! is the editor chunk's entry.
-import { create } from 'zustand'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
+import type { App } from '../app/createApp'
 import type { Workflow } from '../api/types'
 import type { Draft } from './drafts'
 import type { EditorStore } from './store/createEditorStore'
@@ -46,36 +49,46 @@ export interface EditSession {
   leaving?: (go: boolean) => void
 }
 
-export function createEditSession() {
-  return create<EditSession>()(() => ({ active: false, starting: false, dirty: false, problems: {}, stale: {} }))
+export function createEditSessionStore(): StoreApi<EditSession> {
+  return createStore<EditSession>()(() => ({ active: false, starting: false, dirty: false, problems: {}, stale: {} }))
 }
 
-export const useEditSession = createEditSession()
+/** A narrow selector over the app's edit session: the component re-renders only when its answer changes. */
+export function useEditSession<T>(selector: (s: EditSession) => T): T {
+  return useStore(useApp().stores.editSession, selector)
+}
 
-export async function startEditing(request: StartRequest = { kind: 'current' }): Promise<void> {
-  if (useEditSession.getState().starting) return
-  useEditSession.setState({ starting: true, error: undefined })
-  try {
-    const { start } = await import('./session/start')
-    await start(request)
-  } catch (e) {
-    useEditSession.setState({ error: e instanceof Error ? e.message : String(e) })
-  } finally {
-    useEditSession.setState({ starting: false })
+/** Starting, leaving and asking about edit mode, for the rest of the app. */
+export interface Editing {
+  /** Loads the editor chunk (once) and starts a session for `request`. */
+  start(request?: StartRequest): Promise<void>
+  /** Resolves true when it is fine to leave the document (nothing unsaved, or discarded). */
+  confirmLeave(): Promise<boolean>
+  /** Leaves edit mode (after confirmLeave); `discard` forgets the draft. */
+  stop(discard?: boolean): void
+  isActive(): boolean
+}
+
+export function createEditing(app: App): Editing {
+  const session = app.stores.editSession
+  return {
+    start: async (request = { kind: 'current' }) => {
+      if (session.getState().starting) return
+      session.setState({ starting: true, error: undefined })
+      try {
+        const { start } = await import('./session/start')
+        await start(app, request)
+      } catch (e) {
+        session.setState({ error: e instanceof Error ? e.message : String(e) })
+      } finally {
+        session.setState({ starting: false })
+      }
+    },
+    confirmLeave: () => {
+      const { handle } = session.getState()
+      return handle ? handle.confirmLeave() : Promise.resolve(true)
+    },
+    stop: (discard = false) => session.getState().handle?.end(discard),
+    isActive: () => session.getState().active,
   }
-}
-
-/** Resolves true when it is fine to leave the document (nothing unsaved, or discarded). */
-export function confirmLeave(): Promise<boolean> {
-  const { handle } = useEditSession.getState()
-  return handle ? handle.confirmLeave() : Promise.resolve(true)
-}
-
-/** Leaves edit mode (after confirmLeave). */
-export function stopEditing(discard = false): void {
-  useEditSession.getState().handle?.end(discard)
-}
-
-export function isEditing(): boolean {
-  return useEditSession.getState().active
 }

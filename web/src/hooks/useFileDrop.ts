@@ -1,5 +1,6 @@
 //! A file dropped anywhere on the page opens as a workflow. Returns whether a drag is over the page.
 import { useEffect, useState } from 'react'
+import { useApp } from '../app/AppContext'
 import { openFile } from '../library/openFile'
 
 function hasFiles(e: DragEvent): boolean {
@@ -7,6 +8,7 @@ function hasFiles(e: DragEvent): boolean {
 }
 
 export function useFileDrop(): boolean {
+  const { open } = useApp()
   const [dragging, setDragging] = useState(false)
   useEffect(() => {
     let depth = 0
@@ -31,7 +33,7 @@ export function useFileDrop(): boolean {
       const file = e.dataTransfer?.files?.[0]
       if (!file) return
       e.preventDefault()
-      void openFile(file)
+      void openFile(open, file)
     }
     window.addEventListener('dragenter', onEnter)
     window.addEventListener('dragover', onOver)
@@ -43,6 +45,6 @@ export function useFileDrop(): boolean {
       window.removeEventListener('dragleave', onLeave)
       window.removeEventListener('drop', onDrop)
     }
-  }, [])
+  }, [open])
   return dragging
 }

@@ -3,14 +3,14 @@
 import PlayArrow from '@mui/icons-material/PlayArrow'
 import Button from '@mui/material/Button'
 import Tooltip from '@mui/material/Tooltip'
+import { useApp } from '../app/AppContext'
 import { upstreamSteps, useWorkflowStore } from '../state/workflowStore'
-import { useInputStore } from '../state/inputStore'
 import { useRunStore } from '../state/runStore'
-import { startRun } from '../state/runActions'
 import { coerceInputs } from '../runbar/coerce'
 import { useInputFields } from '../hooks/useInputFields'
 
 export default function RunStepButton({ stepId, size }: { stepId: string; size?: 'small' | 'medium' }) {
+  const { stores, runs } = useApp()
   const runId = useRunStore((s) => s.runId)
   const running = useRunStore((s) => s.status === 'running' || s.starting)
   const runnable = useWorkflowStore((s) => s.graph?.runnable === true)
@@ -30,8 +30,8 @@ export default function RunStepButton({ stepId, size }: { stepId: string; size?:
           ? 'Run only this step, with the workflow’s inputs'
           : 'Run only this step, reusing the last run’s results for what it depends on'
   const run = () => {
-    const { inputs } = coerceInputs(fields, useInputStore.getState().values)
-    void startRun(inputs, { step: stepId })
+    const { inputs } = coerceInputs(fields, stores.inputs.getState().values)
+    void runs.start(inputs, { step: stepId })
   }
   return (
     <Tooltip title={why}>

@@ -1,6 +1,7 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { useWorkflowStore } from '../state/workflowStore'
+import { createApp, type App } from '../app/createApp'
+import { renderWithApp } from '../test/renderWithApp'
 import SaveTestCase from './SaveTestCase'
 
 const bodies: unknown[] = []
@@ -11,21 +12,23 @@ function answer(status: number, body: unknown) {
   }) as typeof fetch
 }
 
-beforeEach(() => {
-  bodies.length = 0
-  useWorkflowStore.setState({ current: { id: 'file:flow.vai-workflow.json', key: 'file:flow.vai-workflow.json', label: 'Flow', text: '{}' } })
-})
-
 describe('Save as test case', () => {
+  let app: App
+  beforeEach(() => {
+    app = createApp()
+    bodies.length = 0
+    app.stores.workflow.setState({ current: { id: 'file:flow.vai-workflow.json', key: 'file:flow.vai-workflow.json', label: 'Flow', text: '{}' } })
+  })
+
   it('is offered only for a saved file workflow', () => {
-    useWorkflowStore.setState({ current: { id: 'builtin:x', key: 'builtin:x', label: 'X', text: '{}' } })
-    render(<SaveTestCase runId="r1" />)
+    app.stores.workflow.setState({ current: { id: 'builtin:x', key: 'builtin:x', label: 'X', text: '{}' } })
+    renderWithApp(<SaveTestCase runId="r1" />, app)
     expect(screen.getByRole('button', { name: 'Save as test case' }).hasAttribute('disabled')).toBe(true)
   })
 
   it('asks for a name and shows where the case was written', async () => {
     answer(200, { fileName: 'flow.basic.test.json', path: 'tests/flow.basic.test.json', text: '{}' })
-    render(<SaveTestCase runId="r1" />)
+    renderWithApp(<SaveTestCase runId="r1" />, app)
     fireEvent.click(screen.getByRole('button', { name: 'Save as test case' }))
     const dialog = await screen.findByRole('dialog')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
@@ -35,7 +38,7 @@ describe('Save as test case', () => {
 
   it('checks the name, and offers to replace an existing case', async () => {
     answer(409, { error: { code: 'CONFLICT', message: 'tests/flow.basic.test.json already exists' } })
-    render(<SaveTestCase runId="r1" />)
+    renderWithApp(<SaveTestCase runId="r1" />, app)
     fireEvent.click(screen.getByRole('button', { name: 'Save as test case' }))
     const dialog = await screen.findByRole('dialog')
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Case name' }), { target: { value: 'bad name' } })

@@ -12,7 +12,8 @@ import TextField from '@mui/material/TextField'
 import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
 import { useState } from 'react'
-import { api, errorInfo } from '../api/client'
+import { errorInfo } from '../api/client'
+import { useApp } from '../app/AppContext'
 import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import { monoFont } from '../theme'
@@ -20,6 +21,7 @@ import { monoFont } from '../theme'
 const CASE_NAME = /^[A-Za-z0-9_-]{1,64}$/
 
 export default function SaveTestCase({ runId }: { runId: string }) {
+  const { api } = useApp()
   const file = useWorkflowStore((s) => s.current?.id?.startsWith('file:') === true)
   const unsaved = useEditSession((s) => s.dirty)
   const [open, setOpen] = useState(false)

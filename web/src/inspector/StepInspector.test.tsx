@@ -1,8 +1,8 @@
-import { render, screen, within } from '@testing-library/react'
+import { screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { createApp, type App } from '../app/createApp'
+import { renderWithApp } from '../test/renderWithApp'
 import type { StepNode } from '../api/types'
-import { useCatalogStore } from '../state/catalogStore'
-import { useWorkflowStore } from '../state/workflowStore'
 import { definition, graph } from '../test/fakeServer'
 import { toolView } from '../test/toolView'
 import StepInspector from './StepInspector'
@@ -15,14 +15,16 @@ function stepNode(id: string): StepNode {
   return node
 }
 
-beforeEach(() => {
-  useCatalogStore.setState({ tools: { search: toolView('search', { explain }), merge: toolView('merge') }, categories: [], loaded: true })
-  useWorkflowStore.setState({ current: { key: 'builtin:two', label: 'Two Steps', text: '', definition }, graph })
-})
-
 describe('StepInspector', () => {
+  let app: App
+  beforeEach(() => {
+    app = createApp()
+    app.stores.catalog.setState({ tools: { search: toolView('search', { explain }), merge: toolView('merge') }, categories: [], loaded: true })
+    app.stores.workflow.setState({ current: { key: 'builtin:two', label: 'Two Steps', text: '', definition }, graph })
+  })
+
   it('says what a step of its tool is doing, and which topic vai explain has', () => {
-    render(<StepInspector node={stepNode('search')} />)
+    renderWithApp(<StepInspector node={stepNode('search')} />, app)
     const heading = screen.getByRole('heading', { name: 'What is happening here' })
     const section = heading.closest('section')
     expect(section).not.toBeNull()
@@ -33,7 +35,7 @@ describe('StepInspector', () => {
   })
 
   it('shows no such section for a tool without a note', () => {
-    render(<StepInspector node={stepNode('merge')} />)
+    renderWithApp(<StepInspector node={stepNode('merge')} />, app)
     expect(screen.getByRole('heading', { name: 'Merge it' })).toBeTruthy()
     expect(screen.queryByRole('heading', { name: 'What is happening here' })).toBeNull()
   })

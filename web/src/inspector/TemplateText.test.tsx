@@ -1,7 +1,8 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import type { ReferenceSite } from '../api/types'
-import { useWorkflowStore } from '../state/workflowStore'
+import { createApp } from '../app/createApp'
+import { renderWithApp } from '../test/renderWithApp'
 import TemplateText from './TemplateText'
 
 const definition = {
@@ -54,30 +55,32 @@ function serve() {
     calls.push({ path: String(path), body: JSON.parse(String(init?.body)) })
     return new Response(JSON.stringify({ references }), { status: 200 })
   }) as typeof fetch
-  useWorkflowStore.getState().setOpened({ current: { key: 'k', label: 'Two', text: '', definition }, diagnostics: [] })
-  return calls
+  const app = createApp()
+  app.stores.workflow.getState().setOpened({ current: { key: 'k', label: 'Two', text: '', definition }, diagnostics: [] })
+  return { calls, app }
 }
 
 describe('TemplateText', () => {
   it('links the references the index lists at its pointer, asking once per document', async () => {
-    const calls = serve()
-    render(
+    const { calls, app } = serve()
+    renderWithApp(
       <>
         <TemplateText value="{{ search.output.results }}" pointer="/steps/1/inputs/arrays/0" />
         <TemplateText value="{{ inputs.query }}" pointer="/steps/0/inputs/query" />
       </>,
+      app,
     )
     const link = await screen.findByRole('button', { name: 'search.output.results' })
     expect(link.getAttribute('title')).toBe('Select step search')
     expect(screen.getByRole('button', { name: 'inputs.query' }).getAttribute('title')).toBe('Show the workflow inputs')
     expect(calls).toEqual([{ path: '/api/workflows/references', body: { definition } }])
     fireEvent.click(link)
-    expect(useWorkflowStore.getState().selected).toBe('search')
+    expect(app.stores.workflow.getState().selected).toBe('search')
   })
 
   it('shows text with no sites at its pointer as it is', async () => {
-    serve()
-    render(<TemplateText value="{{ search.output.results }}" pointer="/steps/9/inputs/x" />)
+    const { app } = serve()
+    renderWithApp(<TemplateText value="{{ search.output.results }}" pointer="/steps/9/inputs/x" />, app)
     await waitFor(() => expect(screen.getByText('{{ search.output.results }}')).toBeTruthy())
     expect(screen.queryByRole('button')).toBeNull()
   })

@@ -1,9 +1,9 @@
 import Box from '@mui/material/Box'
 import ButtonBase from '@mui/material/ButtonBase'
 import { useMemo } from 'react'
+import { useCanvasStore } from '../canvas/useCanvasStore'
 import { useReferences } from '../hooks/useReferences'
 import { monoFont } from '../theme'
-import { focusNode } from './focusNode'
 import { splitTemplate } from './templateParts'
 
 const NONE: never[] = []
@@ -14,6 +14,7 @@ const NONE: never[] = []
  */
 export default function TemplateText({ value, pointer }: { value: string; pointer?: string }) {
   const index = useReferences()
+  const focusNode = useCanvasStore((s) => s.focus)
   const sites = (pointer && index?.get(pointer)) || NONE
   const parts = useMemo(() => splitTemplate(value, sites), [value, sites])
   return (

@@ -3,11 +3,13 @@ import FileOpen from '@mui/icons-material/FileOpen'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import { useRef, useState } from 'react'
+import { useApp } from '../app/AppContext'
 import NewWorkflowMenu from './NewWorkflowMenu'
 import { openFile } from './openFile'
 import PasteDialog from './PasteDialog'
 
 export default function LibraryActions() {
+  const { open } = useApp()
   const input = useRef<HTMLInputElement>(null)
   const [pasting, setPasting] = useState(false)
   return (
@@ -25,7 +27,7 @@ export default function LibraryActions() {
         onChange={(e) => {
           const file = e.target.files?.[0]
           e.target.value = ''
-          if (file) void openFile(file)
+          if (file) void openFile(open, file)
         }}
       />
       <Button variant="outlined" startIcon={<ContentPaste />} onClick={() => setPasting(true)} sx={{ flex: 1 }}>

@@ -3,8 +3,8 @@ import Box from '@mui/material/Box'
 import ListItem from '@mui/material/ListItem'
 import ListItemButton from '@mui/material/ListItemButton'
 import ListItemText from '@mui/material/ListItemText'
+import { useApp } from '../app/AppContext'
 import { useEditSession } from '../editor/editSession'
-import { openWorkflowById } from '../state/openWorkflow'
 import { monoFont } from '../theme'
 
 interface Props {
@@ -20,6 +20,7 @@ interface Props {
 
 /** A workflow in the library; its accessible name starts with the workflow name (recent ones with "Recent:"). */
 export default function LibraryItem({ workflowKey, name, description, steps, origin, recent, selected }: Props) {
+  const { open } = useApp()
   const unsaved = useEditSession((s) => s.dirty && s.key === workflowKey)
   const details = [unsaved ? 'unsaved changes' : undefined, description, steps !== undefined ? `${steps} step${steps === 1 ? '' : 's'}` : undefined]
     .filter(Boolean)
@@ -48,7 +49,7 @@ export default function LibraryItem({ workflowKey, name, description, steps, ori
         selected={selected}
         aria-current={selected ? 'page' : undefined}
         aria-label={recent ? `Recent: ${name}` : undefined}
-        onClick={() => void openWorkflowById(workflowKey)}
+        onClick={() => void open.byId(workflowKey)}
         title={workflowKey}
         sx={{ alignItems: 'flex-start', py: 0.5 }}
       >

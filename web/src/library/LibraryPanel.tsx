@@ -5,7 +5,7 @@ import InputAdornment from '@mui/material/InputAdornment'
 import TextField from '@mui/material/TextField'
 import Typography from '@mui/material/Typography'
 import { useState } from 'react'
-import { loadLibrary } from '../state/libraryActions'
+import { useApp } from '../app/AppContext'
 import { useRecentStore } from '../state/recentStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import { fileNameOf, originOf } from '../state/workflowFile'
@@ -15,6 +15,7 @@ import LibraryItem from './LibraryItem'
 import LibrarySection from './LibrarySection'
 
 export default function LibraryPanel() {
+  const app = useApp()
   const [query, setQuery] = useState('')
   const library = useWorkflowStore((s) => s.library)
   const libraryLoading = useWorkflowStore((s) => s.libraryLoading)
@@ -84,7 +85,7 @@ export default function LibraryPanel() {
             <Typography variant="body2" sx={{ color: 'error.main' }}>
               {libraryError}
             </Typography>
-            <Button onClick={() => void loadLibrary()} sx={{ mt: 1 }}>
+            <Button onClick={() => void app.library.load()} sx={{ mt: 1 }}>
               Retry
             </Button>
           </Box>

@@ -6,9 +6,9 @@ import ListItemText from '@mui/material/ListItemText'
 import Menu from '@mui/material/Menu'
 import MenuItem from '@mui/material/MenuItem'
 import { useState } from 'react'
-import { api, errorInfo } from '../api/client'
+import { errorInfo } from '../api/client'
 import type { Workflow, WorkflowStarter } from '../api/types'
-import { confirmLeave, startEditing, stopEditing } from '../editor/editSession'
+import { useApp } from '../app/AppContext'
 import { isRecord } from '../state/definition'
 
 type Starters = { list: WorkflowStarter[] } | { error: string } | undefined
@@ -19,6 +19,7 @@ function asWorkflow(definition: WorkflowStarter['definition']): Workflow | undef
 }
 
 export default function NewWorkflowMenu() {
+  const { api, editing } = useApp()
   const [anchor, setAnchor] = useState<HTMLElement | null>(null)
   const [starters, setStarters] = useState<Starters>()
   const open = (el: HTMLElement) => {
@@ -32,9 +33,9 @@ export default function NewWorkflowMenu() {
   }
   const create = async (doc?: Workflow) => {
     setAnchor(null)
-    if (!(await confirmLeave())) return
-    stopEditing(true)
-    await startEditing({ kind: 'new', doc })
+    if (!(await editing.confirmLeave())) return
+    editing.stop(true)
+    await editing.start({ kind: 'new', doc })
   }
   return (
     <>

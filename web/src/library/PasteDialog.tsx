@@ -8,27 +8,26 @@ import DialogContent from '@mui/material/DialogContent'
 import DialogTitle from '@mui/material/DialogTitle'
 import TextField from '@mui/material/TextField'
 import { useState } from 'react'
+import { useApp } from '../app/AppContext'
 import { checkImport } from '../state/checkImport'
-import { openWorkflowText, planWorkflowText } from '../state/openWorkflow'
 import { monoFont } from '../theme'
 
-const planner = { planText: planWorkflowText }
-
 export default function PasteDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const app = useApp()
   const [text, setText] = useState('')
   const [error, setError] = useState<string>()
   const [checking, setChecking] = useState(false)
   const submit = async () => {
     if (!text.trim()) return
     setChecking(true)
-    const checked = await checkImport(planner, text, 'The pasted text')
+    const checked = await checkImport({ planText: (pasted) => app.api.plan({ text: pasted }) }, text, 'The pasted text')
     setChecking(false)
     if ('error' in checked) {
       setError(checked.error)
       return
     }
     onClose()
-    void openWorkflowText(text, 'Pasted workflow')
+    void app.open.text(text, 'Pasted workflow')
     setText('')
   }
   return (

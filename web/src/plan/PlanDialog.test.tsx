@@ -1,14 +1,16 @@
-import { render, screen, within } from '@testing-library/react'
+import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { GraphView } from '../api/types'
 import { graph } from '../test/fakeServer'
-import { useWorkflowStore } from '../state/workflowStore'
+import { createApp } from '../app/createApp'
+import { renderWithApp } from '../test/renderWithApp'
 import PlanDialog from './PlanDialog'
 import { NO_ESTIMATE } from './estimate'
 
 function show(estimate: GraphView['estimate']) {
-  useWorkflowStore.setState({ graph: { ...graph, estimate }, diagnostics: [] })
-  render(<PlanDialog onClose={() => {}} />)
+  const app = createApp()
+  app.stores.workflow.setState({ graph: { ...graph, estimate }, diagnostics: [] })
+  renderWithApp(<PlanDialog onClose={() => {}} />, app)
   return screen.queryByRole('table', { name: 'Estimated API calls' })
 }
 

@@ -7,7 +7,7 @@ import DialogContent from '@mui/material/DialogContent'
 import DialogTitle from '@mui/material/DialogTitle'
 import Typography from '@mui/material/Typography'
 import type { ApiCalls } from '../api/types'
-import { focusNode } from '../inspector/focusNode'
+import { useCanvasStore } from '../canvas/useCanvasStore'
 import { useWorkflowStore } from '../state/workflowStore'
 
 const CALLS: { key: keyof ApiCalls; label: string }[] = [
@@ -22,6 +22,7 @@ const CALLS: { key: keyof ApiCalls; label: string }[] = [
 export default function PlanDialog({ onClose }: { onClose(): void }) {
   const graph = useWorkflowStore((s) => s.graph)
   const errors = useWorkflowStore((s) => s.diagnostics.filter((d) => d.severity === 'error').length)
+  const focusNode = useCanvasStore((s) => s.focus)
   if (!graph) return null
   const names = new Map(graph.nodes.map((n) => [n.id, n.kind === 'step' ? n.name : n.id]))
   const { fixed, perItem } = graph.estimate

@@ -6,11 +6,10 @@ import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
 import { useEffect, useState } from 'react'
 import { useInputFields } from '../hooks/useInputFields'
+import { useApp } from '../app/AppContext'
 import PlanButton from '../plan/PlanButton'
 import { useInputStore } from '../state/inputStore'
-import { cancelRun } from '../state/runActions'
 import { useRunStore } from '../state/runStore'
-import { startStepping } from '../state/stepActions'
 import { useWorkflowStore } from '../state/workflowStore'
 import { coerceInputs } from './coerce'
 import InputControl from './InputControl'
@@ -20,25 +19,27 @@ import StepControls from './StepControls'
 
 /** The run form generated from the workflow's inputs, Run / Cancel / Plan, and progress. */
 export default function RunBar() {
+  const { runs, stepping } = useApp()
   const fields = useInputFields()
   const workflowKey = useWorkflowStore((s) => s.current?.key)
   const hasDefinition = useWorkflowStore((s) => s.current?.definition !== undefined)
   const runnable = useWorkflowStore((s) => s.graph?.runnable === true)
   const values = useInputStore((s) => s.values)
   const setValue = useInputStore((s) => s.setValue)
+  const load = useInputStore((s) => s.load)
   const running = useRunStore((s) => s.status === 'running')
   const starting = useRunStore((s) => s.starting)
   const startError = useRunStore((s) => s.startError)
   const [errors, setErrors] = useState<Record<string, string>>({})
 
   useEffect(() => {
-    if (workflowKey) useInputStore.getState().load(workflowKey, fields)
-  }, [workflowKey, fields])
+    if (workflowKey) load(workflowKey, fields)
+  }, [workflowKey, fields, load])
 
   const run = (pauseEach = false) => {
     const coerced = coerceInputs(fields, values)
     setErrors(coerced.errors)
-    if (Object.keys(coerced.errors).length === 0) void startStepping(coerced.inputs, pauseEach)
+    if (Object.keys(coerced.errors).length === 0) void stepping.start(coerced.inputs, pauseEach)
   }
   const canRun = hasDefinition && runnable && !running && !starting
   const why = !workflowKey ? 'Open a workflow first' : !runnable ? 'Fix the errors listed above the canvas first' : ''
@@ -90,7 +91,7 @@ export default function RunBar() {
           </span>
         </Tooltip>
         <StepControls onStep={() => run(true)} canRun={canRun} why={why} />
-        <Button variant="outlined" color="warning" startIcon={<Stop />} onClick={() => void cancelRun()} disabled={!running}>
+        <Button variant="outlined" color="warning" startIcon={<Stop />} onClick={() => void runs.cancel()} disabled={!running}>
           Cancel
         </Button>
         <PlanButton />

@@ -9,10 +9,11 @@ import MenuItem from '@mui/material/MenuItem'
 import TextField from '@mui/material/TextField'
 import Tooltip from '@mui/material/Tooltip'
 import { useEffect } from 'react'
-import { focusNode } from '../canvas/useCanvasStore'
+import { useApp } from '../app/AppContext'
+import { useCanvasStore } from '../canvas/useCanvasStore'
 import { useStoredState } from '../hooks/useStoredState'
 import { useRunStore } from '../state/runStore'
-import { PACE_KEY, PACES, resumeRun } from '../state/stepActions'
+import { PACE_KEY, PACES } from '../state/stepActions'
 import { NEXT_KEYS } from './stepKeys'
 import { useStepKeys } from './useStepKeys'
 
@@ -27,6 +28,8 @@ export interface StepControlsProps {
 }
 
 export default function StepControls({ onStep, canRun, why }: StepControlsProps) {
+  const { stepping } = useApp()
+  const focusNode = useCanvasStore((s) => s.focus)
   const runId = useRunStore((s) => s.runId)
   const pausedId = useRunStore((s) => s.paused?.stepId)
   const [stored, setPace] = useStoredState<number>(PACE_KEY, 0)
@@ -35,19 +38,19 @@ export default function StepControls({ onStep, canRun, why }: StepControlsProps)
 
   useEffect(() => {
     if (runId && pausedId) focusNode(pausedId)
-  }, [runId, pausedId])
+  }, [runId, pausedId, focusNode])
 
   return (
     <>
       {pausedId ? (
         <>
           <Tooltip describeChild title="Run this step and pause before the next (Space or →)">
-            <Button variant="contained" color="warning" startIcon={<SkipNext />} onClick={() => void resumeRun('next')} aria-keyshortcuts={NEXT_KEYS}>
+            <Button variant="contained" color="warning" startIcon={<SkipNext />} onClick={() => void stepping.resume('next')} aria-keyshortcuts={NEXT_KEYS}>
               Next
             </Button>
           </Tooltip>
           <Tooltip describeChild title="Run on to the next breakpoint, or to the end">
-            <Button variant="outlined" startIcon={<FastForward />} onClick={() => void resumeRun('continue')}>
+            <Button variant="outlined" startIcon={<FastForward />} onClick={() => void stepping.resume('continue')}>
               Continue
             </Button>
           </Tooltip>

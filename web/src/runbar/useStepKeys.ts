@@ -1,25 +1,22 @@
 //! Listens for the step-through keys (stepKeys.ts) while the read-only canvas is shown.
 import { useEffect } from 'react'
-import { useEditSession } from '../editor/editSession'
-import { useBreakpointStore } from '../state/breakpointStore'
-import { useRunStore } from '../state/runStore'
-import { resumeRun } from '../state/stepActions'
-import { useWorkflowStore } from '../state/workflowStore'
+import { useApp } from '../app/AppContext'
 import { stepKeyOf } from './stepKeys'
 
 export function useStepKeys(): void {
+  const { stores, stepping } = useApp()
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (useEditSession.getState().active) return
-      const { graph, selected } = useWorkflowStore.getState()
+      if (stores.editSession.getState().active) return
+      const { graph, selected } = stores.workflow.getState()
       const stepSelected = selected !== undefined && graph?.nodes.some((n) => n.kind === 'step' && n.id === selected) === true
-      const key = stepKeyOf(event, { paused: useRunStore.getState().paused !== undefined, stepSelected })
+      const key = stepKeyOf(event, { paused: stores.run.getState().paused !== undefined, stepSelected })
       if (!key) return
       event.preventDefault()
-      if (key === 'next') void resumeRun('next')
-      else if (selected) useBreakpointStore.getState().toggle(selected)
+      if (key === 'next') void stepping.resume('next')
+      else if (selected) stores.breakpoints.getState().toggle(selected)
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
-  }, [])
+  }, [stores, stepping])
 }

@@ -1,8 +1,8 @@
 import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { installFakeServer, sockets } from '../test/fakeServer'
+import { installFakeServer } from '../test/fakeServer'
 
-// A file of its own: once refused, the API client stays refused for the page's life.
+// The canvas (React Flow) is tested on its own.
 vi.mock('../canvas/Canvas', () => ({ default: () => <main aria-label="Canvas" /> }))
 const { default: App } = await import('../App')
 
@@ -23,12 +23,12 @@ describe('a page opened without the access token', () => {
   })
 
   it('stops reconnecting the run socket', async () => {
-    installFakeServer({ respond: ({ path }) => (path.startsWith('/api/') ? unauthorized() : undefined) })
+    const { sockets } = installFakeServer({ respond: ({ path }) => (path.startsWith('/api/') ? unauthorized() : undefined) })
     render(<App />)
     await screen.findByRole('alert')
     const before = sockets.length
     // The server drops the socket, as it does when it restarts with a new token.
-    const socket = sockets[before - 1] as unknown as { onclose?: () => void }
+    const socket = sockets[before - 1]
     act(() => socket.onclose?.())
     // Past the first reconnect delay (500 ms): no new socket was opened.
     await new Promise((r) => setTimeout(r, 800))

@@ -5,7 +5,7 @@ import Box from '@mui/material/Box'
 import ButtonBase from '@mui/material/ButtonBase'
 import Typography from '@mui/material/Typography'
 import type { Diagnostic } from '../api/types'
-import { focusNode } from '../inspector/focusNode'
+import { useCanvasStore } from '../canvas/useCanvasStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import { monoFont } from '../theme'
 
@@ -30,6 +30,7 @@ function where(d: Diagnostic): string {
  */
 export default function DiagnosticsList() {
   const diagnostics = useWorkflowStore((s) => s.diagnostics)
+  const focusNode = useCanvasStore((s) => s.focus)
   if (diagnostics.length === 0) return null
   const errors = diagnostics.filter((d) => d.severity === 'error').length
   return (

@@ -5,13 +5,15 @@ import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
-import { startEditing, useEditSession } from '../editor/editSession'
+import { useApp } from '../app/AppContext'
+import { useEditSession } from '../editor/editSession'
 import { isRecord } from '../state/definition'
 import { useWorkflowStore } from '../state/workflowStore'
 import { fileNameOf } from '../state/workflowFile'
 import { monoFont } from '../theme'
 
 export default function WorkflowTitle() {
+  const app = useApp()
   const label = useWorkflowStore((s) => s.graph?.name ?? s.current?.label)
   const file = useWorkflowStore((s) => fileNameOf(s.current?.id))
   const editable = useWorkflowStore((s) => isRecord(s.current?.definition))
@@ -45,7 +47,7 @@ export default function WorkflowTitle() {
       {!editing && (
         <Tooltip title={editable ? 'Edit this workflow on the canvas' : 'This workflow is not valid JSON: fix it before editing'}>
           <span>
-            <Button size="small" variant="outlined" startIcon={<Edit />} disabled={!editable || starting} onClick={() => void startEditing()}>
+            <Button size="small" variant="outlined" startIcon={<Edit />} disabled={!editable || starting} onClick={() => void app.editing.start()}>
               Edit
             </Button>
           </span>

@@ -2,7 +2,9 @@
 //! in a banner and the inspector as a large overlay. `?present=1` in the address bar remembers it
 //! across a reload; like the Chat panel's parameter (chat/chatLocation.ts) it replaces the
 //! history entry, since switching modes is not a navigation.
-import { create } from 'zustand'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
 
 const PARAM = 'present'
 
@@ -28,8 +30,8 @@ export interface PresenterStore {
   inspect(open: boolean): void
 }
 
-export function createPresenterStore(initial: boolean) {
-  return create<PresenterStore>()((set, get) => ({
+export function createPresenterStore(initial: boolean): StoreApi<PresenterStore> {
+  return createStore<PresenterStore>()((set, get) => ({
     on: initial,
     inspecting: false,
     set: (on) => {
@@ -43,7 +45,10 @@ export function createPresenterStore(initial: boolean) {
   }))
 }
 
-export const usePresenterStore = createPresenterStore(typeof window !== 'undefined' && presentIn(window.location.href))
+/** A narrow selector over the app's presenter mode: the component re-renders only when its answer changes. */
+export function usePresenterStore<T>(selector: (s: PresenterStore) => T): T {
+  return useStore(useApp().stores.presenter, selector)
+}
 
 /** Presenter mode draws the canvas this many times larger than a normal fit. */
 export const PRESENTER_SCALE = 1.5

@@ -2,8 +2,8 @@
 //! a textarea, a contenteditable) or while a dialog, drawer or menu is open: there Escape
 //! closes that, and P is a letter.
 import { useEffect } from 'react'
+import { useApp } from '../app/AppContext'
 import { ownsKeys } from './ownsKeys'
-import { usePresenterStore } from './presenter'
 
 /** An MUI modal (dialog, temporary drawer, menu, popover) is open. */
 function modalOpen(): boolean {
@@ -22,9 +22,10 @@ export function presenterKey(event: KeyFacts, on: boolean): 'toggle' | 'leave' |
 }
 
 export function usePresenterKeys(): void {
+  const store = useApp().stores.presenter
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const presenter = usePresenterStore.getState()
+      const presenter = store.getState()
       const action = presenterKey(event, presenter.on)
       if (!action) return
       event.preventDefault()
@@ -32,5 +33,5 @@ export function usePresenterKeys(): void {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [])
+  }, [store])
 }

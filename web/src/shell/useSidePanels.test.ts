@@ -1,7 +1,6 @@
-import { act, renderHook } from '@testing-library/react'
+import { act } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { useWorkflowStore } from '../state/workflowStore'
-import { usePresenterStore } from './presenter'
+import { renderHookWithApp } from '../test/renderWithApp'
 import { useSidePanels } from './useSidePanels'
 
 function screenWidth(width: number) {
@@ -19,13 +18,12 @@ describe('useSidePanels', () => {
   beforeEach(() => localStorage.clear())
   afterEach(() => {
     vi.unstubAllGlobals()
-    act(() => usePresenterStore.getState().set(false))
     window.history.replaceState(null, '', '/')
   })
 
   it('docks the panels on a wide screen, open as remembered', () => {
     screenWidth(1440)
-    const { result } = renderHook(() => useSidePanels())
+    const { result } = renderHookWithApp(() => useSidePanels())
     expect(result.current.docked).toBe(true)
     expect(result.current.library).toBe(true)
     expect(result.current.inspector).toBe(true)
@@ -36,7 +34,7 @@ describe('useSidePanels', () => {
 
   it('below 1280 px makes them drawers, closed at first and one at a time', () => {
     screenWidth(1024)
-    const { result } = renderHook(() => useSidePanels())
+    const { result } = renderHookWithApp(() => useSidePanels())
     expect(result.current.docked).toBe(false)
     expect(result.current.library).toBe(false)
     expect(result.current.inspector).toBe(false)
@@ -53,21 +51,21 @@ describe('useSidePanels', () => {
 
   it('closes the library drawer once it has opened a workflow', () => {
     screenWidth(1024)
-    const { result } = renderHook(() => useSidePanels())
+    const { result, app } = renderHookWithApp(() => useSidePanels())
     act(() => result.current.toggleLibrary())
-    act(() => useWorkflowStore.setState({ current: { key: 'builtin:x', label: 'X', text: '{}' } }))
+    act(() => app.stores.workflow.setState({ current: { key: 'builtin:x', label: 'X', text: '{}' } }))
     expect(result.current.library).toBe(false)
   })
 
   it('in presenter mode has no chat and shows the inspector as the overlay', () => {
     screenWidth(1920)
-    const { result } = renderHook(() => useSidePanels())
-    act(() => usePresenterStore.getState().set(true))
+    const { result, app } = renderHookWithApp(() => useSidePanels())
+    act(() => app.stores.presenter.getState().set(true))
     expect(result.current.docked).toBe(false)
     expect(result.current.chat).toBeUndefined()
     expect(result.current.inspector).toBe(false)
     act(() => result.current.toggleInspector())
-    expect(usePresenterStore.getState().inspecting).toBe(true)
+    expect(app.stores.presenter.getState().inspecting).toBe(true)
     expect(result.current.inspector).toBe(true)
   })
 })

@@ -4,7 +4,7 @@
 //! closed to begin with; presenter mode has no chat, and its inspector is a large overlay.
 import useMediaQuery from '@mui/material/useMediaQuery'
 import { useState } from 'react'
-import { closeChat, openChat } from '../chat/chatActions'
+import { useApp } from '../app/AppContext'
 import { useChatStore } from '../chat/chatStore'
 import { useStoredState } from '../hooks/useStoredState'
 import { useWorkflowStore } from '../state/workflowStore'
@@ -31,6 +31,7 @@ export function useSidePanels(): SidePanels {
   // noSsr: read the width on the first render, so a small screen never flashes the wide layout.
   // Where media queries are unsupported (jsdom), the layout is the wide one.
   const wide = useMediaQuery(WIDE_QUERY, { noSsr: true, defaultMatches: true })
+  const app = useApp()
   const presenting = usePresenterStore((s) => s.on)
   const inspecting = usePresenterStore((s) => s.inspecting)
   const inspect = usePresenterStore((s) => s.inspect)
@@ -51,7 +52,7 @@ export function useSidePanels(): SidePanels {
   }
 
   const toggleDrawer = (which: Drawer) => {
-    if (drawer !== which && chatOpen) closeChat()
+    if (drawer !== which && chatOpen) app.chat.close()
     setDrawer(drawer === which ? undefined : which)
   }
   const chat = presenting ? undefined : chatOpen
@@ -64,9 +65,9 @@ export function useSidePanels(): SidePanels {
     toggleLibrary: () => (docked ? setLibraryOpen(!libraryOpen) : toggleDrawer('library')),
     toggleInspector: () => (docked ? setInspectorOpen(!inspectorOpen) : presenting ? inspect(!inspecting) : toggleDrawer('inspector')),
     toggleChat: () => {
-      if (chatOpen) return closeChat()
+      if (chatOpen) return app.chat.close()
       if (!docked) setDrawer(undefined)
-      openChat()
+      app.chat.open()
     },
     closeDrawer: () => setDrawer(undefined),
   }

@@ -1,11 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { breakParam } from './breakpointLocation'
-import { useBreakpointStore } from './breakpointStore'
-
-const breakpoints = () => useBreakpointStore.getState()
+import { createBreakpointStore, type BreakpointStore } from './breakpointStore'
+import type { StoreApi } from 'zustand/vanilla'
 
 describe('breakpoints', () => {
-  beforeEach(() => window.history.replaceState(null, '', '/?workflow=builtin%3Atwo-steps'))
+  let store: StoreApi<BreakpointStore>
+  const breakpoints = () => store.getState()
+  beforeEach(() => {
+    window.history.replaceState(null, '', '/?workflow=builtin%3Atwo-steps')
+    store = createBreakpointStore()
+  })
 
   it('toggles, keeps the ids sorted, and mirrors them in ?break=', () => {
     breakpoints().forWorkflow('builtin:two-steps', ['search', 'merge'])

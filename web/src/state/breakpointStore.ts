@@ -1,7 +1,9 @@
 //! The steps a run pauses before, as toggled on the canvas. They belong to the page, not to the
 //! workflow: kept in the address (`breakpointLocation.ts`), cleared when another workflow opens,
 //! never written into the workflow's steps. Runs are started, and resumed, with them.
-import { create } from 'zustand'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
 import { breakParam, setBreakParam } from './breakpointLocation'
 
 export interface BreakpointStore {
@@ -19,8 +21,8 @@ export interface BreakpointStore {
   adopt(ids: readonly string[]): void
 }
 
-export function createBreakpointStore() {
-  return create<BreakpointStore>()((set, get) => ({
+export function createBreakpointStore(): StoreApi<BreakpointStore> {
+  return createStore<BreakpointStore>()((set, get) => ({
     ids: [],
     toggle: (id) => {
       const { ids } = get()
@@ -49,4 +51,7 @@ export function sameIds(a: readonly string[] | undefined, b: readonly string[] |
   return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((id, i) => id === b[i]))
 }
 
-export const useBreakpointStore = createBreakpointStore()
+/** A narrow selector over the app's breakpoints: the component re-renders only when its answer changes. */
+export function useBreakpointStore<T>(selector: (s: BreakpointStore) => T): T {
+  return useStore(useApp().stores.breakpoints, selector)
+}

@@ -1,6 +1,8 @@
 //! Server facts that do not change while the page is open: tools, categories, provider status.
-import { create } from 'zustand'
-import { api, errorInfo } from '../api/client'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
+import { errorInfo, type Api } from '../api/client'
 import type { CategoryView, ConfigStatus, ToolView } from '../api/types'
 
 export interface CatalogStore {
@@ -13,8 +15,8 @@ export interface CatalogStore {
   load(): Promise<void>
 }
 
-export function createCatalogStore() {
-  return create<CatalogStore>()((set, get) => ({
+export function createCatalogStore(api: Api): StoreApi<CatalogStore> {
+  return createStore<CatalogStore>()((set, get) => ({
     tools: {},
     categories: [],
     loaded: false,
@@ -32,4 +34,7 @@ export function createCatalogStore() {
   }))
 }
 
-export const useCatalogStore = createCatalogStore()
+/** A narrow selector over the app's catalog: the component re-renders only when its answer changes. */
+export function useCatalogStore<T>(selector: (s: CatalogStore) => T): T {
+  return useStore(useApp().stores.catalog, selector)
+}

@@ -1,6 +1,8 @@
 //! The run form's values for the open workflow, remembered per workflow in localStorage so the
 //! run bar and the inspector's "Run this step" use the same inputs.
-import { create } from 'zustand'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
 import type { InputField } from '../api/types'
 import { readStored, writeStored } from '../hooks/useStoredState'
 import { initialValues, type FormValue, type FormValues } from '../runbar/coerce'
@@ -15,8 +17,8 @@ export interface InputStore {
   setValue(name: string, value: FormValue): void
 }
 
-export function createInputStore() {
-  return create<InputStore>()((set, get) => ({
+export function createInputStore(): StoreApi<InputStore> {
+  return createStore<InputStore>()((set, get) => ({
     values: {},
     load: (key, fields) => set({ key, values: initialValues(fields, readStored<FormValues>(PREFIX + key, {})) }),
     setValue: (name, value) => {
@@ -28,4 +30,7 @@ export function createInputStore() {
   }))
 }
 
-export const useInputStore = createInputStore()
+/** A narrow selector over the app's run form values: the component re-renders only when its answer changes. */
+export function useInputStore<T>(selector: (s: InputStore) => T): T {
+  return useStore(useApp().stores.inputs, selector)
+}

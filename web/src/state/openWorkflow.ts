@@ -1,22 +1,13 @@
 //! Opening a workflow: fetch or read its text, plan it on the server (which reports syntax
 //! errors with line and column), put the result in the workflow store, remember it, and
 //! reflect it in the URL.
-import { api, ApiError, errorInfo } from '../api/client'
-import { runSocket } from '../api/socket'
+import type { App } from '../app/createApp'
+import { errorInfo } from '../api/client'
 import type { Diagnostic, JsonValue, PlanResponse } from '../api/types'
 import { hasDraft, loadDraft, NEW_PREFIX } from '../editor/drafts'
-import { confirmLeave, isEditing, startEditing, stopEditing, useEditSession } from '../editor/editSession'
 import { RECENT_PREFIX, textKey } from './recents'
-import { useRecentStore } from './recentStore'
-import { useBreakpointStore } from './breakpointStore'
-import { adoptRun } from './runActions'
-import { useRunStore } from './runStore'
-import { useWorkflowStore } from './workflowStore'
 
 export type HistoryMode = 'push' | 'replace' | 'none'
-
-/** Bumped on every open so a slow earlier answer cannot overwrite a later workflow. */
-let generation = 0
 
 export function setUrl(key: string | undefined, mode: HistoryMode): void {
   if (mode === 'none') return
@@ -36,159 +27,156 @@ function parse(text: string): JsonValue | undefined {
   }
 }
 
-/** Plans raw text; a 4xx carrying diagnostics (a JSON syntax error, with its line) is an answer. */
-export async function planWorkflowText(text: string): Promise<PlanResponse> {
-  try {
-    return await api.plan({ text })
-  } catch (e) {
-    if (e instanceof ApiError && e.diagnostics.length > 0) {
-      return { valid: false, diagnostics: e.diagnostics }
-    }
-    throw e
-  }
+type Opened = { id?: string; key: string; label: string; text: string; version?: string; readOnly?: boolean }
+
+export interface OpenActions {
+  /** Opens a library workflow (`builtin:…`, `example:…`, `file:…`) or a remembered `recent:…` one. */
+  byId(key: string, history?: HistoryMode): Promise<void>
+  /** Opens pasted, dropped or picked text; `label` (e.g. the file name) names it until it is planned. */
+  text(text: string, label: string, history?: HistoryMode): Promise<void>
+  /** Follows the URL (initial load, back/forward); while editing with unsaved changes, asks first. */
+  fromLocation(): void
 }
 
-function startOpening(): number {
-  generation += 1
-  useWorkflowStore.getState().setLoading(true)
-  return generation
-}
+export function createOpenActions(app: App): OpenActions {
+  const { stores, api, socket } = app
+  const workflow = () => stores.workflow.getState()
+  /** Bumped on every open so a slow earlier answer cannot overwrite a later workflow. */
+  let generation = 0
 
-function finish(
-  mine: number,
-  current: { id?: string; key: string; label: string; text: string; version?: string; readOnly?: boolean },
-  plan: PlanResponse,
-  history: HistoryMode,
-): void {
-  if (mine !== generation) return
-  const before = useWorkflowStore.getState().current
-  // Reopening the same unchanged workflow keeps its run on screen.
-  if (before?.key !== current.key || before.text !== current.text) {
-    runSocket.unfollow()
-    useRunStore.getState().reset()
-  }
-  const diagnostics: Diagnostic[] = plan.diagnostics ?? []
-  useWorkflowStore.getState().setOpened({
-    current: { ...current, definition: parse(current.text) },
-    graph: plan.graph,
-    diagnostics,
-  })
-  setUrl(current.key, history)
-  const steps = plan.graph?.nodes.flatMap((n) => (n.kind === 'step' ? [n.id] : [])) ?? []
-  useBreakpointStore.getState().forWorkflow(current.key, steps)
-}
-
-function fail(mine: number, error: unknown): void {
-  if (mine !== generation) return
-  useWorkflowStore.getState().setLoadError(errorInfo(error).message)
-}
-
-/**
- * Leaving the document being edited: with unsaved changes the person is asked first. Resolves
- * false when they chose to keep editing.
- */
-async function leaveEditing(): Promise<boolean> {
-  if (!isEditing()) return true
-  if (!(await confirmLeave())) return false
-  stopEditing(true)
-  return true
-}
-
-/** Reopens an unsaved draft kept in this browser after the editor restored it. */
-function resumeDraft(key: string): void {
-  if (hasDraft(key)) void startEditing({ kind: 'current' })
-}
-
-/** Opens a library workflow (`builtin:…`, `example:…`, `file:…`) or a remembered `recent:…` one. */
-export async function openWorkflowById(key: string, history: HistoryMode = 'push'): Promise<void> {
-  if (!(await leaveEditing())) return
-  if (key.startsWith(NEW_PREFIX)) {
-    const draft = loadDraft(key)
+  function startOpening(): number {
     generation += 1
-    if (!draft) {
-      useWorkflowStore.getState().close()
-      useWorkflowStore.getState().setLoadError('That unsaved workflow is no longer in this browser.')
-      return
+    workflow().setLoading(true)
+    return generation
+  }
+
+  function finish(mine: number, current: Opened, plan: PlanResponse, history: HistoryMode): void {
+    if (mine !== generation) return
+    const before = workflow().current
+    // Reopening the same unchanged workflow keeps its run on screen.
+    if (before?.key !== current.key || before.text !== current.text) {
+      socket.unfollow()
+      stores.run.getState().reset()
     }
-    await startEditing({ kind: 'draft', draft })
-    setUrl(key, history)
-    return
+    const diagnostics: Diagnostic[] = plan.diagnostics ?? []
+    workflow().setOpened({ current: { ...current, definition: parse(current.text) }, graph: plan.graph, diagnostics })
+    setUrl(current.key, history)
+    const steps = plan.graph?.nodes.flatMap((n) => (n.kind === 'step' ? [n.id] : [])) ?? []
+    stores.breakpoints.getState().forWorkflow(current.key, steps)
   }
-  if (key.startsWith(RECENT_PREFIX)) {
-    const entry = useRecentStore.getState().recents.find((e) => e.key === key)
-    if (entry?.text === undefined) {
-      useWorkflowStore.getState().close()
-      useWorkflowStore.getState().setLoadError('That pasted workflow is no longer in this browser’s recent list.')
-      return
+
+  function fail(mine: number, error: unknown): void {
+    if (mine !== generation) return
+    workflow().setLoadError(errorInfo(error).message)
+  }
+
+  /**
+   * Leaving the document being edited: with unsaved changes the person is asked first. Resolves
+   * false when they chose to keep editing.
+   */
+  async function leaveEditing(): Promise<boolean> {
+    if (!app.editing.isActive()) return true
+    if (!(await app.editing.confirmLeave())) return false
+    app.editing.stop(true)
+    return true
+  }
+
+  /** Reopens an unsaved draft kept in this browser after the editor restored it. */
+  function resumeDraft(key: string): void {
+    if (hasDraft(key)) void app.editing.start({ kind: 'current' })
+  }
+
+  /** After a reload (or in a second tab), picks up a run of this workflow that is still going. */
+  async function followRunningRun(mine: number): Promise<void> {
+    try {
+      const { runs } = await api.listRuns()
+      if (mine !== generation) return
+      const running = runs.find((r) => r.status === 'running' && r.workflowId === workflow().current?.id)
+      if (running) app.runs.adopt(running)
+    } catch {
+      // Only a convenience: the run bar still works.
     }
-    return openWorkflowText(entry.text, entry.name, history)
   }
-  const mine = startOpening()
-  try {
-    const doc = await api.getWorkflow(key)
-    const plan = await planWorkflowText(doc.text)
-    finish(mine, { id: key, key, label: doc.summary.name, text: doc.text, version: doc.version, readOnly: doc.summary.readOnly }, plan, history)
-    if (mine !== generation) return
-    useRecentStore.getState().remember({ key, name: doc.summary.name })
-    resumeDraft(key)
-    void followRunningRun(mine)
-  } catch (e) {
-    fail(mine, e)
-  }
-}
 
-/** Opens pasted, dropped or picked text; `label` (e.g. the file name) names it until it is planned. */
-export async function openWorkflowText(text: string, label: string, history: HistoryMode = 'push'): Promise<void> {
-  // While editing, an opened file or pasted text replaces the document and editing goes on.
-  const { handle } = useEditSession.getState()
-  if (handle) return handle.importText(text, label)
-  const mine = startOpening()
-  const key = textKey(text)
-  try {
-    const plan = await planWorkflowText(text)
-    const declared = (parse(text) as { name?: unknown } | undefined)?.name
-    const name = plan.graph?.name ?? (typeof declared === 'string' ? declared : label)
-    finish(mine, { key, label: name, text }, plan, history)
-    if (mine !== generation) return
-    useRecentStore.getState().remember({ key, name, text })
-    resumeDraft(key)
-  } catch (e) {
-    fail(mine, e)
-  }
-}
+  const open: OpenActions = {
+    byId: async (key, history = 'push') => {
+      if (!(await leaveEditing())) return
+      if (key.startsWith(NEW_PREFIX)) {
+        const draft = loadDraft(key)
+        generation += 1
+        if (!draft) {
+          workflow().close()
+          workflow().setLoadError('That unsaved workflow is no longer in this browser.')
+          return
+        }
+        await app.editing.start({ kind: 'draft', draft })
+        setUrl(key, history)
+        return
+      }
+      if (key.startsWith(RECENT_PREFIX)) {
+        const entry = stores.recents.getState().recents.find((e) => e.key === key)
+        if (entry?.text === undefined) {
+          workflow().close()
+          workflow().setLoadError('That pasted workflow is no longer in this browser’s recent list.')
+          return
+        }
+        return open.text(entry.text, entry.name, history)
+      }
+      const mine = startOpening()
+      try {
+        const doc = await api.getWorkflow(key)
+        const plan = await api.plan({ text: doc.text })
+        finish(mine, { id: key, key, label: doc.summary.name, text: doc.text, version: doc.version, readOnly: doc.summary.readOnly }, plan, history)
+        if (mine !== generation) return
+        stores.recents.getState().remember({ key, name: doc.summary.name })
+        resumeDraft(key)
+        void followRunningRun(mine)
+      } catch (e) {
+        fail(mine, e)
+      }
+    },
 
-/** After a reload (or in a second tab), picks up a run of this workflow that is still going. */
-async function followRunningRun(mine: number): Promise<void> {
-  try {
-    const { runs } = await api.listRuns()
-    if (mine !== generation) return
-    const running = runs.find((r) => r.status === 'running' && r.workflowId === useWorkflowStore.getState().current?.id)
-    if (running) adoptRun(running)
-  } catch {
-    // Only a convenience: the run bar still works.
-  }
-}
+    text: async (text, label, history = 'push') => {
+      // While editing, an opened file or pasted text replaces the document and editing goes on.
+      const { handle } = stores.editSession.getState()
+      if (handle) return handle.importText(text, label)
+      const mine = startOpening()
+      const key = textKey(text)
+      try {
+        const plan = await api.plan({ text })
+        const declared = (parse(text) as { name?: unknown } | undefined)?.name
+        const name = plan.graph?.name ?? (typeof declared === 'string' ? declared : label)
+        finish(mine, { key, label: name, text }, plan, history)
+        if (mine !== generation) return
+        stores.recents.getState().remember({ key, name, text })
+        resumeDraft(key)
+      } catch (e) {
+        fail(mine, e)
+      }
+    },
 
-/** Follows the URL (initial load, back/forward); while editing with unsaved changes, asks first. */
-export function openFromLocation(): void {
-  const key = new URL(window.location.href).searchParams.get('workflow')
-  const editing = useEditSession.getState()
-  if (editing.active && editing.key === key) return
-  if (editing.active) {
-    void leaveEditing().then((go) => {
-      if (!go) return setUrl(editing.key, 'push')
-      // Saving on the way out (Save as) rewrote the address to the new file: go where asked.
-      setUrl(key ?? undefined, 'replace')
-      openFromLocation()
-    })
-    return
+    fromLocation: () => {
+      const key = new URL(window.location.href).searchParams.get('workflow')
+      const editing = stores.editSession.getState()
+      if (editing.active && editing.key === key) return
+      if (editing.active) {
+        void leaveEditing().then((go) => {
+          if (!go) return setUrl(editing.key, 'push')
+          // Saving on the way out (Save as) rewrote the address to the new file: go where asked.
+          setUrl(key ?? undefined, 'replace')
+          open.fromLocation()
+        })
+        return
+      }
+      if (key) void open.byId(key, 'none')
+      else {
+        generation += 1
+        socket.unfollow()
+        stores.run.getState().reset()
+        workflow().close()
+        stores.breakpoints.getState().forWorkflow(undefined, [])
+      }
+    },
   }
-  if (key) void openWorkflowById(key, 'none')
-  else {
-    generation += 1
-    runSocket.unfollow()
-    useRunStore.getState().reset()
-    useWorkflowStore.getState().close()
-    useBreakpointStore.getState().forWorkflow(undefined, [])
-  }
+  return open
 }

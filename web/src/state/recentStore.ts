@@ -1,5 +1,7 @@
 //! The recent-workflows list as a store, persisted through recents.ts.
-import { create } from 'zustand'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
 import { loadRecents, saveRecents, withRecent, type RecentEntry } from './recents'
 
 export interface RecentStore {
@@ -10,8 +12,8 @@ export interface RecentStore {
 }
 
 /** A store holding the list saved when it is created. */
-export function createRecentStore() {
-  return create<RecentStore>()((set, get) => ({
+export function createRecentStore(): StoreApi<RecentStore> {
+  return createStore<RecentStore>()((set, get) => ({
     recents: loadRecents(),
     remember: (entry, replaces) => {
       const recents = withRecent(get().recents, { ...entry, openedAt: Date.now() }, replaces)
@@ -26,4 +28,7 @@ export function createRecentStore() {
   }))
 }
 
-export const useRecentStore = createRecentStore()
+/** A narrow selector over the app's recent workflows: the component re-renders only when its answer changes. */
+export function useRecentStore<T>(selector: (s: RecentStore) => T): T {
+  return useStore(useApp().stores.recents, selector)
+}

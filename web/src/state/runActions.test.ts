@@ -1,47 +1,48 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { runSocket } from '../api/socket'
 import type { RunSnapshot } from '../api/types'
-import { pollRunIfSilent, SILENCE_MS } from './runActions'
-import { useRunStore } from './runStore'
+import { createApp, type App } from '../app/createApp'
+import { SILENCE_MS } from './runActions'
 
 function snapshot(over: Partial<RunSnapshot>): RunSnapshot {
   return { runId: 'r1', workflow: 'w', status: 'running', seq: 0, startedAt: 0, layers: [], steps: {}, ...over }
 }
 
-describe('pollRunIfSilent', () => {
+describe('runs.pollIfSilent', () => {
   let served: RunSnapshot
+  let app: App
   const fetchMock = vi.fn(async () => new Response(JSON.stringify(served), { status: 200 }))
 
   beforeEach(() => {
     globalThis.fetch = fetchMock as unknown as typeof fetch
     fetchMock.mockClear()
-    useRunStore.getState().begin('r1')
-    runSocket.lastHeardAt = 1000
+    app = createApp()
+    app.stores.run.getState().begin('r1')
+    app.socket.lastHeardAt = 1000
   })
 
   it('does nothing while the socket is delivering', async () => {
-    await pollRunIfSilent(1000 + SILENCE_MS - 1)
+    await app.runs.pollIfSilent(1000 + SILENCE_MS - 1)
     expect(fetchMock).not.toHaveBeenCalled()
   })
 
   it('folds a newer snapshot when the socket went quiet', async () => {
     served = snapshot({ status: 'failed', seq: 6, error: 'boom' })
-    await pollRunIfSilent(1000 + SILENCE_MS)
+    await app.runs.pollIfSilent(1000 + SILENCE_MS)
     expect(fetchMock).toHaveBeenCalledWith('/api/runs/r1', expect.anything())
-    expect(useRunStore.getState()).toMatchObject({ status: 'failed', seq: 6, error: 'boom' })
+    expect(app.stores.run.getState()).toMatchObject({ status: 'failed', seq: 6, error: 'boom' })
   })
 
   it('does not replace newer socket state with an older snapshot', async () => {
-    useRunStore.getState().apply({ type: 'event', runId: 'r1', seq: 3, event: { type: 'step_started', stepId: 'a', name: 'A', tool: 't' } })
+    app.stores.run.getState().apply({ type: 'event', runId: 'r1', seq: 3, event: { type: 'step_started', stepId: 'a', name: 'A', tool: 't' } })
     served = snapshot({ seq: 2 })
-    await pollRunIfSilent(1000 + SILENCE_MS)
-    expect(useRunStore.getState().steps.a?.status).toBe('running')
-    expect(useRunStore.getState().seq).toBe(3)
+    await app.runs.pollIfSilent(1000 + SILENCE_MS)
+    expect(app.stores.run.getState().steps.a?.status).toBe('running')
+    expect(app.stores.run.getState().seq).toBe(3)
   })
 
   it('does not poll a finished run', async () => {
-    useRunStore.getState().apply({ type: 'event', runId: 'r1', seq: 1, event: { type: 'run_finished', status: 'completed', durationMs: 1 } })
-    await pollRunIfSilent(1_000_000)
+    app.stores.run.getState().apply({ type: 'event', runId: 'r1', seq: 1, event: { type: 'run_finished', status: 'completed', durationMs: 1 } })
+    await app.runs.pollIfSilent(1_000_000)
     expect(fetchMock).not.toHaveBeenCalled()
   })
 })

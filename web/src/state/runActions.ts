@@ -1,9 +1,7 @@
 //! Starting, cancelling and re-running: the REST calls plus following the run on the socket.
-import { api, ApiError, errorInfo } from '../api/client'
-import { runSocket } from '../api/socket'
+import type { AppCore } from '../app/createApp'
+import { ApiError, errorInfo } from '../api/client'
 import type { JsonValue, RunSummary, StepThrough } from '../api/types'
-import { useRunStore } from './runStore'
-import { useWorkflowStore } from './workflowStore'
 
 export interface StartOptions {
   /** Run only this step, replaying the current run's outputs for what it depends on. */
@@ -12,69 +10,79 @@ export interface StartOptions {
   stepThrough?: StepThrough
 }
 
-/** Starts the open workflow. */
-export async function startRun(inputs: Record<string, JsonValue>, { step, stepThrough }: StartOptions = {}): Promise<void> {
-  const { current } = useWorkflowStore.getState()
-  const runs = useRunStore.getState()
-  if (current?.definition === undefined) return
-  const fromRun = step ? runs.runId : undefined
-  runs.setStart({ starting: true, startError: undefined })
-  try {
-    const { runId } = await api.startRun({ definition: current.definition, inputs, workflowId: current.id, step, fromRun, stepThrough })
-    // The workflow may have changed while the request was in flight.
-    if (useWorkflowStore.getState().current !== current) {
-      useRunStore.getState().setStart({ starting: false })
-      return
-    }
-    if (useRunStore.getState().runId !== runId) useRunStore.getState().begin(runId, current.id, fromRun)
-    else useRunStore.getState().setStart({ starting: false })
-    runSocket.follow(runId)
-  } catch (e) {
-    useRunStore.getState().setStart({ starting: false, startError: errorInfo(e).message })
-    if (e instanceof ApiError && e.diagnostics.length > 0) useWorkflowStore.getState().setDiagnostics(e.diagnostics)
-  }
-}
-
-export async function cancelRun(): Promise<void> {
-  const { runId } = useRunStore.getState()
-  if (!runId) return
-  try {
-    await api.cancelRun(runId)
-  } catch (e) {
-    useRunStore.getState().setStart({ startError: `Could not cancel: ${errorInfo(e).message}` })
-  }
-}
-
-/**
- * Follows a run started elsewhere (another tab, or before a reload) when it belongs to the open
- * workflow and nothing else is being followed.
- */
-export function adoptRun(run: RunSummary): void {
-  const { current } = useWorkflowStore.getState()
-  const runs = useRunStore.getState()
-  if (run.status !== 'running' || !current?.id || run.workflowId !== current.id) return
-  if (runs.starting || runs.status === 'running' || runs.runId === run.runId) return
-  runs.begin(run.runId, run.workflowId)
-  runSocket.follow(run.runId)
-}
-
 /** How long a running run may stay silent on the socket before its state is fetched over REST. */
 export const SILENCE_MS = 3000
 
-/**
- * Safety net for a socket that is down or missed events: fetch the run's snapshot and fold it
- * in when it is newer than what the socket delivered.
- */
-export async function pollRunIfSilent(now = Date.now()): Promise<void> {
-  const { runId, status } = useRunStore.getState()
-  if (!runId || status !== 'running' || now - runSocket.lastHeardAt < SILENCE_MS) return
-  try {
-    const run = await api.getRun(runId)
-    const state = useRunStore.getState()
-    if (state.runId === runId && (run.seq > state.seq || run.status !== state.status)) {
-      useRunStore.getState().apply({ type: 'snapshot', run })
-    }
-  } catch {
-    // The socket's reconnect and the next tick will try again.
+export interface RunActions {
+  /** Starts the open workflow. */
+  start(inputs: Record<string, JsonValue>, options?: StartOptions): Promise<void>
+  cancel(): Promise<void>
+  /**
+   * Follows a run started elsewhere (another tab, or before a reload) when it belongs to the
+   * open workflow and nothing else is being followed.
+   */
+  adopt(run: RunSummary): void
+  /**
+   * Safety net for a socket that is down or missed events: fetch the run's snapshot and fold it
+   * in when it is newer than what the socket delivered.
+   */
+  pollIfSilent(now?: number): Promise<void>
+}
+
+export function createRunActions({ stores, api, socket }: AppCore): RunActions {
+  const runs = () => stores.run.getState()
+  const workflow = () => stores.workflow.getState()
+  return {
+    start: async (inputs, { step, stepThrough } = {}) => {
+      const { current } = workflow()
+      if (current?.definition === undefined) return
+      const fromRun = step ? runs().runId : undefined
+      runs().setStart({ starting: true, startError: undefined })
+      try {
+        const { runId } = await api.startRun({ definition: current.definition, inputs, workflowId: current.id, step, fromRun, stepThrough })
+        // The workflow may have changed while the request was in flight.
+        if (workflow().current !== current) {
+          runs().setStart({ starting: false })
+          return
+        }
+        if (runs().runId !== runId) runs().begin(runId, current.id, fromRun)
+        else runs().setStart({ starting: false })
+        socket.follow(runId)
+      } catch (e) {
+        runs().setStart({ starting: false, startError: errorInfo(e).message })
+        if (e instanceof ApiError && e.diagnostics.length > 0) workflow().setDiagnostics(e.diagnostics)
+      }
+    },
+
+    cancel: async () => {
+      const { runId } = runs()
+      if (!runId) return
+      try {
+        await api.cancelRun(runId)
+      } catch (e) {
+        runs().setStart({ startError: `Could not cancel: ${errorInfo(e).message}` })
+      }
+    },
+
+    adopt: (run) => {
+      const { current } = workflow()
+      const followed = runs()
+      if (run.status !== 'running' || !current?.id || run.workflowId !== current.id) return
+      if (followed.starting || followed.status === 'running' || followed.runId === run.runId) return
+      followed.begin(run.runId, run.workflowId)
+      socket.follow(run.runId)
+    },
+
+    pollIfSilent: async (now = Date.now()) => {
+      const { runId, status } = runs()
+      if (!runId || status !== 'running' || now - socket.lastHeardAt < SILENCE_MS) return
+      try {
+        const run = await api.getRun(runId)
+        const state = runs()
+        if (state.runId === runId && (run.seq > state.seq || run.status !== state.status)) runs().apply({ type: 'snapshot', run })
+      } catch {
+        // The socket's reconnect and the next tick will try again.
+      }
+    },
   }
 }

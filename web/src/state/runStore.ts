@@ -1,6 +1,8 @@
 //! The current run's state, keyed by step id. Components read it through narrow selectors,
 //! e.g. `useRunStore(s => s.steps[id]?.status)`, so a status change re-renders only that node.
-import { create } from 'zustand'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
 import type { ServerMessage } from '../api/types'
 import { beginRun, initialRunState, runReducer, type RunView } from './runReducer'
 
@@ -25,8 +27,8 @@ function stateOf(store: RunStore): RunView {
   return state
 }
 
-export function createRunStore() {
-  return create<RunStore>()((set, get, store) => ({
+export function createRunStore(): StoreApi<RunStore> {
+  return createStore<RunStore>()((set, get, store) => ({
     ...initialRunState,
     starting: false,
     setStart: (state) => set(state),
@@ -44,4 +46,7 @@ export function createRunStore() {
   }))
 }
 
-export const useRunStore = createRunStore()
+/** A narrow selector over the app's run: the component re-renders only when its answer changes. */
+export function useRunStore<T>(selector: (s: RunStore) => T): T {
+  return useStore(useApp().stores.run, selector)
+}

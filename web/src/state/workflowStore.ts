@@ -1,5 +1,7 @@
 //! The open workflow: its text, parsed definition, planned graph, diagnostics and the selected node.
-import { create } from 'zustand'
+import { useStore } from 'zustand'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { useApp } from '../app/AppContext'
 import type { Diagnostic, GraphView, JsonValue, WorkflowSummary } from '../api/types'
 
 export interface OpenWorkflow {
@@ -41,8 +43,8 @@ export interface WorkflowStore {
   close(): void
 }
 
-export function createWorkflowStore() {
-  return create<WorkflowStore>()((set) => ({
+export function createWorkflowStore(): StoreApi<WorkflowStore> {
+  return createStore<WorkflowStore>()((set) => ({
     diagnostics: [],
     loading: false,
     library: [],
@@ -58,7 +60,10 @@ export function createWorkflowStore() {
   }))
 }
 
-export const useWorkflowStore = createWorkflowStore()
+/** A narrow selector over the app's open workflow: the component re-renders only when its answer changes. */
+export function useWorkflowStore<T>(selector: (s: WorkflowStore) => T): T {
+  return useStore(useApp().stores.workflow, selector)
+}
 
 /** Whether the definition parsed (so it can be sent to /api/runs). */
 export function hasDefinition(w?: OpenWorkflow): boolean {

@@ -104,14 +104,22 @@ export interface Call {
   body?: unknown
 }
 
-/** Every socket the app opened, across tests (the app's socket is a page-lifetime singleton). */
-export const sockets: { readyState: number; sent: unknown[]; push(message: ServerMessage): void }[] = []
+/** A socket the app opened, as the fake server sees it. */
+export interface FakeSocketView {
+  readyState: number
+  sent: unknown[]
+  /** Server → client. */
+  push(message: ServerMessage): void
+  onclose?: () => void
+}
 
 /** A test's own answer to a call, or `undefined` to let the fake server answer. */
 export type Respond = (call: Call) => Response | undefined
 
 export function installFakeServer({ runs = [] as RunSummary[], respond = (() => undefined) as Respond } = {}) {
   const calls: Call[] = []
+  /** Every socket opened since this server was installed, oldest first. */
+  const sockets: FakeSocketView[] = []
   const text = JSON.stringify(definition, null, 2)
   const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
   const fetchMock = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -164,12 +172,14 @@ export function installFakeServer({ runs = [] as RunSummary[], respond = (() => 
     send(data: string) {
       this.sent.push(JSON.parse(data))
     }
-    close() {}
+    close() {
+      this.readyState = 3
+    }
     /** Server → client. */
     push(message: ServerMessage) {
       this.onmessage?.({ data: JSON.stringify(message) })
     }
   }
   ;(globalThis as Record<string, unknown>).WebSocket = FakeSocket
-  return { calls }
+  return { calls, sockets }
 }

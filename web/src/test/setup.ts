@@ -1,6 +1,5 @@
 import { cleanup } from '@testing-library/react'
-import { afterEach, beforeEach } from 'vitest'
-import { resetStores } from '../state/resetStores'
+import { afterEach } from 'vitest'
 
 // jsdom lacks a few browser APIs that React Flow and MUI touch.
 class ResizeObserverStub {
@@ -15,8 +14,6 @@ g.DOMMatrixReadOnly ??= class {
   constructor(_transform?: string) {}
 }
 
-// vitest runs without globals, so testing-library cannot register its own cleanup.
+// vitest runs without globals, so testing-library cannot register its own cleanup. Unmounting
+// an app also closes its socket; each test creates its own app (renderWithApp, <App />).
 afterEach(() => cleanup())
-
-// The stores live as long as the page, which in vitest is the whole test file.
-beforeEach(() => resetStores())

@@ -1,29 +1,26 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import { beforeEach, describe, expect, it } from 'vitest'
-import { useCatalogStore } from '../../state/catalogStore'
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { renderWithApp } from '../../test/renderWithApp'
 import { findStep } from '../doc/model'
-import { useEditSession } from '../editSession'
 import { createEditorStore } from '../store/createEditorStore'
+import { editingApp } from '../test/editingApp'
 import { fakeEditorApi, planOf } from '../test/fakeEditorApi'
 import { searchDoc, tools } from '../test/fixtures'
 import ConnectMenu from './ConnectMenu'
 
-function session() {
+function searchEditor() {
   const store = createEditorStore(
     { doc: searchDoc(), source: { key: 'k', label: 'k', readOnly: true } },
     { api: fakeEditorApi(), tools: () => tools, storage: null },
   )
-  useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
   return store
 }
 
-beforeEach(() => useCatalogStore.setState({ tools, categories: [], loaded: true }))
-
 describe('ConnectMenu', () => {
   it('connects by keyboard: choose the target, what to read and the input', () => {
-    const store = session()
+    const store = searchEditor()
     let closed = false
-    render(<ConnectMenu request={{ source: 'b', at: { left: 0, top: 0 } }} onClose={() => (closed = true)} />)
+    renderWithApp(<ConnectMenu request={{ source: 'b', at: { left: 0, top: 0 } }} onClose={() => (closed = true)} />, editingApp(store))
     const dialog = screen.getByRole('dialog', { name: 'Connect b' })
     fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'To' }))
     fireEvent.click(screen.getByRole('option', { name: 't' }))
@@ -35,8 +32,8 @@ describe('ConnectMenu', () => {
   })
 
   it('adds a new output field named after what it reads', () => {
-    const store = session()
-    render(<ConnectMenu request={{ source: 't', target: '__output', at: { left: 0, top: 0 } }} onClose={() => {}} />)
+    const store = searchEditor()
+    renderWithApp(<ConnectMenu request={{ source: 't', target: '__output', at: { left: 0, top: 0 } }} onClose={() => {}} />, editingApp(store))
     const dialog = screen.getByRole('dialog', { name: 'Connect t to output' })
     expect((within(dialog).getByRole('textbox', { name: 'New output field' }) as HTMLInputElement).value).toBe('text')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }))
@@ -49,10 +46,9 @@ describe('ConnectMenu', () => {
       planOf(doc, [{ id: 'a->m:inputs.arrays[0]', source: 'a', target: 'm', kind: 'reference', label: 'a.output.results', field: 'inputs.arrays[0]' }]),
     )
     const store = createEditorStore({ doc: searchDoc(), source: { key: 'k', label: 'k', readOnly: true } }, { api, tools: () => tools, storage: null })
-    useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
     await act(() => store.getState().analysisNow())
     let closed = false
-    render(<ConnectMenu request={{ source: 'm', target: 'a', at: { left: 0, top: 0 } }} onClose={() => (closed = true)} />)
+    renderWithApp(<ConnectMenu request={{ source: 'm', target: 'a', at: { left: 0, top: 0 } }} onClose={() => (closed = true)} />, editingApp(store))
     const dialog = screen.getByRole('dialog', { name: 'Connect m to a' })
     fireEvent.click(within(dialog).getByRole('button', { name: /^query \*/ }))
     expect(within(dialog).getByRole('alert').textContent).toBe('That connection would create a cycle: m → a → m')
@@ -66,9 +62,8 @@ describe('ConnectMenu', () => {
       planOf(doc, [{ id: 'a->m:inputs.arrays[0]', source: 'a', target: 'm', kind: 'reference', label: 'a.output.results', field: 'inputs.arrays[0]' }]),
     )
     const store = createEditorStore({ doc: searchDoc(), source: { key: 'k', label: 'k', readOnly: true } }, { api, tools: () => tools, storage: null })
-    useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
     await act(() => store.getState().analysisNow())
-    render(<ConnectMenu request={{ source: 'm', at: { left: 0, top: 0 } }} onClose={() => {}} />)
+    renderWithApp(<ConnectMenu request={{ source: 'm', at: { left: 0, top: 0 } }} onClose={() => {}} />, editingApp(store))
     fireEvent.mouseDown(within(screen.getByRole('dialog', { name: 'Connect m' })).getByRole('combobox', { name: 'To' }))
     const refused = screen.getByRole('option', { name: /^a\b/ })
     expect(refused.getAttribute('aria-disabled')).toBe('true')

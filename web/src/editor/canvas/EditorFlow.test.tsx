@@ -1,13 +1,13 @@
-import { act, render, screen } from '@testing-library/react'
+import { act, screen } from '@testing-library/react'
 import { ReactFlowProvider } from '@xyflow/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { EdgeKind, GraphEdge } from '../../api/types'
-import { useCatalogStore } from '../../state/catalogStore'
+import { renderWithApp } from '../../test/renderWithApp'
 import { findStep } from '../doc/model'
-import { useEditSession } from '../editSession'
 import { bind } from '../session/bind'
 import { createEditorStore } from '../store/createEditorStore'
 import { edgeId } from '../doc/view'
+import { editingApp } from '../test/editingApp'
 import { fakeEditorApi, planOf } from '../test/fakeEditorApi'
 import { searchDoc, tools } from '../test/fixtures'
 import EditorFlow from './EditorFlow'
@@ -40,15 +40,16 @@ function editor() {
     { doc, source: { key: 'k', label: 'k', readOnly: true }, graph: planOf(doc, edges).graph },
     { api: fakeEditorApi(), tools: () => tools, storage: null },
   )
-  useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
+  const app = editingApp(store)
   // As a session does: stale marks and the selection reach the canvas through the app's stores.
-  unbind = bind(store)
-  render(
+  unbind = bind(app, store)
+  renderWithApp(
     <ReactFlowProvider>
       <div style={{ width: 1000, height: 700 }}>
         <EditorFlow onConnectRequest={() => {}} onPaletteRequest={() => {}} />
       </div>
     </ReactFlowProvider>,
+    app,
   )
   return store
 }
@@ -56,10 +57,7 @@ function editor() {
 const wrapperOf = (id: string) => screen.getByTestId(`node-${id}`).closest<HTMLElement>('.react-flow__node')!
 
 let unbind = () => {}
-beforeEach(() => {
-  useCatalogStore.setState({ tools, categories: [], loaded: true })
-  renders.clear()
-})
+beforeEach(() => renders.clear())
 afterEach(() => unbind())
 
 describe('the editor canvas redraws only what an edit touched', () => {

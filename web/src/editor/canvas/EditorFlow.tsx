@@ -14,7 +14,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react'
 import CanvasMiniMap from '../../canvas/CanvasMiniMap'
 import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
-import { useCanvasStore } from '../../canvas/useCanvasStore'
+import { useApp } from '../../app/AppContext'
 import { useFollowRun } from '../../canvas/useFollowRun'
 import type { XY } from '../doc/model'
 import { idOfKey, keyOf } from '../doc/nodeKeys'
@@ -83,14 +83,15 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
 
   useEditorFit(store)
 
+  const { canvas } = useApp().stores
   useEffect(
     () =>
-      useCanvasStore.getState().attach((id) => {
+      canvas.getState().attach((id) => {
         const node = getNode(keyOf(store.getState().nodeKeys, id))
         if (!node) return
         void setCenter(node.position.x + (node.width ?? 0) / 2, node.position.y + (node.height ?? 0) / 2, { zoom: Math.max(getZoom(), 0.9), duration: 300 })
       }),
-    [getNode, getZoom, setCenter, store],
+    [getNode, getZoom, setCenter, store, canvas],
   )
 
   // React Flow speaks in node keys; the store in step ids.

@@ -9,14 +9,13 @@ import type { GraphEdge, GraphNode, Note } from '../../api/types'
 import type { CanvasEdge, CanvasNode } from '../../canvas/flowTypes'
 import { nodeSize, routeOf, type Routes } from '../../canvas/layout'
 import { toEdge } from '../../canvas/toFlow'
-import type { XY } from '../doc/model'
+import { noteNodeId, type XY } from '../doc/model'
 import { keyOf, type NodeKeys } from '../doc/nodeKeys'
 import { edgeId } from '../doc/view'
 import type { NoteFlowNode } from '../notes/NoteNode'
 
 export type EditorNode = CanvasNode | NoteFlowNode
 
-export const NOTE_PREFIX = 'note:'
 const ORIGIN: XY = { x: 0, y: 0 }
 const NOTE_SIZE = { width: 220, height: 120 }
 
@@ -78,7 +77,7 @@ export class FlowNodeCache {
       )
     }
     for (const note of notes) {
-      const id = NOTE_PREFIX + note.id
+      const id = noteNodeId(note.id)
       const at = dragged[id] ?? note
       const selected = selection.has(id)
       const width = resized[id]?.width ?? note.width ?? NOTE_SIZE.width

@@ -2,6 +2,7 @@
 //! direction the connection is dragged; the editor's refusal in step ids, source to target.
 import type { IsValidConnection } from '@xyflow/react'
 import { refusal } from '../doc/connect'
+import { noteIdOf } from '../doc/model'
 import { idOfKey } from '../doc/nodeKeys'
 import type { EditorStore } from '../store/createEditorStore'
 
@@ -14,7 +15,7 @@ export function refusedOver(store: EditorStore, fromKey: string, reversed: boole
   const { nodeKeys, edges } = store.getState()
   const from = idOfKey(nodeKeys, fromKey)
   const over = idOfKey(nodeKeys, overKey)
-  if (over.startsWith('note:')) return undefined
+  if (noteIdOf(over) !== undefined) return undefined
   return reversed ? refusal(edges, over, from) : refusal(edges, from, over)
 }
 

@@ -4,6 +4,7 @@
 import { useReactFlow } from '@xyflow/react'
 import { useCallback, type DragEvent } from 'react'
 import { REF_DRAG_TYPE } from '../../inspector/JsonTree'
+import { noteIdOf } from '../doc/model'
 import { idOfKey } from '../doc/nodeKeys'
 import { TOOL_DRAG_TYPE } from '../palette/Palette'
 import type { ConnectRequest } from '../store/state'
@@ -43,7 +44,7 @@ export function useCanvasDrop(onConnectRequest: (request: ConnectRequest) => voi
       const key = nodeAt(e.clientX, e.clientY)
       const target = key === undefined ? undefined : idOfKey(store.getState().nodeKeys, key)
       const source = path.split(/[.[]/)[0]
-      if (!target || target === source || target.startsWith('note:')) {
+      if (!target || target === source || noteIdOf(target) !== undefined) {
         store.getState().setNotice({ tone: 'info', text: `Drop ${path} onto the step that should read it.` })
         return
       }

@@ -5,9 +5,9 @@
 import { useReactFlow } from '@xyflow/react'
 import { useEffect } from 'react'
 import { ownsKeys } from '../../shell/ownsKeys'
-import { useEditSession } from '../editSession'
+import { isStepNode } from '../doc/model'
+import { useApp } from '../../app/AppContext'
 import { useEditorStore } from '../useEditor'
-import { NOTE_PREFIX } from './flowNodes'
 
 /** Whether a key event belongs to the canvas rather than to a field or a dialog. */
 export function isCanvasTarget(target: EventTarget | null): boolean {
@@ -27,6 +27,7 @@ export const SAVE_EVENT = 'vai-editor-save'
 
 export function useEditorKeys(): void {
   const store = useEditorStore()
+  const session = useApp().stores.editSession
   const { screenToFlowPosition } = useReactFlow()
 
   useEffect(() => {
@@ -41,7 +42,7 @@ export function useEditorKeys(): void {
       return screen ? screenToFlowPosition(screen) : undefined
     }
     const onKey = (e: KeyboardEvent) => {
-      if (useEditSession.getState().leaving) return
+      if (session.getState().leaving) return
       const mod = e.ctrlKey || e.metaKey
       const key = e.key.toLowerCase()
       if (mod && key === 's') {
@@ -76,7 +77,7 @@ export function useEditorKeys(): void {
       if (!text) return
       e.clipboardData?.setData('text/plain', text)
       e.preventDefault()
-      const n = store.getState().selection.filter((id) => !id.startsWith(NOTE_PREFIX) && !id.startsWith('__')).length
+      const n = store.getState().selection.filter(isStepNode).length
       store.getState().setNotice({ tone: 'info', text: `Copied ${n} step${n === 1 ? '' : 's'}.` })
     }
     const onPaste = (e: ClipboardEvent) => {
@@ -96,5 +97,5 @@ export function useEditorKeys(): void {
       document.removeEventListener('copy', onCopy)
       document.removeEventListener('paste', onPaste)
     }
-  }, [store, screenToFlowPosition])
+  }, [store, screenToFlowPosition, session])
 }

@@ -6,6 +6,23 @@ import { isObject } from './json'
 
 export const INPUTS_NODE = '__inputs'
 export const OUTPUT_NODE = '__output'
+/** A note's canvas node id is its id under this prefix, apart from step ids (which hold no ':'). */
+const NOTE_PREFIX = 'note:'
+
+/** The canvas node id of note `noteId`. */
+export function noteNodeId(noteId: string): string {
+  return NOTE_PREFIX + noteId
+}
+
+/** The note id of a canvas node id, when the node is a note. */
+export function noteIdOf(nodeId: string): string | undefined {
+  return nodeId.startsWith(NOTE_PREFIX) ? nodeId.slice(NOTE_PREFIX.length) : undefined
+}
+
+/** Whether a canvas node id is a step's: not the inputs, the output or a note. */
+export function isStepNode(nodeId: string): boolean {
+  return nodeId !== INPUTS_NODE && nodeId !== OUTPUT_NODE && noteIdOf(nodeId) === undefined
+}
 
 /** A canvas position, as `ui.positions` stores it. */
 export type XY = UiPosition

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Step, Workflow } from '../../api/types'
+import { noteNodeId } from './model'
 import { followKeys, idOfKey, initialKeys, keyOf } from './nodeKeys'
 
 const step = (id: string): Step => ({ id, tool: 'template', inputs: { text: id } })
@@ -9,7 +10,7 @@ describe('node keys', () => {
   it('start as the step ids; other nodes are their own key', () => {
     const keys = initialKeys(doc('a', 'b'))
     expect(keys).toEqual({ a: 'a', b: 'b' })
-    expect(keyOf(keys, 'note:n1')).toBe('note:n1')
+    expect(keyOf(keys, noteNodeId('n1'))).toBe(noteNodeId('n1'))
     expect(idOfKey(keys, '__output')).toBe('__output')
   })
 

@@ -1,5 +1,6 @@
 //! The inspector while editing: the selected step, note or selection, or the workflow itself.
 import { useState } from 'react'
+import { noteIdOf } from '../doc/model'
 import { useEditor } from '../useEditor'
 import NotePanel from './NotePanel'
 import SelectionPanel from './SelectionPanel'
@@ -25,7 +26,8 @@ export default function EditorInspector() {
   const node = useEditor((s) => (s.selection.length === 1 ? s.nodes.find((n) => n.id === s.selection[0]) : undefined))
   const panelKey = usePanelKey(node?.kind === 'step' ? node.id : undefined)
   if (selection.length > 1) return <SelectionPanel ids={selection} />
-  if (selection.length === 1 && selection[0].startsWith('note:')) return <NotePanel key={selection[0]} id={selection[0].slice('note:'.length)} />
+  const note = selection.length === 1 ? noteIdOf(selection[0]) : undefined
+  if (note !== undefined) return <NotePanel key={selection[0]} id={note} />
   if (node?.kind === 'step') return <StepPanel key={panelKey} node={node} />
   return <WorkflowPanel />
 }

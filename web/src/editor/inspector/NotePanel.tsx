@@ -3,6 +3,7 @@ import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import TextField from '@mui/material/TextField'
 import Typography from '@mui/material/Typography'
+import { noteNodeId } from '../doc/model'
 import { useEditor, useEditorStore } from '../useEditor'
 
 export default function NotePanel({ id }: { id: string }) {
@@ -24,7 +25,7 @@ export default function NotePanel({ id }: { id: string }) {
         fullWidth
         helperText="Paragraphs, lists (- or 1.), **bold**, *emphasis* and `code`. Saved in the file under ui.notes."
       />
-      <Button sx={{ mt: 2 }} variant="outlined" color="error" onClick={() => void store.getState().deleteNodes([`note:${id}`])}>
+      <Button sx={{ mt: 2 }} variant="outlined" color="error" onClick={() => void store.getState().deleteNodes([noteNodeId(id)])}>
         Delete note
       </Button>
     </Box>

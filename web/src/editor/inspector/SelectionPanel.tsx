@@ -2,11 +2,12 @@
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import Typography from '@mui/material/Typography'
+import { isStepNode } from '../doc/model'
 import { useEditorStore } from '../useEditor'
 
 export default function SelectionPanel({ ids }: { ids: string[] }) {
   const store = useEditorStore()
-  const steps = ids.filter((id) => !id.startsWith('__') && !id.startsWith('note:')).length
+  const steps = ids.filter(isStepNode).length
   return (
     <Box>
       <Typography component="h2" variant="h6">

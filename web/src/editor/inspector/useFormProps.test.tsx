@@ -1,10 +1,9 @@
-import { act, renderHook } from '@testing-library/react'
-import { beforeEach, describe, expect, it } from 'vitest'
-import { useCatalogStore } from '../../state/catalogStore'
-import { useWorkflowStore } from '../../state/workflowStore'
+import { act } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { renderHookWithApp } from '../../test/renderWithApp'
 import { findStep } from '../doc/model'
-import { useEditSession } from '../editSession'
 import { createEditorStore } from '../store/createEditorStore'
+import { editingApp } from '../test/editingApp'
 import { fakeEditorApi } from '../test/fakeEditorApi'
 import { searchDoc, tools } from '../test/fixtures'
 import { useProblemsListProps, useStepFormProps, useWorkflowSettingsProps } from './useFormProps'
@@ -22,23 +21,20 @@ function session() {
     },
     { api, tools: () => tools, storage: null },
   )
-  useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
-  return { api, store }
+  return { api, store, app: editingApp(store) }
 }
-
-beforeEach(() => useCatalogStore.setState({ tools, categories: [], loaded: true }))
 
 describe('form bindings', () => {
   it('give a step form its step, tool, ids, inputs and only its diagnostics', () => {
-    session()
-    const { result } = renderHook(() => useStepFormProps('a'))
+    const { app } = session()
+    const { result } = renderHookWithApp(() => useStepFormProps('a'), app)
     expect(result.current).toMatchObject({ step: { id: 'a' }, tool: { name: 'query' }, stepIds: ['a', 'b', 'm', 't'], inputNames: ['query'] })
     expect(result.current?.diagnostics.map((d) => d.code)).toEqual(['E'])
   })
 
   it('commit step edits with their field, so keystrokes coalesce into one undo entry', () => {
-    const { store } = session()
-    const { result } = renderHook(() => useStepFormProps('a'))
+    const { store, app } = session()
+    const { result } = renderHookWithApp(() => useStepFormProps('a'), app)
     act(() => result.current!.onChange({ ...result.current!.step, name: 'F' }, 'name'))
     act(() => result.current!.onChange({ ...result.current!.step, name: 'Fi' }, 'name'))
     expect(findStep(store.getState().doc, 'a')?.name).toBe('Fi')
@@ -46,16 +42,16 @@ describe('form bindings', () => {
   })
 
   it('keep the id list stable across an edit that does not change it', () => {
-    session()
-    const { result } = renderHook(() => useStepFormProps('a'))
+    const { app } = session()
+    const { result } = renderHookWithApp(() => useStepFormProps('a'), app)
     const ids = result.current!.stepIds
     act(() => result.current!.onChange({ ...result.current!.step, name: 'x' }, 'name'))
     expect(result.current!.stepIds).toBe(ids)
   })
 
   it('rename through the store and complete against the document', async () => {
-    const { api } = session()
-    const { result } = renderHook(() => useStepFormProps('a'))
+    const { api, app } = session()
+    const { result } = renderHookWithApp(() => useStepFormProps('a'), app)
     const { complete, onRename } = result.current!
     await complete({ stepId: 'b', field: 'inputs.query', text: '{{ in', cursor: 5 })
     expect(api.complete).toHaveBeenCalledWith(
@@ -68,8 +64,8 @@ describe('form bindings', () => {
   })
 
   it('give workflow settings the workflow-level diagnostics and input renames', async () => {
-    const { api } = session()
-    const { result } = renderHook(() => useWorkflowSettingsProps())
+    const { api, app } = session()
+    const { result } = renderHookWithApp(() => useWorkflowSettingsProps(), app)
     expect(result.current.diagnostics.map((d) => d.code)).toEqual(['W'])
     await act(async () => void (await result.current.onRenameInput('query', 'q')))
     expect(api.rewrite).toHaveBeenCalledWith(expect.objectContaining({ inputs: { query: 'q' } }))
@@ -77,10 +73,10 @@ describe('form bindings', () => {
   })
 
   it('select the step of a problem and ask its form to focus the field', () => {
-    const { store } = session()
-    const { result } = renderHook(() => ({ problems: useProblemsListProps(), form: useStepFormProps('a') }))
+    const { store, app } = session()
+    const { result } = renderHookWithApp(() => ({ problems: useProblemsListProps(), form: useStepFormProps('a') }), app)
     act(() => result.current.problems.onSelect(result.current.problems.diagnostics[0]))
-    expect(useWorkflowStore.getState().selected).toBe('a')
+    expect(app.stores.workflow.getState().selected).toBe('a')
     expect(result.current.form?.focusField).toBe('inputs.query')
     act(() => result.current.problems.onSelect(result.current.problems.diagnostics[1]))
     expect(store.getState().focus).toMatchObject({ stepId: undefined, field: 'description' })

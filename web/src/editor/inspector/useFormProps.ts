@@ -4,7 +4,7 @@
 //! server. The inspector spreads these into the forms.
 import { useCallback, useMemo } from 'react'
 import type { Diagnostic, Step, Workflow } from '../../api/types'
-import { focusNode } from '../../canvas/useCanvasStore'
+import { useCanvasStore } from '../../canvas/useCanvasStore'
 import { useCatalogStore } from '../../state/catalogStore'
 import { findStep, inputNames, stepIds } from '../doc/model'
 import type { CompleteRequest, ProblemsListProps, Renamer, StepFormProps, WorkflowSettingsProps } from '../forms/types'
@@ -47,6 +47,7 @@ export function useWorkflowSettingsProps(): WorkflowSettingsProps {
 /** The problems list: a problem selects and centres its step (or the workflow) and focuses its field. */
 export function useProblemsListProps(): ProblemsListProps {
   const store = useEditorStore()
+  const focusNode = useCanvasStore((s) => s.focus)
   const diagnostics = useEditor((s) => s.analysis.diagnostics)
   const onSelect = useCallback(
     (d: Diagnostic) => {
@@ -54,7 +55,7 @@ export function useProblemsListProps(): ProblemsListProps {
       else store.getState().select([])
       store.getState().focusField(d.stepId, d.field)
     },
-    [store],
+    [store, focusNode],
   )
   return { diagnostics, onSelect }
 }

@@ -1,11 +1,15 @@
-import { fireEvent, render, screen, within } from '@testing-library/react'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { useCatalogStore } from '../../state/catalogStore'
+import { fireEvent, screen, within } from '@testing-library/react'
+import type { ReactElement } from 'react'
+import { describe, expect, it, vi } from 'vitest'
+import { createApp } from '../../app/createApp'
+import { renderWithApp } from '../../test/renderWithApp'
 import { tools } from '../test/fixtures'
 import Palette from './Palette'
 
-beforeEach(() => {
-  useCatalogStore.setState({
+/** Renders in an app whose catalog has loaded the fixture tools. */
+function render(ui: ReactElement) {
+  const app = createApp()
+  app.stores.catalog.setState({
     tools,
     categories: [
       { id: 'retrieval', label: 'Retrieval', color: '#40E0FF' },
@@ -14,7 +18,8 @@ beforeEach(() => {
     ],
     loaded: true,
   })
-})
+  return renderWithApp(ui, app)
+}
 
 describe('Palette', () => {
   it('lists tools by category with their labels', () => {

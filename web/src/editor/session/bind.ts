@@ -3,14 +3,12 @@
 //! is unsaved and which nodes carry problems or stale outputs, the URL and library follow a
 //! save, and leaving the page with unsaved changes asks first.
 import type { Diagnostic, GraphView } from '../../api/types'
+import type { App } from '../../app/createApp'
 import { NO_ESTIMATE } from '../../plan/estimate'
-import { loadLibrary } from '../../state/libraryActions'
 import { setUrl } from '../../state/openWorkflow'
 import { RECENT_PREFIX } from '../../state/recents'
-import { useRecentStore } from '../../state/recentStore'
-import { useRunStore } from '../../state/runStore'
-import { useWorkflowStore, type WorkflowStore } from '../../state/workflowStore'
-import { useEditSession, type EditSession } from '../editSession'
+import type { WorkflowStore } from '../../state/workflowStore'
+import type { EditSession } from '../editSession'
 import type { EditorState, EditorStore } from '../store/createEditorStore'
 
 const TITLE = 'vai playground'
@@ -39,13 +37,14 @@ function graphOf(s: EditorState): GraphView {
   }
 }
 
-export function bind(store: EditorStore): () => void {
+export function bind(app: App, store: EditorStore): () => void {
+  const { stores } = app
   const titleBefore = document.title
 
   function sync(s: EditorState, prev?: EditorState): void {
     // Only what changed is written, so the app's selectors (some return whole objects) stay put
     // on a selection change or a keystroke that changes nothing they show.
-    const wf = useWorkflowStore.getState()
+    const wf = stores.workflow.getState()
     const update: Partial<WorkflowStore> = {}
     if (
       !prev ||
@@ -70,17 +69,17 @@ export function bind(store: EditorStore): () => void {
       }
     }
     if (!prev || s.analysis !== prev.analysis) update.diagnostics = s.analysis.diagnostics
-    if (Object.keys(update).length > 0) useWorkflowStore.setState(update)
+    if (Object.keys(update).length > 0) stores.workflow.setState(update)
     const selected = s.selection.length === 1 ? s.selection[0] : undefined
-    if (wf.selected !== selected) useWorkflowStore.getState().select(selected)
+    if (wf.selected !== selected) stores.workflow.getState().select(selected)
 
-    const session = useEditSession.getState()
+    const session = stores.editSession.getState()
     const marks: Partial<EditSession> = {}
     if (session.dirty !== s.dirty) marks.dirty = s.dirty
     if (session.key !== source.key) marks.key = source.key
     if (!prev || s.analysis !== prev.analysis) marks.problems = problemsOf(s.analysis.diagnostics)
     if (session.stale !== s.stale) marks.stale = s.stale
-    if (Object.keys(marks).length > 0) useEditSession.setState(marks)
+    if (Object.keys(marks).length > 0) stores.editSession.setState(marks)
     if (!prev || s.dirty !== prev.dirty || s.doc.name !== prev.doc.name) document.title = `${s.dirty ? '● ' : ''}${s.doc.name || source.label} — ${TITLE}`
 
     if (prev && prev.source.key !== source.key) {
@@ -88,21 +87,21 @@ export function bind(store: EditorStore): () => void {
       // text saved as a file is that file from now on, not a second recent workflow of that name.
       setUrl(source.key, 'replace')
       const pasted = prev.source.key.startsWith(RECENT_PREFIX) ? prev.source.key : undefined
-      useRecentStore.getState().remember({ key: source.key, name: source.label }, pasted)
-      void loadLibrary()
+      stores.recents.getState().remember({ key: source.key, name: source.label }, pasted)
+      void app.library.load()
     }
   }
 
   sync(store.getState())
   const unsubscribe = store.subscribe((s, prev) => sync(s, prev))
   // Selecting elsewhere (a diagnostic, a template reference, the plan) selects on the canvas.
-  const unfollowSelection = useWorkflowStore.subscribe((w, prev) => {
+  const unfollowSelection = stores.workflow.subscribe((w, prev) => {
     if (w.selected === prev.selected || w.selected === undefined) return
     const { selection, select } = store.getState()
     if (selection.length !== 1 || selection[0] !== w.selected) select([w.selected])
   })
   // A new run makes every shown output current again.
-  const unfollowRuns = useRunStore.subscribe((r, prev) => {
+  const unfollowRuns = stores.run.subscribe((r, prev) => {
     if (r.runId && r.runId !== prev.runId) store.getState().clearStale()
   })
   const beforeUnload = (e: BeforeUnloadEvent) => {

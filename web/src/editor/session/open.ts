@@ -1,7 +1,7 @@
 //! What an editing session starts from: the open workflow (or its kept draft), a new empty
 //! workflow, or a draft restored after a reload.
 import type { Workflow } from '../../api/types'
-import { useWorkflowStore } from '../../state/workflowStore'
+import type { WorkflowStore } from '../../state/workflowStore'
 import { loadDraft, newKey, NEW_PREFIX, type Draft } from '../drafts'
 import type { StartRequest } from '../editSession'
 import { isObject } from '../doc/json'
@@ -27,15 +27,15 @@ function fromDraft(draft: Draft): Opening {
   }
 }
 
-/** The document to edit for `request`, or why there is none. */
-export function opening(request: StartRequest): Opening {
+/** The document to edit for `request` (`workflow`: the app's open workflow), or why there is none. */
+export function opening(request: StartRequest, workflow: Pick<WorkflowStore, 'current' | 'graph' | 'diagnostics'>): Opening {
   if (request.kind === 'draft') return fromDraft(request.draft)
   if (request.kind === 'new') {
     const doc = request.doc ?? emptyWorkflow()
     // Never saved: unsaved from the start, so it is kept as a draft and survives a reload.
     return { init: { doc, source: { key: newKey(), label: doc.name, readOnly: true }, savedJson: '' } }
   }
-  const { current, graph, diagnostics } = useWorkflowStore.getState()
+  const { current, graph, diagnostics } = workflow
   if (!current) return { error: 'Open a workflow first.' }
   const draft = loadDraft(current.key)
   if (draft) return fromDraft(draft)

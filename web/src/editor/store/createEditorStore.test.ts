@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { PlanResponse, ReferenceSite, Workflow } from '../../api/types'
 import { ApiError } from '../../api/client'
 import { loadDraft } from '../drafts'
-import { findStep } from '../doc/model'
+import { findStep, noteNodeId } from '../doc/model'
 import { fakeEditorApi, held, MemoryStorage, planOf } from '../test/fakeEditorApi'
 import { searchDoc, searchSites, tools } from '../test/fixtures'
 import { createEditorStore, DEFAULT_DEBOUNCE_MS } from './createEditorStore'
@@ -184,8 +184,8 @@ describe('editor store: canvas view', () => {
   it('moves notes by their own coordinates', () => {
     const { s } = setup()
     const id = s().addNote({ x: 10, y: 20 })
-    expect(s().selection).toEqual([`note:${id}`])
-    s().moveNodes({ [`note:${id}`]: { x: 100.4, y: 0 } })
+    expect(s().selection).toEqual([noteNodeId(id)])
+    s().moveNodes({ [noteNodeId(id)]: { x: 100.4, y: 0 } })
     expect(s().notes[0]).toMatchObject({ x: 100, y: 0 })
     expect(s().doc.ui?.positions).toBeUndefined()
   })

@@ -9,6 +9,7 @@ import { errorInfo } from '../../api/client'
 import { saveDraft, removeDraft } from '../drafts'
 import { emptyHistory, record, redo, seal, undo } from '../doc/history'
 import { notesOf, positionsOf } from '../doc/layout'
+import { noteNodeId } from '../doc/model'
 import { followKeys, initialKeys } from '../doc/nodeKeys'
 import { placeMissing } from '../doc/placement'
 import { renameKeys } from '../doc/rewrite'
@@ -112,7 +113,7 @@ export function createEditorStore(init: EditorInit, deps: EditorDeps): EditorSto
       const positions = { ...auto, ...fixed }
       const layout = options.renames ? renameLayout(before.layout, options.renames) : before.layout
       const ids = new Set(nodes.map((n) => n.id))
-      for (const n of notes) ids.add(`note:${n.id}`)
+      for (const n of notes) ids.add(noteNodeId(n.id))
       const wanted = options.select ?? (options.renames ? before.selection.map((id) => options.renames![id] ?? id) : before.selection)
       const selection = wanted.filter((id) => ids.has(id))
       const changed = changedSteps(before.doc, doc)

@@ -8,7 +8,7 @@ import { addStep as addStepOp, appendSteps } from '../doc/addStep'
 import { copySteps, parseFragment, pasteIds, placeFragment } from '../doc/clipboard'
 import { connect as connectOp, type Connection } from '../doc/connect'
 import { addNote as addNoteOp, deleteNotes, newNoteId, positionsOf, setPositions, updateNote as updateNoteOp } from '../doc/layout'
-import { INPUTS_NODE, OUTPUT_NODE, stepIds, updateStep, type XY } from '../doc/model'
+import { isStepNode, noteIdOf, noteNodeId, stepIds, updateStep, type XY } from '../doc/model'
 import { besides, freeOffset, freeSpot, occupiedBoxes, sizeOf } from '../doc/placement'
 import { deleteSteps, removeReferences, sitesOfEdge } from '../doc/references'
 import { applyRewrite, renameKeys, rewrittenSteps } from '../doc/rewrite'
@@ -48,7 +48,6 @@ export interface EditActions {
   updateNote(id: string, patch: Partial<Omit<Note, 'id'>>, field?: string): void
 }
 
-const NOTE = 'note:'
 const RETRIES = 3
 
 export function editActions(ctx: EditorContext): EditActions {
@@ -177,8 +176,8 @@ export function editActions(ctx: EditorContext): EditActions {
     },
 
     deleteNodes: async (ids) => {
-      const notes = new Set(ids.filter((id) => id.startsWith(NOTE)).map((id) => id.slice(NOTE.length)))
-      const steps = new Set(ids.filter((id) => !id.startsWith(NOTE) && id !== INPUTS_NODE && id !== OUTPUT_NODE))
+      const notes = new Set(ids.flatMap((id) => noteIdOf(id) ?? []))
+      const steps = new Set(ids.filter(isStepNode))
       if (notes.size === 0 && steps.size === 0) {
         if (ids.length > 0)
           get().setNotice({ tone: 'info', text: 'The inputs and output nodes belong to every workflow; change them in the workflow settings.' })
@@ -214,7 +213,8 @@ export function editActions(ctx: EditorContext): EditActions {
       let next = doc
       const nodes: Record<string, XY> = {}
       for (const [id, p] of Object.entries(moved)) {
-        if (id.startsWith(NOTE)) next = updateNoteOp(next, id.slice(NOTE.length), { x: Math.round(p.x), y: Math.round(p.y) })
+        const note = noteIdOf(id)
+        if (note !== undefined) next = updateNoteOp(next, note, { x: Math.round(p.x), y: Math.round(p.y) })
         else nodes[id] = p
       }
       if (Object.keys(nodes).length > 0) {
@@ -286,7 +286,7 @@ export function editActions(ctx: EditorContext): EditActions {
 
     addNote: (at) => {
       const id = newNoteId(get().doc)
-      get().commit(addNoteOp(get().doc, { id, x: Math.round(at.x), y: Math.round(at.y), width: 220, height: 120, text: '' }), { select: [NOTE + id] })
+      get().commit(addNoteOp(get().doc, { id, x: Math.round(at.x), y: Math.round(at.y), width: 220, height: 120, text: '' }), { select: [noteNodeId(id)] })
       return id
     },
 

@@ -1,5 +1,5 @@
 //! What the editor asks the server, as one interface so tests swap in a fake.
-import { api, ApiError } from '../../api/client'
+import type { Api } from '../../api/client'
 import type {
   CompleteRequest,
   CompleteResponse,
@@ -26,23 +26,16 @@ export interface EditorApi {
   getWorkflow(id: string): Promise<WorkflowDocument>
 }
 
-/** A 4xx that carries diagnostics is an answer (an invalid document), not a failure. */
-async function answered(call: Promise<PlanResponse>): Promise<PlanResponse> {
-  try {
-    return await call
-  } catch (e) {
-    if (e instanceof ApiError && e.diagnostics.length > 0) return { valid: false, diagnostics: e.diagnostics }
-    throw e
+/** The editor's questions, asked of the app's API client. */
+export function httpEditorApi(api: Api): EditorApi {
+  return {
+    plan: (doc) => api.plan({ definition: doc, mode: 'draft' }),
+    planText: (text) => api.plan({ text, mode: 'draft' }),
+    references: async (doc) => (await api.references(doc)).references,
+    rewrite: (body) => api.rewrite(body),
+    complete: (body) => api.complete(body),
+    format: async (doc) => (await api.format(doc)).text,
+    save: (body) => api.save(body),
+    getWorkflow: (id) => api.getWorkflow(id),
   }
-}
-
-export const httpEditorApi: EditorApi = {
-  plan: (doc) => answered(api.plan({ definition: doc, mode: 'draft' })),
-  planText: (text) => answered(api.plan({ text, mode: 'draft' })),
-  references: async (doc) => (await api.references(doc)).references,
-  rewrite: (body) => api.rewrite(body),
-  complete: (body) => api.complete(body),
-  format: async (doc) => (await api.format(doc)).text,
-  save: (body) => api.save(body),
-  getWorkflow: (id) => api.getWorkflow(id),
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { GraphEdge, Workflow } from '../../api/types'
 import { boxesOverlap } from '../../canvas/geometry'
 import { fitView } from '../../canvas/legibleFit'
+import { noteNodeId } from '../doc/model'
 import { occupiedBoxes } from '../doc/placement'
 import { fakeEditorApi, planOf } from '../test/fakeEditorApi'
 import { searchDoc, tools } from '../test/fixtures'
@@ -34,7 +35,7 @@ function setup(doc: Workflow = searchDoc()) {
 /** Pairs of nodes (and notes) drawn on top of each other. */
 function overlaps(s: ReturnType<ReturnType<typeof setup>['s']>): string[] {
   const boxes = occupiedBoxes(s.nodes, s.positions, s.notes)
-  const ids = [...s.nodes.filter((n) => s.positions[n.id]).map((n) => n.id), ...s.notes.map((n) => `note:${n.id}`)]
+  const ids = [...s.nodes.filter((n) => s.positions[n.id]).map((n) => n.id), ...s.notes.map((n) => noteNodeId(n.id))]
   const out: string[] = []
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) if (boxesOverlap(boxes[i], boxes[j])) out.push(`${ids[i]} / ${ids[j]}`)
   return out

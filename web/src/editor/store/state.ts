@@ -51,7 +51,7 @@ export interface EditorData {
   /** The document differs from what was opened or last saved. */
   dirty: boolean
   history: History
-  /** Selected node ids: steps, `__inputs`, `__output`, `note:<id>`. */
+  /** Selected node ids: steps, `__inputs`, `__output`, notes (`noteNodeId`). */
   selection: string[]
   edgeSelection: string[]
   /** Positions the editor chose for nodes the document does not place. */

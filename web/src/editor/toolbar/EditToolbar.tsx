@@ -15,8 +15,10 @@ import IconButton from '@mui/material/IconButton'
 import Tooltip from '@mui/material/Tooltip'
 import { useReactFlow } from '@xyflow/react'
 import type { ReactNode } from 'react'
+import { useApp } from '../../app/AppContext'
 import { useCanvasView, useLegibleFit } from '../../canvas/useLegibleFit'
 import { flowRect } from '../canvas/useEditorKeys'
+import { isStepNode } from '../doc/model'
 import { leaveAndReopen } from '../session/start'
 import { useEditor, useEditorStore } from '../useEditor'
 import SaveControls from './SaveControls'
@@ -47,11 +49,12 @@ function Tool({
 }
 
 export default function EditToolbar() {
+  const app = useApp()
   const store = useEditorStore()
   const canUndo = useEditor((s) => s.history.past.length > 0)
   const canRedo = useEditor((s) => s.history.future.length > 0)
   const selected = useEditor((s) => s.selection.length + s.edgeSelection.length)
-  const hasSteps = useEditor((s) => s.selection.some((id) => !id.startsWith('__') && !id.startsWith('note:')))
+  const hasSteps = useEditor((s) => s.selection.some(isStepNode))
   const { screenToFlowPosition } = useReactFlow()
   const legibleFit = useLegibleFit()
   const viewNow = useCanvasView()
@@ -111,7 +114,7 @@ export default function EditToolbar() {
       <ValidationStatus />
       <Box sx={{ flex: 1 }} />
       <SaveControls />
-      <Button startIcon={<Check />} onClick={() => void leaveAndReopen()}>
+      <Button startIcon={<Check />} onClick={() => void leaveAndReopen(app)}>
         Done
       </Button>
     </Box>

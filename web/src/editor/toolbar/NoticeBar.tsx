@@ -5,6 +5,7 @@ import Close from '@mui/icons-material/Close'
 import Alert from '@mui/material/Alert'
 import Button from '@mui/material/Button'
 import IconButton from '@mui/material/IconButton'
+import { useApp } from '../../app/AppContext'
 import { useEditSession } from '../editSession'
 import { useEditor, useEditorStore } from '../useEditor'
 
@@ -17,7 +18,8 @@ export default function NoticeBar() {
   const notice = useEditor((s) => s.notice)
   const restoredAt = useEditSession((s) => s.restoredAt)
   const savedJson = useEditor((s) => s.savedJson)
-  const dismissRestored = () => useEditSession.setState({ restoredAt: undefined })
+  const session = useApp().stores.editSession
+  const dismissRestored = () => session.setState({ restoredAt: undefined })
   return (
     <>
       {restoredAt !== undefined && (

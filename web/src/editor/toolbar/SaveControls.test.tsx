@@ -1,8 +1,9 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../api/client'
-import { useEditSession } from '../editSession'
 import { createEditorStore } from '../store/createEditorStore'
+import { renderWithApp } from '../../test/renderWithApp'
+import { editingApp } from '../test/editingApp'
 import { fakeEditorApi } from '../test/fakeEditorApi'
 import { searchDoc, tools } from '../test/fixtures'
 import SaveControls from './SaveControls'
@@ -13,16 +14,15 @@ function session(readOnly = false, doc = searchDoc()) {
     ? { key: 'builtin:x', id: 'builtin:x', label: 'X', readOnly }
     : { key: 'file:two.vai-workflow.json', id: 'file:two.vai-workflow.json', label: 'Two', readOnly, version: 'v1' }
   const store = createEditorStore({ doc, source }, { api, tools: () => tools, storage: null, debounceMs: 0 })
-  useEditSession.setState({ active: true, handle: { store, end: () => {}, confirmLeave: async () => true, importText: async () => {} } })
-  return { api, store }
+  return { api, store, app: editingApp(store) }
 }
 
 describe('Save controls', () => {
   it('explains a conflict and saves anyway on request', async () => {
-    const { api, store } = session()
+    const { api, store, app } = session()
     store.getState().addStep('query')
     api.save.mockRejectedValueOnce(new ApiError('CONFLICT', 'two.vai-workflow.json changed on disk since it was opened', 409))
-    render(<SaveControls />)
+    renderWithApp(<SaveControls />, app)
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     const dialog = await screen.findByRole('dialog', { name: 'two.vai-workflow.json changed on disk' })
     expect(within(dialog).getByText(/Saving now would overwrite those changes/)).toBeTruthy()
@@ -33,7 +33,7 @@ describe('Save controls', () => {
   })
 
   it('reloads from disk from the conflict dialog, and undo brings the edits back', async () => {
-    const { api, store } = session()
+    const { api, store, app } = session()
     store.getState().addStep('query')
     api.save.mockRejectedValueOnce(new ApiError('CONFLICT', 'changed on disk', 409))
     const disk = { ...searchDoc(), description: 'edited elsewhere' }
@@ -43,7 +43,7 @@ describe('Save controls', () => {
       definition: disk,
       version: 'v9',
     })
-    render(<SaveControls />)
+    renderWithApp(<SaveControls />, app)
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     fireEvent.click(await screen.findByRole('button', { name: 'Reload from disk' }))
     await waitFor(() => expect(store.getState().doc.description).toBe('edited elsewhere'))
@@ -54,9 +54,9 @@ describe('Save controls', () => {
   })
 
   it('asks for a file name for a built-in, checks it, and offers to replace an existing file', async () => {
-    const { api } = session(true)
+    const { api, app } = session(true)
     api.save.mockRejectedValueOnce(new ApiError('CONFLICT', 'a file named x.vai-workflow.json already exists', 409))
-    render(<SaveControls />)
+    renderWithApp(<SaveControls />, app)
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     const dialog = await screen.findByRole('dialog', { name: 'Save as' })
     const name = within(dialog).getByRole('textbox', { name: 'File name' })
@@ -72,8 +72,8 @@ describe('Save controls', () => {
   })
 
   it('offers to name an untitled workflow when saving it, and the file name follows the name', async () => {
-    const { api, store } = session(true, { ...searchDoc(), name: 'Untitled workflow' })
-    render(<SaveControls />)
+    const { api, store, app } = session(true, { ...searchDoc(), name: 'Untitled workflow' })
+    renderWithApp(<SaveControls />, app)
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     const dialog = await screen.findByRole('dialog', { name: 'Save as' })
     const name = within(dialog).getByRole('textbox', { name: 'Workflow name' })
@@ -90,8 +90,8 @@ describe('Save controls', () => {
   })
 
   it('names an untitled workflow after its file when no name is given', async () => {
-    const { api } = session(true, { ...searchDoc(), name: 'Untitled workflow' })
-    render(<SaveControls />)
+    const { api, app } = session(true, { ...searchDoc(), name: 'Untitled workflow' })
+    renderWithApp(<SaveControls />, app)
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     const dialog = await screen.findByRole('dialog', { name: 'Save as' })
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'File name' }), { target: { value: 'walk-search' } })
@@ -102,8 +102,8 @@ describe('Save controls', () => {
   })
 
   it('does not ask for a name when the workflow has one', async () => {
-    session(true)
-    render(<SaveControls />)
+    const { app } = session(true)
+    renderWithApp(<SaveControls />, app)
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     const dialog = await screen.findByRole('dialog', { name: 'Save as' })
     expect(within(dialog).queryByRole('textbox', { name: 'Workflow name' })).toBeNull()

@@ -1,0 +1,37 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Diagnostic } from './types'
+import { ApiError, createApi } from './client'
+
+const api = createApi()
+
+const syntax: Diagnostic = { severity: 'error', code: 'INVALID_JSON', message: 'invalid JSON: trailing comma', line: 4, column: 18 }
+
+function answer(status: number, body: unknown) {
+  globalThis.fetch = (async () => new Response(JSON.stringify(body), { status })) as typeof fetch
+}
+
+describe('api.plan', () => {
+  beforeEach(() => answer(200, { valid: true, diagnostics: [] }))
+
+  it('answers a refusal that carries diagnostics with those diagnostics', async () => {
+    answer(400, { error: { code: 'INVALID_WORKFLOW', message: 'not JSON', diagnostics: [syntax] } })
+    expect(await api.plan({ text: '{ "a": 1, }' })).toEqual({ valid: false, diagnostics: [syntax] })
+  })
+
+  it('fails on a refusal without diagnostics', async () => {
+    answer(413, { error: { code: 'TOO_LARGE', message: 'workflow files are limited to 5 MB' } })
+    await expect(api.plan({ text: 'x' })).rejects.toEqual(new ApiError('TOO_LARGE', 'workflow files are limited to 5 MB', 413))
+  })
+})
+
+describe('a 401', () => {
+  it('is told to the client that met it, and to no other', async () => {
+    const denied = vi.fn()
+    const other = vi.fn()
+    createApi(other)
+    answer(401, { error: { code: 'UNAUTHORIZED', message: 'open the link vai playground printed' } })
+    await expect(createApi(denied).tools()).rejects.toMatchObject({ status: 401 })
+    expect(denied).toHaveBeenCalledTimes(1)
+    expect(other).not.toHaveBeenCalled()
+  })
+})
