@@ -92,6 +92,11 @@ impl KvCache {
     pub fn len(&self) -> usize {
         self.len
     }
+
+    /// Whether it holds no position yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 impl Llama {
