@@ -22,8 +22,9 @@ pub use edit::{
     RewriteRequest, RewriteResponse, SaveRequest, SaveResponse, TestCaseRequest, TestCaseSaved,
 };
 pub use runs::{
-    ApiErrorBody, CancelAccepted, ErrorInfo, PausedStep, ResumeAccepted, RunCreated, RunList,
-    RunOutput, RunSnapshot, RunState, RunSummary, StartRun, StepDetail, StepState, StepStatus,
+    ApiErrorBody, ApiErrorCode, CancelAccepted, ErrorInfo, PausedStep, ResumeAccepted, RunCreated,
+    RunList, RunOutput, RunSnapshot, RunState, RunSummary, StartRun, StepDetail, StepState,
+    StepStatus,
 };
 pub use socket::{ClientMessage, ServerMessage};
 pub use vai_workflow::edit::{Completion, CompletionKind, ReferenceKind, ReferenceSite};
@@ -164,6 +165,7 @@ pub fn typescript() -> String {
         StepDetail,
         RunOutput,
         ApiErrorBody,
+        ApiErrorCode,
         ErrorInfo,
         // chat
         ChatMode,
@@ -227,5 +229,20 @@ mod tests {
             "{} is out of date: run VAI_UPDATE_GENERATED=1 cargo test -p vai-contract",
             path.display()
         );
+    }
+
+    /// Every code a local server may answer with is in docs/api.md, as serde writes it.
+    #[test]
+    fn every_error_code_is_documented() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/api.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        for code in ApiErrorCode::ALL {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+            assert!(
+                doc.contains(&format!("`{}`", code.as_str())),
+                "docs/api.md does not list {}",
+                code.as_str()
+            );
+        }
     }
 }

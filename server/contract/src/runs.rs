@@ -257,6 +257,126 @@ pub struct RunOutput {
     pub output: Option<Value>,
 }
 
+/// Every code a local server answers with, over HTTP (`{error: {code, message}}`) and on the
+/// run socket (`error {code, message}`): the playground's and `vai mcp --http`'s transport layer.
+/// docs/api.md lists each (a test checks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ApiErrorCode {
+    /// 400: a request the route cannot take (a field, an id).
+    BadRequest,
+    /// 400: the workflow has errors (`diagnostics` lists them).
+    InvalidWorkflow,
+    /// 400: the run's inputs are missing or of the wrong type.
+    InvalidInputs,
+    /// 400: a rename to an id that is not an id.
+    InvalidId,
+    /// 400: a rename to one of the engine's reserved words.
+    ReservedId,
+    /// 400: a rename to an id another step or input keeps.
+    IdTaken,
+    /// 400: a file or test case name that is not a plain name.
+    InvalidName,
+    /// 401: no access token (or bearer key).
+    Unauthorized,
+    /// 403: a request that does not name this server (Host, Origin, request line).
+    ForbiddenOrigin,
+    /// 404: no such run, workflow, step, session or route.
+    NotFound,
+    /// 409: the file changed on disk, already exists, or the run cannot do that now.
+    Conflict,
+    /// 409: the server has no directory to save into.
+    NoDirectory,
+    /// 409: a resume of a run that is not paused.
+    NotPaused,
+    /// 413: a body or file over its limit.
+    PayloadTooLarge,
+    /// 422: a listed workflow file that cannot be read.
+    Unreadable,
+    /// 422: a chat answer that called no tools cannot become a workflow.
+    NotExportable,
+    /// 429: the most runs go at once already.
+    TooManyRuns,
+    /// 500: a bug; the cause is logged, never sent.
+    Internal,
+    /// 500: the chat history cannot be read or written.
+    HistoryUnavailable,
+    /// 503: the most run sockets are open already.
+    TooManySockets,
+    /// 503: the most MCP sessions are open already (`vai mcp --http`).
+    TooManySessions,
+    /// 503: no chat on this server (no LLM).
+    NotAvailable,
+    /// Socket: a message that is not one of the protocol's.
+    BadMessage,
+    /// Socket: an empty question.
+    BadQuestion,
+    /// Socket: an answer is already being written (on the socket, the session or the server).
+    Busy,
+}
+
+impl ApiErrorCode {
+    /// Every code, for docs and tests.
+    pub const ALL: [ApiErrorCode; 25] = [
+        ApiErrorCode::BadRequest,
+        ApiErrorCode::InvalidWorkflow,
+        ApiErrorCode::InvalidInputs,
+        ApiErrorCode::InvalidId,
+        ApiErrorCode::ReservedId,
+        ApiErrorCode::IdTaken,
+        ApiErrorCode::InvalidName,
+        ApiErrorCode::Unauthorized,
+        ApiErrorCode::ForbiddenOrigin,
+        ApiErrorCode::NotFound,
+        ApiErrorCode::Conflict,
+        ApiErrorCode::NoDirectory,
+        ApiErrorCode::NotPaused,
+        ApiErrorCode::PayloadTooLarge,
+        ApiErrorCode::Unreadable,
+        ApiErrorCode::NotExportable,
+        ApiErrorCode::TooManyRuns,
+        ApiErrorCode::Internal,
+        ApiErrorCode::HistoryUnavailable,
+        ApiErrorCode::TooManySockets,
+        ApiErrorCode::TooManySessions,
+        ApiErrorCode::NotAvailable,
+        ApiErrorCode::BadMessage,
+        ApiErrorCode::BadQuestion,
+        ApiErrorCode::Busy,
+    ];
+
+    /// The code as clients read it (`NOT_FOUND`), as serde writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApiErrorCode::BadRequest => "BAD_REQUEST",
+            ApiErrorCode::InvalidWorkflow => "INVALID_WORKFLOW",
+            ApiErrorCode::InvalidInputs => "INVALID_INPUTS",
+            ApiErrorCode::InvalidId => "INVALID_ID",
+            ApiErrorCode::ReservedId => "RESERVED_ID",
+            ApiErrorCode::IdTaken => "ID_TAKEN",
+            ApiErrorCode::InvalidName => "INVALID_NAME",
+            ApiErrorCode::Unauthorized => "UNAUTHORIZED",
+            ApiErrorCode::ForbiddenOrigin => "FORBIDDEN_ORIGIN",
+            ApiErrorCode::NotFound => "NOT_FOUND",
+            ApiErrorCode::Conflict => "CONFLICT",
+            ApiErrorCode::NoDirectory => "NO_DIRECTORY",
+            ApiErrorCode::NotPaused => "NOT_PAUSED",
+            ApiErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            ApiErrorCode::Unreadable => "UNREADABLE",
+            ApiErrorCode::NotExportable => "NOT_EXPORTABLE",
+            ApiErrorCode::TooManyRuns => "TOO_MANY_RUNS",
+            ApiErrorCode::Internal => "INTERNAL",
+            ApiErrorCode::HistoryUnavailable => "HISTORY_UNAVAILABLE",
+            ApiErrorCode::TooManySockets => "TOO_MANY_SOCKETS",
+            ApiErrorCode::TooManySessions => "TOO_MANY_SESSIONS",
+            ApiErrorCode::NotAvailable => "NOT_AVAILABLE",
+            ApiErrorCode::BadMessage => "BAD_MESSAGE",
+            ApiErrorCode::BadQuestion => "BAD_QUESTION",
+            ApiErrorCode::Busy => "BUSY",
+        }
+    }
+}
+
 /// The body of every non-2xx reply.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ApiErrorBody {
@@ -266,8 +386,7 @@ pub struct ApiErrorBody {
 /// What went wrong, for people; never internal causes.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ErrorInfo {
-    /// `NOT_FOUND`, `INVALID_WORKFLOW`, `INVALID_INPUTS`, `FORBIDDEN_ORIGIN`, ….
-    pub code: String,
+    pub code: ApiErrorCode,
     pub message: String,
     /// Present on workflow errors.
     #[serde(skip_serializing_if = "Option::is_none")]

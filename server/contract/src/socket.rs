@@ -1,7 +1,7 @@
 //! WebSocket messages on `/api/ws` (docs/api.md, "WebSocket").
 
 use crate::chat::{ChatAsk, ChatEvent};
-use crate::runs::{RunSnapshot, RunSummary};
+use crate::runs::{ApiErrorCode, RunSnapshot, RunSummary};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -44,7 +44,7 @@ pub enum ServerMessage {
     /// the run it is about and `sessionId` the chat session, when there is one (as the client
     /// sent it, cut to 64 characters).
     Error {
-        code: String,
+        code: ApiErrorCode,
         message: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         #[ts(optional)]

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use vai_chat::{ChatEngine, ChatError, ChatOptions, HistoryError};
-use vai_contract::{ChatAsk, ChatConfig, ChatEvent, ServerMessage};
+use vai_contract::{ApiErrorCode, ChatAsk, ChatConfig, ChatEvent, ServerMessage};
 use vai_providers::local::llm::LocalLlm;
 
 /// The chat engine as the server shares it; a cheap `Clone`.
@@ -61,7 +61,7 @@ pub(crate) fn socket_id() -> u64 {
 /// Why a question was not taken: the `error {code, message, sessionId?}` that says so.
 #[derive(Debug)]
 pub(crate) struct Refused {
-    code: &'static str,
+    code: ApiErrorCode,
     message: String,
     session: Option<String>,
 }
@@ -69,7 +69,7 @@ pub(crate) struct Refused {
 impl Refused {
     pub(crate) fn into_message(self) -> ServerMessage {
         ServerMessage::Error {
-            code: self.code.to_string(),
+            code: self.code,
             message: self.message,
             run_id: None,
             session_id: self.session,
@@ -77,7 +77,7 @@ impl Refused {
     }
 }
 
-fn refused(code: &'static str, message: String, session: Option<&str>) -> Refused {
+fn refused(code: ApiErrorCode, message: String, session: Option<&str>) -> Refused {
     Refused {
         code,
         message,
@@ -86,7 +86,7 @@ fn refused(code: &'static str, message: String, session: Option<&str>) -> Refuse
 }
 
 /// `error {code, message, sessionId?}`.
-fn error(code: &'static str, message: String, session: Option<&str>) -> ServerMessage {
+fn error(code: ApiErrorCode, message: String, session: Option<&str>) -> ServerMessage {
     refused(code, message, session).into_message()
 }
 
@@ -180,7 +180,7 @@ impl Chats {
         let given = ask.session_id.as_deref();
         if engine.llm().is_none() {
             return Err(refused(
-                "NOT_AVAILABLE",
+                ApiErrorCode::NotAvailable,
                 engine.no_llm_hint().to_string(),
                 given,
             ));
@@ -188,7 +188,7 @@ impl Chats {
         let (session, existing) = match given {
             Some(id) => {
                 vai_chat::history::check_id(id)
-                    .map_err(|e| refused("BAD_MESSAGE", e.to_string(), Some(id)))?;
+                    .map_err(|e| refused(ApiErrorCode::BadMessage, e.to_string(), Some(id)))?;
                 (id.to_string(), true)
             }
             None => (vai_chat::history::new_id(), false),
@@ -209,7 +209,7 @@ impl Chats {
         given: Option<&str>,
     ) -> Result<Reservation, Refused> {
         let mut running = self.running();
-        let busy = |message: String| refused("BUSY", message, given);
+        let busy = |message: String| refused(ApiErrorCode::Busy, message, given);
         if running.values().any(|t| t.socket == socket) {
             return Err(busy(
                 "an answer is already being written on this connection; stop it or wait for it \
@@ -295,7 +295,7 @@ impl Chats {
                 Ok(Some(_)) => {}
                 Ok(None) => {
                     send(&error(
-                        "NOT_FOUND",
+                        ApiErrorCode::NotFound,
                         format!("no chat session \"{}\"", quoted(&session)),
                         Some(&session),
                     ));
@@ -330,8 +330,12 @@ impl Chats {
         };
         if let Err(e) = result {
             let message = match &e {
-                ChatError::NoLlm(hint) => error("NOT_AVAILABLE", hint.clone(), Some(&session)),
-                ChatError::EmptyQuestion => error("BAD_QUESTION", e.to_string(), Some(&session)),
+                ChatError::NoLlm(hint) => {
+                    error(ApiErrorCode::NotAvailable, hint.clone(), Some(&session))
+                }
+                ChatError::EmptyQuestion => {
+                    error(ApiErrorCode::BadQuestion, e.to_string(), Some(&session))
+                }
                 ChatError::History(e) => history_failure(e, &session, finished),
             };
             send(&message);
@@ -367,11 +371,11 @@ pub(crate) fn no_chat() -> ChatConfig {
 fn history_failure(e: &HistoryError, session: &str, answered: bool) -> ServerMessage {
     match e {
         HistoryError::NotFound(_) => error(
-            "NOT_FOUND",
+            ApiErrorCode::NotFound,
             format!("no chat session \"{}\"", quoted(session)),
             Some(session),
         ),
-        HistoryError::BadId(_) => error("BAD_MESSAGE", e.to_string(), Some(session)),
+        HistoryError::BadId(_) => error(ApiErrorCode::BadMessage, e.to_string(), Some(session)),
         HistoryError::Store(cause) => {
             tracing::warn!(%cause, "chat history");
             let message = if answered {
@@ -379,7 +383,11 @@ fn history_failure(e: &HistoryError, session: &str, answered: bool) -> ServerMes
             } else {
                 "the chat history cannot be read (the playground's log says why)"
             };
-            error("HISTORY_UNAVAILABLE", message.to_string(), Some(session))
+            error(
+                ApiErrorCode::HistoryUnavailable,
+                message.to_string(),
+                Some(session),
+            )
         }
     }
 }

@@ -4,8 +4,9 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use vai_contract::{ApiErrorBody, ErrorInfo};
+use vai_contract::{ApiErrorBody, ApiErrorCode, ErrorInfo};
 use vai_workflow::Diagnostic;
+use vai_workflow::edit::RenameError;
 
 /// Why a request failed.
 #[derive(Debug, thiserror::Error)]
@@ -25,7 +26,7 @@ pub enum ApiError {
     FileTooLarge(String),
     /// A rename the builder asked for is not allowed (`INVALID_ID`, `RESERVED_ID`, `ID_TAKEN`).
     #[error("{0}")]
-    Rename(#[from] vai_workflow::edit::RenameError),
+    Rename(#[from] RenameError),
     /// A file name that is not a plain workflow name.
     #[error("{0}")]
     InvalidName(String),
@@ -67,29 +68,49 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    fn status_and_code(&self) -> (StatusCode, &'static str) {
+    fn status_and_code(&self) -> (StatusCode, ApiErrorCode) {
         match self {
-            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "NOT_FOUND"),
-            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "BAD_REQUEST"),
-            ApiError::InvalidWorkflow(_) => (StatusCode::BAD_REQUEST, "INVALID_WORKFLOW"),
-            ApiError::InvalidInputs(_) => (StatusCode::BAD_REQUEST, "INVALID_INPUTS"),
-            ApiError::TooLarge | ApiError::FileTooLarge(_) => {
-                (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE")
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, ApiErrorCode::NotFound),
+            ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, ApiErrorCode::BadRequest),
+            ApiError::InvalidWorkflow(_) => {
+                (StatusCode::BAD_REQUEST, ApiErrorCode::InvalidWorkflow)
             }
-            ApiError::Rename(e) => (StatusCode::BAD_REQUEST, e.code()),
-            ApiError::InvalidName(_) => (StatusCode::BAD_REQUEST, "INVALID_NAME"),
-            ApiError::Conflict(_) => (StatusCode::CONFLICT, "CONFLICT"),
-            ApiError::NotPaused(_) => (StatusCode::CONFLICT, "NOT_PAUSED"),
-            ApiError::NoDirectory(_) => (StatusCode::CONFLICT, "NO_DIRECTORY"),
-            ApiError::Unreadable(_) => (StatusCode::UNPROCESSABLE_ENTITY, "UNREADABLE"),
-            ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN"),
-            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED"),
-            ApiError::TooManyRuns(_) => (StatusCode::TOO_MANY_REQUESTS, "TOO_MANY_RUNS"),
-            ApiError::TooManySockets(_) => (StatusCode::SERVICE_UNAVAILABLE, "TOO_MANY_SOCKETS"),
-            ApiError::ChatUnavailable => (StatusCode::SERVICE_UNAVAILABLE, "NOT_AVAILABLE"),
-            ApiError::Export(_) => (StatusCode::UNPROCESSABLE_ENTITY, "NOT_EXPORTABLE"),
-            ApiError::History(_) => (StatusCode::INTERNAL_SERVER_ERROR, "HISTORY_UNAVAILABLE"),
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL"),
+            ApiError::InvalidInputs(_) => (StatusCode::BAD_REQUEST, ApiErrorCode::InvalidInputs),
+            ApiError::TooLarge | ApiError::FileTooLarge(_) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, ApiErrorCode::PayloadTooLarge)
+            }
+            ApiError::Rename(e) => (
+                StatusCode::BAD_REQUEST,
+                match e {
+                    RenameError::InvalidId(_) => ApiErrorCode::InvalidId,
+                    RenameError::ReservedId(_) => ApiErrorCode::ReservedId,
+                    RenameError::IdTaken(_) => ApiErrorCode::IdTaken,
+                },
+            ),
+            ApiError::InvalidName(_) => (StatusCode::BAD_REQUEST, ApiErrorCode::InvalidName),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, ApiErrorCode::Conflict),
+            ApiError::NotPaused(_) => (StatusCode::CONFLICT, ApiErrorCode::NotPaused),
+            ApiError::NoDirectory(_) => (StatusCode::CONFLICT, ApiErrorCode::NoDirectory),
+            ApiError::Unreadable(_) => (StatusCode::UNPROCESSABLE_ENTITY, ApiErrorCode::Unreadable),
+            ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, ApiErrorCode::ForbiddenOrigin),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, ApiErrorCode::Unauthorized),
+            ApiError::TooManyRuns(_) => (StatusCode::TOO_MANY_REQUESTS, ApiErrorCode::TooManyRuns),
+            ApiError::TooManySockets(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                ApiErrorCode::TooManySockets,
+            ),
+            ApiError::ChatUnavailable => {
+                (StatusCode::SERVICE_UNAVAILABLE, ApiErrorCode::NotAvailable)
+            }
+            ApiError::Export(_) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ApiErrorCode::NotExportable,
+            ),
+            ApiError::History(_) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                ApiErrorCode::HistoryUnavailable,
+            ),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, ApiErrorCode::Internal),
         }
     }
 }
@@ -117,7 +138,7 @@ impl IntoResponse for ApiError {
             ApiError::InvalidWorkflow(diagnostics) => {
                 let body = ApiErrorBody {
                     error: ErrorInfo {
-                        code: code.to_string(),
+                        code,
                         message,
                         diagnostics: Some(diagnostics),
                     },

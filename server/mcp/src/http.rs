@@ -20,6 +20,7 @@ use std::io;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use vai_contract::ApiErrorCode;
 use vai_serve::{HostGuard, ServeLimits, error_response};
 
 /// The path the server answers on.
@@ -111,7 +112,7 @@ async fn check(State(guard): State<Guard>, request: Request, next: Next) -> Resp
     if !guard.hosts.allows(&request) {
         return error_response(
             StatusCode::FORBIDDEN,
-            "FORBIDDEN_ORIGIN",
+            ApiErrorCode::ForbiddenOrigin,
             "the request must name this server in Host (and Origin, when it sends one)",
         );
     }
@@ -124,7 +125,7 @@ async fn check(State(guard): State<Guard>, request: Request, next: Next) -> Resp
         if !presented.is_some_and(|p| key.matches(p.trim())) {
             let mut response = error_response(
                 StatusCode::UNAUTHORIZED,
-                "UNAUTHORIZED",
+                ApiErrorCode::Unauthorized,
                 "send the server's key as Authorization: Bearer <key> (VAI_MCP_SERVER_KEY, or the key vai mcp printed)",
             );
             response
@@ -139,7 +140,7 @@ async fn check(State(guard): State<Guard>, request: Request, next: Next) -> Resp
     {
         return error_response(
             StatusCode::SERVICE_UNAVAILABLE,
-            "TOO_MANY_SESSIONS",
+            ApiErrorCode::TooManySessions,
             "too many MCP sessions are open; close one (or wait for an idle one to expire) and connect again",
         );
     }

@@ -9,7 +9,7 @@ use axum::http::header::{HOST, ORIGIN};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
-use vai_contract::{ApiErrorBody, ErrorInfo};
+use vai_contract::{ApiErrorBody, ApiErrorCode, ErrorInfo};
 
 /// The `host:port` names a server answers to.
 #[derive(Debug, Clone)]
@@ -75,10 +75,14 @@ impl HostGuard {
 }
 
 /// The one error body of vai's local servers: `{"error": {"code", "message"}}`.
-pub fn error_response(status: StatusCode, code: &str, message: impl Into<String>) -> Response {
+pub fn error_response(
+    status: StatusCode,
+    code: ApiErrorCode,
+    message: impl Into<String>,
+) -> Response {
     let body = ApiErrorBody {
         error: ErrorInfo {
-            code: code.to_string(),
+            code,
             message: message.into(),
             diagnostics: None,
         },

@@ -19,8 +19,8 @@ describe('api.plan', () => {
   })
 
   it('fails on a refusal without diagnostics', async () => {
-    answer(413, { error: { code: 'TOO_LARGE', message: 'workflow files are limited to 5 MB' } })
-    await expect(api.plan({ text: 'x' })).rejects.toEqual(new ApiError('TOO_LARGE', 'workflow files are limited to 5 MB', 413))
+    answer(413, { error: { code: 'PAYLOAD_TOO_LARGE', message: 'workflow files are limited to 5 MB' } })
+    await expect(api.plan({ text: 'x' })).rejects.toEqual(new ApiError('PAYLOAD_TOO_LARGE', 'workflow files are limited to 5 MB', 413))
   })
 })
 

@@ -4,6 +4,7 @@
 //! `onDenied` the client was created with, so the shell can say what to do instead of showing
 //! broken panels.
 import type {
+  ApiErrorCode,
   ChatConfig,
   ChatSession,
   ChatSessionList,
@@ -38,11 +39,14 @@ import type {
   RunList,
 } from './types'
 
+/** A server's code, or what the client says when no server answered (or answered without one). */
+export type ErrorCode = ApiErrorCode | 'UNREACHABLE' | `HTTP_${number}`
+
 export class ApiError extends Error {
-  readonly code: string
+  readonly code: ErrorCode
   readonly status: number
   readonly diagnostics: Diagnostic[]
-  constructor(code: string, message: string, status = 0, diagnostics: Diagnostic[] = []) {
+  constructor(code: ErrorCode, message: string, status = 0, diagnostics: Diagnostic[] = []) {
     super(message)
     this.name = 'ApiError'
     this.code = code
@@ -71,7 +75,7 @@ async function request<T>(onDenied: () => void, method: string, path: string, bo
   }
   if (response.status === 401) onDenied()
   if (!response.ok) {
-    const error = (json as { error?: { code?: string; message?: string; diagnostics?: Diagnostic[] } } | undefined)?.error
+    const error = (json as { error?: { code?: ApiErrorCode; message?: string; diagnostics?: Diagnostic[] } } | undefined)?.error
     throw new ApiError(
       error?.code ?? `HTTP_${response.status}`,
       error?.message ?? `The server answered ${response.status} ${response.statusText}`.trim(),

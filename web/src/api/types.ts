@@ -896,13 +896,16 @@ output?: JsonValue, };
 export type ApiErrorBody = { error: ErrorInfo, };
 
 /**
+ * Every code a local server answers with, over HTTP (`{error: {code, message}}`) and on the
+ * run socket (`error {code, message}`): the playground's and `vai mcp --http`'s transport layer.
+ * docs/api.md lists each (a test checks).
+ */
+export type ApiErrorCode = "BAD_REQUEST" | "INVALID_WORKFLOW" | "INVALID_INPUTS" | "INVALID_ID" | "RESERVED_ID" | "ID_TAKEN" | "INVALID_NAME" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NOT_FOUND" | "CONFLICT" | "NO_DIRECTORY" | "NOT_PAUSED" | "PAYLOAD_TOO_LARGE" | "UNREADABLE" | "NOT_EXPORTABLE" | "TOO_MANY_RUNS" | "INTERNAL" | "HISTORY_UNAVAILABLE" | "TOO_MANY_SOCKETS" | "TOO_MANY_SESSIONS" | "NOT_AVAILABLE" | "BAD_MESSAGE" | "BAD_QUESTION" | "BUSY";
+
+/**
  * What went wrong, for people; never internal causes.
  */
-export type ErrorInfo = { 
-/**
- * `NOT_FOUND`, `INVALID_WORKFLOW`, `INVALID_INPUTS`, `FORBIDDEN_ORIGIN`, ….
- */
-code: string, message: string, 
+export type ErrorInfo = { code: ApiErrorCode, message: string, 
 /**
  * Present on workflow errors.
  */
@@ -1089,7 +1092,7 @@ export type ServerMessage = { "type": "hello", runs: Array<RunSummary>, } | { "t
 /**
  * On `step_completed` and `run_finished`, when its JSON is at most 16 KB.
  */
-output?: JsonValue, outputBytes?: number, } | { "type": "chat", sessionId: string, event: ChatEvent, } | { "type": "error", code: string, message: string, runId?: string, sessionId?: string, };
+output?: JsonValue, outputBytes?: number, } | { "type": "chat", sessionId: string, event: ChatEvent, } | { "type": "error", code: ApiErrorCode, message: string, runId?: string, sessionId?: string, };
 
 /**
  * Client → server.

@@ -193,7 +193,7 @@ describe('runReducer', () => {
 
   it('ignores hello, run_created and error messages', () => {
     expect(runReducer(started, { type: 'hello', runs: [] })).toBe(started)
-    expect(runReducer(started, { type: 'error', code: 'X', message: 'y' })).toBe(started)
+    expect(runReducer(started, { type: 'error', code: 'BAD_MESSAGE', message: 'y' })).toBe(started)
     expect(runReducer(started, { type: 'run_created', run: { runId: 'r9', workflow: 'w', status: 'running', startedAt: 0 } })).toBe(started)
   })
 })

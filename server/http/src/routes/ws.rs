@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
-use vai_contract::{ClientMessage, RunState, ServerMessage};
+use vai_contract::{ApiErrorCode, ClientMessage, RunState, ServerMessage};
 use vai_runtime::runs::{Outgoing, Run};
 
 /// Messages queued for one socket before its forwarders wait (they hold shared event text, so
@@ -147,7 +147,7 @@ where
                             None => {
                                 let quoted = clip(&run_id, QUOTE_LIMIT);
                                 Some(ServerMessage::Error {
-                                    code: "NOT_FOUND".to_string(),
+                                    code: ApiErrorCode::NotFound,
                                     message: format!("no run \"{quoted}\""),
                                     run_id: Some(quoted),
                                     session_id: None,
@@ -164,7 +164,7 @@ where
                     Ok(ClientMessage::ChatAsk { ask }) => match state.chat() {
                         Some(chats) => chats.ask(socket, ask, outbox.clone()).err().map(Refused::into_message),
                         None => Some(ServerMessage::Error {
-                            code: "NOT_AVAILABLE".to_string(),
+                            code: ApiErrorCode::NotAvailable,
                             message: "chat is not available on this server".to_string(),
                             run_id: None,
                             session_id: ask.session_id.as_deref().map(|s| clip(s, QUOTE_LIMIT)),
@@ -178,7 +178,7 @@ where
                         None
                     }
                     Err(e) => Some(ServerMessage::Error {
-                        code: "BAD_MESSAGE".to_string(),
+                        code: ApiErrorCode::BadMessage,
                         message: format!("cannot read the message: {}", clip(&e.to_string(), ERROR_TEXT_LIMIT)),
                         run_id: None,
                         session_id: None,
