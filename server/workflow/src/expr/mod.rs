@@ -1,7 +1,7 @@
 //! The expression language shared by templates, `condition`, `filter` and `conditional`:
 //! a lexer, a recursive-descent parser producing a typed tree, and a pure evaluator.
 //!
-//! CONTRACT (implemented by the expression work package; see docs/workflows.md):
+//! What it guarantees (docs/workflows.md describes the language for users):
 //! - `Expr::parse(src)` parses one expression (the text between `{{` and `}}`), rejecting
 //!   sources longer than `MAX_EXPR_LEN` chars or nested deeper than `MAX_DEPTH`.
 //! - `Expr::eval(scope, budget)` returns `None` for undefined; it never panics, never loops,
