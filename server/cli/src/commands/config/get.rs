@@ -1,8 +1,8 @@
 //! `vai config get`.
 
 use super::unknown_key;
-use crate::commands::{EXIT_FAILED, EXIT_OK};
 use crate::config::{self, Config, key};
+use crate::exit::{EXIT_FAILED, EXIT_OK};
 use clap::Args;
 
 /// Print one setting's effective value and where it comes from (secrets masked).

@@ -1,8 +1,8 @@
 //! `vai config set` and `vai config unset`.
 
 use super::unknown_key;
-use crate::commands::EXIT_OK;
 use crate::config::{self, key};
+use crate::exit::EXIT_OK;
 use clap::Args;
 use serde_json::Value;
 

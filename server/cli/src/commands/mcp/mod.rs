@@ -5,8 +5,9 @@ mod install;
 mod serve;
 mod tools;
 
+use crate::app;
 use crate::config::Config;
-use crate::{app, commands::EXIT_OK};
+use crate::exit::EXIT_OK;
 use clap::{Args, Subcommand};
 use std::path::Path;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! first used — then stdio or streamable HTTP until the client leaves or a signal arrives.
 
 use super::{CLIENT_GONE, read_only, seeding, server, with_client_llm};
-use crate::commands::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
+use crate::exit::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::serving::{listen, stop_signal, url_host};
 use crate::{app, config::Config};
 use clap::Args;

@@ -3,9 +3,9 @@
 
 mod limits;
 
-use super::{EXIT_INVALID, EXIT_OK};
 use crate::app::{self, ChatHistory};
 use crate::config::Config;
+use crate::exit::{EXIT_INVALID, EXIT_OK};
 use crate::serving::{listen, sample_seeding, stop_signal, url_host};
 use clap::Args;
 use std::io::Write;

@@ -43,14 +43,14 @@ pub(crate) fn load(arg: &str, registry: &Registry, mode: Mode) -> Result<(Locate
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: {e}");
-            return Err(super::EXIT_INVALID);
+            return Err(crate::exit::EXIT_INVALID);
         }
     };
     let value = match vai_workflow::load::parse_json(&located.text) {
         Ok(v) => v,
         Err(d) => {
             eprintln!("error: {}: {d}", located.display);
-            return Err(super::EXIT_INVALID);
+            return Err(crate::exit::EXIT_INVALID);
         }
     };
     let compiled = vai_workflow::compile(&value, registry, mode);

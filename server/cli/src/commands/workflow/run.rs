@@ -2,7 +2,7 @@
 
 use super::step::stepper;
 use super::{load, print_diagnostics};
-use crate::commands::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
+use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};

@@ -6,7 +6,7 @@ mod file;
 #[cfg(test)]
 mod tests;
 
-use crate::commands::{EXIT_INVALID, EXIT_OK};
+use crate::exit::{EXIT_INVALID, EXIT_OK};
 use clap::Args;
 use clients::{Places, Plan, Target, plan};
 use file::{Change, merge_file, write_file};
