@@ -1,7 +1,7 @@
 //! `vai workflow run`, stepping through the run in a terminal with `--step` and `--break`.
 
+use super::load::{load, print_diagnostics};
 use super::step::stepper;
-use super::{load, print_diagnostics};
 use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config, render};
 use clap::Args;

@@ -1,6 +1,6 @@
 //! `vai workflow test`.
 
-use super::{load, print_diagnostics};
+use super::load::{load, print_diagnostics};
 use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config};
 use clap::Args;

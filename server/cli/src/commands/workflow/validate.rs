@@ -1,6 +1,6 @@
 //! `vai workflow validate`.
 
-use super::load;
+use super::load::load;
 use crate::exit::{EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config};
 use clap::Args;
