@@ -1,6 +1,6 @@
 //! `vai mcp tools`: what `vai mcp` started here would offer a client, without starting it.
 
-use super::{read_only, server};
+use super::server::{read_only, server};
 use crate::exit::EXIT_OK;
 use crate::{app, config::Config};
 use clap::Args;
