@@ -112,6 +112,12 @@ pub struct ToolSpec {
     pub api_calls: ApiCalls,
     /// What running it does to the world, at worst: the MCP server's tool annotations.
     pub effects: Effects,
+    /// Boolean inputs that, set to the literal `false`, skip calls counted in `api_calls`, each
+    /// with the calls it skips (`query`'s `rerank`): the dry-run estimate leaves them out.
+    pub optional_calls: &'static [(&'static str, ApiCalls)],
+    /// Reads or writes the vector store (MongoDB, or the local store and its sample knowledge
+    /// base): a front end has the sample in place before such a call, or a run with such a step.
+    pub uses_store: bool,
 }
 
 impl ToolSpec {
@@ -143,6 +149,17 @@ pub struct ApiCalls {
     pub vector_search: u32,
     pub llm: u32,
     pub http: u32,
+}
+
+impl ApiCalls {
+    /// No call at all (what a step of pure computation makes).
+    pub const NONE: ApiCalls = ApiCalls {
+        embed: 0,
+        rerank: 0,
+        vector_search: 0,
+        llm: 0,
+        http: 0,
+    };
 }
 
 /// What running a tool does besides returning its output: the MCP server's tool annotations are

@@ -159,17 +159,18 @@ async fn http(
 
 /// The hooks that seed the sample before a run or a call that needs the store.
 fn seeding(live: Arc<app::App>) -> (BeforeRun, BeforeTool) {
-    let seed = crate::serving::sample_seeding(live);
+    let seed = crate::serving::sample_seeding(live.clone());
     let for_runs = seed.clone();
+    let live_for_runs = live.clone();
     let before_run: BeforeRun = Arc::new(move |plan| {
-        if app::needs_store(plan) {
+        if live_for_runs.needs_store(plan) {
             for_runs()
         } else {
             Box::pin(async {})
         }
     });
     let before_tool: BeforeTool = Arc::new(move |tool| {
-        if app::uses_store(tool) {
+        if live.uses_store(tool) {
             seed()
         } else {
             Box::pin(async {})

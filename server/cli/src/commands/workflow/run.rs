@@ -129,7 +129,7 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         // Step errors name the store without its path; the path is shown here.
         eprintln!("local store: {}", local.store.path().display());
     }
-    if app::needs_store(&plan) {
+    if app.needs_store(&plan) {
         match app.prepare_sample().await {
             Some(Ok(line)) if !args.quiet => eprintln!("{line}"),
             Some(Err(e)) => eprintln!("warning: {e}"),
