@@ -191,6 +191,24 @@ pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
 }
 
 impl App {
+    /// Whether any step of `plan` reads or writes the vector store, so the sample knowledge base
+    /// must be in place before it runs.
+    pub(crate) fn needs_store(&self, plan: &vai_workflow::Plan) -> bool {
+        plan.steps.iter().any(|s| {
+            let tool = match &s.kind {
+                vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
+                _ => s.tool.as_str(),
+            };
+            self.uses_store(tool)
+        })
+    }
+
+    /// Whether the tool reads or writes the vector store (a call of it waits for the sample), as
+    /// its declaration says.
+    pub(crate) fn uses_store(&self, tool: &str) -> bool {
+        self.registry.spec(tool).is_some_and(|spec| spec.uses_store)
+    }
+
     /// Seed the sample knowledge base into the local store on first use (a no-op afterwards).
     /// Returns a line to show the user when it did something.
     pub(crate) async fn prepare_sample(&self) -> Option<Result<String, String>> {
@@ -297,26 +315,6 @@ pub(crate) fn chat_options(cfg: &Config, app: &App) -> vai_chat::ChatOptions {
         options.system_prompt = Some(prompt.to_string());
     }
     options.bounded()
-}
-
-/// Whether any step of `plan` reads or writes the vector store, so the sample knowledge base
-/// must be in place before it runs.
-pub(crate) fn needs_store(plan: &vai_workflow::Plan) -> bool {
-    plan.steps.iter().any(|s| {
-        let tool = match &s.kind {
-            vai_workflow::compile::StepKind::Loop { tool, .. } => tool.as_str(),
-            _ => s.tool.as_str(),
-        };
-        uses_store(tool)
-    })
-}
-
-/// Whether the tool reads or writes the vector store (a call of it waits for the sample).
-pub(crate) fn uses_store(tool: &str) -> bool {
-    matches!(
-        tool,
-        "query" | "search" | "ingest" | "collections" | "aggregate"
-    )
 }
 
 /// What `GET /api/config/status` reports: which backend serves each capability and where its
@@ -427,6 +425,28 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    #[test]
+    fn the_tools_that_wait_for_the_sample_are_those_declared_to_use_the_store() {
+        let dir = std::env::temp_dir().join(format!("vai-store-tools-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cfg = Config::load(&dir, &[]).unwrap();
+        let app = App {
+            registry: offline_registry(&cfg),
+            providers: Arc::new(Providers::none(settings(&cfg))),
+            local: None,
+            mongo: None,
+        };
+        let store: Vec<&str> = app
+            .registry
+            .names()
+            .filter(|tool| app.uses_store(tool))
+            .collect();
+        assert_eq!(
+            store,
+            ["aggregate", "collections", "ingest", "query", "search"]
+        );
     }
 
     #[test]

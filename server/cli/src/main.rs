@@ -3,6 +3,7 @@
 mod app;
 mod commands;
 mod config;
+mod exit;
 mod project;
 mod render;
 mod serving;
@@ -24,14 +25,14 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::from(commands::EXIT_INVALID);
+            return ExitCode::from(exit::EXIT_INVALID);
         }
     };
     match runtime.block_on(commands::dispatch(cli)) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(commands::EXIT_INVALID)
+            ExitCode::from(exit::EXIT_INVALID)
         }
     }
 }

@@ -3,7 +3,7 @@
 //! base once, when a run or a call first needs the store.
 
 use crate::app;
-use crate::commands::{EXIT_INTERRUPTED, EXIT_OK};
+use crate::exit::{EXIT_INTERRUPTED, EXIT_OK};
 use std::future::Future;
 use std::net::IpAddr;
 use std::pin::Pin;

@@ -279,6 +279,8 @@ static SLEEP: std::sync::LazyLock<ToolSpec> = std::sync::LazyLock::new(|| ToolSp
     main_input: Some("ms"),
     api_calls: ApiCalls::default(),
     effects: Effects::PURE,
+    optional_calls: &[],
+    uses_store: false,
 });
 
 impl Tool for Sleep {

@@ -70,6 +70,8 @@ pub fn spec() -> ToolSpec {
             idempotent: false,
             open_world: true,
         },
+        optional_calls: &[],
+        uses_store: true,
     }
 }
 

@@ -44,6 +44,8 @@ pub fn spec() -> ToolSpec {
         api_calls: NO_API_CALLS,
         // Lists the store's collections; MongoDB when configured.
         effects: Effects::READS_REMOTE,
+        optional_calls: &[],
+        uses_store: true,
     }
 }
 

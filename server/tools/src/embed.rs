@@ -77,6 +77,8 @@ pub fn spec() -> ToolSpec {
             http: 0,
         },
         effects: Effects::READS_REMOTE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

@@ -60,6 +60,8 @@ pub fn spec() -> ToolSpec {
         api_calls: NO_API_CALLS,
         // Arithmetic on the built-in price list.
         effects: Effects::PURE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

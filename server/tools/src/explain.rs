@@ -278,6 +278,8 @@ pub fn spec() -> ToolSpec {
         api_calls: NO_API_CALLS,
         // Texts compiled into vai; the links are returned, not fetched.
         effects: Effects::PURE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

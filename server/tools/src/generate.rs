@@ -93,6 +93,8 @@ pub fn spec() -> ToolSpec {
         },
         // Asks the LLM; answers vary between calls, but nothing anywhere changes.
         effects: Effects::READS_REMOTE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

@@ -52,6 +52,8 @@ pub fn spec() -> ToolSpec {
         main_input: Some("arrays"),
         api_calls: NO_API_CALLS,
         effects: Effects::PURE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

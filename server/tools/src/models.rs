@@ -45,6 +45,8 @@ pub fn spec() -> ToolSpec {
         api_calls: NO_API_CALLS,
         // vai's built-in model catalog; nothing is fetched.
         effects: Effects::PURE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

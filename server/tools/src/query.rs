@@ -49,6 +49,14 @@ pub fn spec() -> ToolSpec {
             http: 0,
         },
         effects: Effects::READS_REMOTE,
+        optional_calls: &[(
+            "rerank",
+            ApiCalls {
+                rerank: 1,
+                ..ApiCalls::NONE
+            },
+        )],
+        uses_store: true,
     }
 }
 

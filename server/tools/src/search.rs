@@ -46,6 +46,8 @@ pub fn spec() -> ToolSpec {
             http: 0,
         },
         effects: Effects::READS_REMOTE,
+        optional_calls: &[],
+        uses_store: true,
     }
 }
 

@@ -37,6 +37,8 @@ pub fn spec() -> ToolSpec {
         main_input: Some("text"),
         api_calls: NO_API_CALLS,
         effects: Effects::PURE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

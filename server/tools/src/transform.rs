@@ -61,6 +61,8 @@ pub fn spec() -> ToolSpec {
         main_input: Some("array"),
         api_calls: NO_API_CALLS,
         effects: Effects::PURE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

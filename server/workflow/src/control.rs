@@ -46,6 +46,8 @@ pub fn specs() -> Vec<ToolSpec> {
             },
             // It only picks a branch; the branch's steps declare their own effects.
             effects: Effects::PURE,
+            optional_calls: &[],
+            uses_store: false,
         },
         ToolSpec {
             name: LOOP,
@@ -110,6 +112,8 @@ pub fn specs() -> Vec<ToolSpec> {
                 idempotent: false,
                 open_world: true,
             },
+            optional_calls: &[],
+            uses_store: false,
         },
     ]
 }

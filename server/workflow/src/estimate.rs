@@ -4,9 +4,10 @@
 //! It reads the workflow as written, so it answers for a draft with errors too. Every step is
 //! counted once, branches of a `conditional` included (an upper bound: a run takes one of them).
 //! A step with `forEach`, and a `loop`'s inner step, repeat per item, a number known only at
-//! run time: their calls are counted per item. A `query` step reranks unless its `rerank` input
-//! is the literal `false`.
+//! run time: their calls are counted per item. A call a tool declares optional (a `query`
+//! step's rerank) is left out when the input that switches it is the literal `false`.
 
+use crate::control::LOOP;
 use crate::model::Workflow;
 use crate::tool::{ApiCalls, Registry};
 use serde::Serialize;
@@ -33,8 +34,10 @@ pub fn estimate(workflow: &Workflow, registry: &Registry) -> Estimate {
             continue;
         };
         let mut calls = spec.api_calls;
-        if tool == "query" && inputs.and_then(|m| m.get("rerank")) == Some(&Value::Bool(false)) {
-            calls.rerank = 0;
+        for (input, skipped) in spec.optional_calls {
+            if inputs.and_then(|m| m.get(*input)) == Some(&Value::Bool(false)) {
+                calls = without(calls, *skipped);
+            }
         }
         let target = if looped || step.for_each.is_some() {
             &mut out.per_item
@@ -52,7 +55,7 @@ fn inner_step<'a>(
     tool: &str,
     inputs: &'a Map<String, Value>,
 ) -> Option<(&'a str, Option<&'a Map<String, Value>>)> {
-    if tool != "loop" {
+    if tool != LOOP {
         return None;
     }
     let inner = inputs.get("step")?.as_object()?;
@@ -66,6 +69,17 @@ fn add(total: &mut ApiCalls, calls: ApiCalls) {
     total.vector_search += calls.vector_search;
     total.llm += calls.llm;
     total.http += calls.http;
+}
+
+/// `calls` less the `skipped` ones.
+fn without(calls: ApiCalls, skipped: ApiCalls) -> ApiCalls {
+    ApiCalls {
+        embed: calls.embed.saturating_sub(skipped.embed),
+        rerank: calls.rerank.saturating_sub(skipped.rerank),
+        vector_search: calls.vector_search.saturating_sub(skipped.vector_search),
+        llm: calls.llm.saturating_sub(skipped.llm),
+        http: calls.http.saturating_sub(skipped.http),
+    }
 }
 
 #[cfg(test)]

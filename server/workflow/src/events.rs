@@ -1,8 +1,7 @@
 //! Typed run events: one stream that the CLI renders now and the playground streams later.
 
-use crate::exec::ResumeAction;
 use crate::tool::Usage;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -116,8 +115,19 @@ pub enum RunEvent {
     },
 }
 
+/// How a paused run goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ResumeAction {
+    /// Run the paused step, and pause again before the next one.
+    Next,
+    /// Run until the next breakpoint (to the end when there is none).
+    Continue,
+}
+
 /// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {

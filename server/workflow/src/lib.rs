@@ -39,9 +39,9 @@ pub(crate) mod test_support;
 pub use compile::{Compiled, Mode, Plan, compile};
 pub use diagnostic::{Diagnostic, Severity};
 pub use estimate::{Estimate, estimate};
-pub use events::{EventSink, RunEvent, RunStatus};
+pub use events::{EventSink, ResumeAction, RunEvent, RunStatus};
 pub use exec::{
-    Mocks, NotPaused, OnlyStep, Resume, ResumeAction, RunOptions, RunResult, StepOutcome,
-    StepRecord, StepThrough, Stepping, run,
+    Mocks, NotPaused, OnlyStep, Resume, RunOptions, RunResult, StepOutcome, StepRecord,
+    StepThrough, Stepping, run,
 };
 pub use model::Workflow;

@@ -1,6 +1,6 @@
-//! The workflow file as typed data (DESIGN §2.1–2.2). Unknown keys are kept in `extra` so a
-//! file survives a load/save round trip; the JSON Schema in `workflows/workflow.schema.json` is
-//! generated from these types.
+//! The workflow file as typed data (docs/workflows.md describes the format). Unknown keys are
+//! kept in `extra` so a file survives a load/save round trip; the JSON Schema in
+//! `workflows/workflow.schema.json` is generated from these types.
 
 use indexmap::IndexMap;
 use schemars::JsonSchema;

@@ -1,6 +1,6 @@
 //! Templates (`{{ expr }}` inside any JSON string, deep) and conditions, parsed once at load.
 //!
-//! CONTRACT (implemented by the expression work package):
+//! What it guarantees:
 //! - `Template::parse(&Value)` walks strings, arrays and objects; a string that is exactly one
 //!   `{{ expr }}` (surrounding whitespace inside the braces allowed) becomes `Sole` and keeps the
 //!   value's type when resolved; other strings with templates interpolate (`value::to_text`);

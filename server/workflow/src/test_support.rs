@@ -64,6 +64,8 @@ pub(crate) fn spec(
         main_input: None,
         api_calls: ApiCalls::default(),
         effects: Effects::PURE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

@@ -204,7 +204,8 @@ referencedStep?: string,
 line?: number, column?: number, };
 
 /**
- * Node colour group (DESIGN §2.5).
+ * The group a tool belongs to: the palette, the catalog and docs/tools.md list tools by it, and
+ * the builder colours its nodes by it.
  */
 export type Category = "retrieval" | "embedding" | "management" | "utility" | "control_flow" | "generation" | "integration";
 

@@ -1,7 +1,7 @@
 //! `vai bench`: measures the engine on generated workflows (figures recorded in
 //! docs/benchmarks.md). Benchmarks, not tests: nothing here asserts a time.
 
-use crate::commands::{EXIT_FAILED, EXIT_OK};
+use crate::exit::{EXIT_FAILED, EXIT_OK};
 use crate::{app, config::Config};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! model load, the time to the first token of an answer to a ~1,000-token RAG prompt, and the
 //! tokens generated per second. Figures, not assertions: they are recorded in docs/benchmarks.md.
 
-use crate::commands::EXIT_OK;
+use crate::exit::EXIT_OK;
 use clap::Args;
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -4,7 +4,7 @@
 //! candidate list reranked by the local reranker — and each order is scored against the labels.
 //! Figures, not assertions: they are recorded in docs/benchmarks.md.
 
-use crate::commands::EXIT_OK;
+use crate::exit::EXIT_OK;
 use clap::Args;
 use serde::Deserialize;
 use serde_json::{Value, json};

@@ -1,7 +1,7 @@
 //! `vai explain [topic]`: the `explain` tool's texts for a terminal — a topic's explanation, what
 //! each kind of step does with it, and further reading; without a topic, the list of topics.
 
-use crate::commands::{EXIT_INVALID, EXIT_OK};
+use crate::exit::{EXIT_INVALID, EXIT_OK};
 use clap::Args;
 use serde_json::json;
 use vai_tools::explain::{self, TOPICS, Topic};

@@ -13,15 +13,6 @@ mod workflow;
 
 use clap::{Parser, Subcommand};
 
-/// The run finished (or the command did what was asked).
-pub(crate) const EXIT_OK: u8 = 0;
-/// The run failed, or a test failed.
-pub(crate) const EXIT_FAILED: u8 = 1;
-/// The workflow, an input or an argument is invalid.
-pub(crate) const EXIT_INVALID: u8 = 2;
-/// Interrupted (Ctrl-C).
-pub(crate) const EXIT_INTERRUPTED: u8 = 130;
-
 /// vai — portable RAG workflows: run `.vai-workflow.json` pipelines from the command line.
 #[derive(Debug, Parser)]
 #[command(name = "vai", version, about, propagate_version = true)]

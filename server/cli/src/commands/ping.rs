@@ -1,6 +1,6 @@
 //! `vai ping`: check every configured provider with one small real call each.
 
-use crate::commands::{EXIT_FAILED, EXIT_OK};
+use crate::exit::{EXIT_FAILED, EXIT_OK};
 use crate::{app, config::Config};
 use clap::Args;
 use std::future::Future;

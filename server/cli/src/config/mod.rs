@@ -158,6 +158,14 @@ pub(crate) fn key(name: &str) -> Option<&'static Key> {
         .find(|k| k.name == name || k.config_key == name || k.env == name)
 }
 
+/// The setting `name` names, or an error that lists the known ones.
+pub(crate) fn known_key(name: &str) -> anyhow::Result<&'static Key> {
+    key(name).ok_or_else(|| {
+        let names: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
+        anyhow::anyhow!("unknown setting \"{name}\" (known: {})", names.join(", "))
+    })
+}
+
 /// A resolved value and its origin.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Setting {

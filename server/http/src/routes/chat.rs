@@ -2,7 +2,7 @@
 //! delete — and one turn's tool calls as a workflow. Questions themselves go over the WebSocket
 //! (`chat_ask`), so their answers stream on the connection the page already has.
 
-use super::Json;
+use super::json::Json;
 use crate::chat::{self, Chats, quoted};
 use crate::error::ApiError;
 use crate::state::AppState;

@@ -1,7 +1,7 @@
 //! `/api/config/status`: which backend serves each capability, as the composition root
 //! described it. Never a secret.
 
-use super::Json;
+use super::json::Json;
 use crate::state::AppState;
 use axum::extract::State;
 use vai_contract::ConfigStatus;

@@ -1,7 +1,7 @@
 //! `/api/workflows/{references,rewrite,complete,format}`: the builder's questions about a
 //! document, answered by the engine's own parser (`vai_workflow::edit`) and formatter.
 
-use super::Json;
+use super::json::Json;
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::State;

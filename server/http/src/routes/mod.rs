@@ -1,8 +1,9 @@
-//! The `/api` routes, one file per resource, and the JSON body extractor they share.
+//! The `/api` routes, one file per resource (the JSON body extractor they share is `json`).
 
 mod chat;
 mod config;
 mod edit;
+mod json;
 mod runs;
 mod save;
 mod test_case;
@@ -13,9 +14,6 @@ pub(crate) mod ws;
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::Router;
-use axum::extract::FromRequest;
-use axum::extract::rejection::JsonRejection;
-use axum::http::StatusCode;
 use axum::routing::{get, post};
 
 pub(crate) fn router() -> Router<AppState> {
@@ -55,25 +53,4 @@ pub(crate) fn router() -> Router<AppState> {
 
 async fn not_found() -> ApiError {
     ApiError::NotFound("no such API route".into())
-}
-
-/// `axum::Json`, with its rejections rendered as our JSON errors.
-#[derive(FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
-pub(crate) struct Json<T>(pub(crate) T);
-
-impl<T: serde::Serialize> axum::response::IntoResponse for Json<T> {
-    fn into_response(self) -> axum::response::Response {
-        axum::Json(self.0).into_response()
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> Self {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge
-        } else {
-            ApiError::BadRequest(rejection.body_text())
-        }
-    }
 }

@@ -1,7 +1,7 @@
 //! `/api/runs`: start, list, inspect, resume (step-through runs) and cancel runs, and fetch one
 //! step's full detail.
 
-use super::Json;
+use super::json::Json;
 use crate::error::{ApiError, QUOTE_LIMIT, clip};
 use crate::state::AppState;
 use axum::body::{Body, Bytes};

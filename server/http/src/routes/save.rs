@@ -2,7 +2,7 @@
 //! form, refusing to overwrite a file that changed on disk since the editor opened it (the
 //! library's `save` does the checking and the writing; this maps its refusals to statuses).
 
-use super::Json;
+use super::json::Json;
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::State;

@@ -6,7 +6,7 @@
 //! listed), and the case goes only into the start directory's `tests/`, through the library's
 //! directory handle: no path from a request reaches the disk.
 
-use super::Json;
+use super::json::Json;
 use super::save::file_error;
 use crate::error::ApiError;
 use crate::state::AppState;

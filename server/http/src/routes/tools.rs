@@ -1,7 +1,7 @@
 //! `/api/tools`: the tool catalog, from each tool's one declaration and the `explain` tool's note
 //! on what a step of it does.
 
-use super::Json;
+use super::json::Json;
 use crate::state::AppState;
 use axum::extract::State;
 use vai_contract::{CategoryView, ToolCatalog, ToolExplanation, ToolOutputField, ToolView};

@@ -1,6 +1,6 @@
 //! `/api/workflows`: the library, validation and the plan graph.
 
-use super::Json;
+use super::json::Json;
 use crate::error::ApiError;
 use crate::graph;
 use crate::state::AppState;

@@ -81,6 +81,8 @@ pub(crate) fn spec(
         },
         // The fakes reach nothing and change nothing, `lookup` included.
         effects: Effects::PURE,
+        optional_calls: &[],
+        uses_store: false,
     }
 }
 

@@ -90,6 +90,8 @@ mod tests {
             main_input: None,
             api_calls: vai_workflow::ApiCalls::default(),
             effects: vai_workflow::Effects::PURE,
+            optional_calls: &[],
+            uses_store: false,
         })));
         let wf = json!({"name": "t", "steps": [
             {"id": "a", "tool": "echo", "inputs": {}},

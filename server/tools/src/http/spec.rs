@@ -100,5 +100,7 @@ pub fn spec() -> ToolSpec {
             idempotent: false,
             open_world: true,
         },
+        optional_calls: &[],
+        uses_store: false,
     }
 }

@@ -1,6 +1,7 @@
 //! Template parsing and reference reporting shared by the step and output checks.
 
-use super::{Diags, nearest};
+use super::diags::Diags;
+use super::nearest::nearest;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::expr::Reference;
 use crate::template::{Template, TemplateError};

@@ -2,10 +2,11 @@
 //! its references resolved to upstream steps, and the tool-specific shapes of `conditional` and
 //! `loop`.
 
+use super::diags::Diags;
+use super::nearest::nearest;
 use super::outline::InputRef;
 use super::plan::{DEFAULT_FOR_EACH_CONCURRENCY, DependencyKind, Edge, PlannedStep, StepKind};
 use super::refs::{GLOBALS, parse_template, references_by_field, syntax_diag, unknown_ref};
-use super::{Diags, nearest};
 use crate::control::{CONDITIONAL, LOOP, LOOP_HARD_MAX};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::expr::Reference;

@@ -1,7 +1,8 @@
 //! Structural checks: the JSON has the shape of a workflow, field by field. Produces the typed
 //! `Workflow` with every malformed field reported and left out, so later checks still run.
 
-use super::{Diags, nearest};
+use super::diags::Diags;
+use super::nearest::nearest;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{
     Formatters, InputDecl, InputType, KnownKeys, RESERVED_IDS, RetryPolicy, Step, Workflow,

@@ -1,6 +1,7 @@
 //! Tests of structural and semantic validation and planning: one per rule.
 
 use super::*;
+use crate::diagnostic::Severity;
 use crate::test_support::registry;
 use serde_json::json;
 

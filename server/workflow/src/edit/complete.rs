@@ -7,7 +7,7 @@
 use super::references::{INPUTS_NODE, find, step_ids};
 use super::slots::{SlotKind, classify, path_of};
 use super::text::Offsets;
-use super::{Completion, CompletionKind, ReferenceKind};
+use super::wire::{Completion, CompletionKind, ReferenceKind};
 use crate::expr::lexer::{Lexer, Tok, Token};
 use crate::expr::scan::scan;
 use crate::tool::Registry;

@@ -3,7 +3,7 @@
 
 use super::slots::{Slot, SlotKind, slots};
 use super::text::Offsets;
-use super::{ReferenceKind, ReferenceSite};
+use super::wire::{ReferenceKind, ReferenceSite};
 use crate::expr::scan::{Piece, scan};
 use crate::expr::{Expr, Reference, condition_blocks};
 use crate::template::Condition;

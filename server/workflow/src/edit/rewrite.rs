@@ -5,8 +5,8 @@
 //! loop's `as`), string literals and other ids that merely start with the old one are left
 //! alone, because the parser, not a text search, says where the references are.
 
-use super::references::{INPUTS_NODE, find};
-use super::{Found, ReferenceKind};
+use super::references::{Found, INPUTS_NODE, find};
+use super::wire::ReferenceKind;
 use crate::model::{RESERVED_IDS, is_valid_id};
 use crate::tool::Registry;
 use indexmap::IndexMap;

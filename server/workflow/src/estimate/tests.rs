@@ -13,15 +13,26 @@ fn calls(embed: u32, rerank: u32, vector_search: u32, llm: u32, http: u32) -> Ap
     }
 }
 
-/// The engine's test tools plus `query` (embed, rerank, vector search) and `generate` (LLM).
+/// Reranking a `query` step makes is switched off by its `rerank` input, as the tool declares.
+const RERANK_OPTIONAL: &[(&str, ApiCalls)] = &[(
+    "rerank",
+    ApiCalls {
+        rerank: 1,
+        ..ApiCalls::NONE
+    },
+)];
+
+/// The engine's test tools plus `query` (embed, rerank, vector search; the rerank optional) and
+/// `generate` (LLM).
 fn registry() -> Registry {
     registry_with(|r| {
-        for (name, c) in [
-            ("query", calls(1, 1, 1, 0, 0)),
-            ("generate", calls(0, 0, 0, 1, 0)),
+        for (name, c, optional) in [
+            ("query", calls(1, 1, 1, 0, 0), RERANK_OPTIONAL),
+            ("generate", calls(0, 0, 0, 1, 0), &[]),
         ] {
             let mut tool = FnTool::new(name, &[], |_| Ok(json!({})));
             tool.spec_mut().api_calls = c;
+            tool.spec_mut().optional_calls = optional;
             r.register(Arc::new(tool));
         }
     })

@@ -2,7 +2,6 @@
 //! concurrency) and `loop` (one call per item, in order). Each call's output is measured as it
 //! arrives against one step output budget, so an oversized result stops the step early.
 
-use super::MAX_FOR_EACH_ITEMS;
 use super::resolve::{borrowed, resolve_inputs};
 use super::step::{Outcome, StepTask, Success};
 use crate::control::{LOOP_DEFAULT_MAX, LOOP_HARD_MAX};
@@ -14,6 +13,9 @@ use crate::tool::{Tool, ToolOutput, Usage};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use std::sync::Arc;
+
+/// Most elements a `forEach` may iterate over.
+pub const MAX_FOR_EACH_ITEMS: usize = 10_000;
 
 impl StepTask {
     pub(super) async fn run_for_each(&self, tool: &Arc<dyn Tool>, for_each: &Template) -> Outcome {

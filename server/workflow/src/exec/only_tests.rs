@@ -2,7 +2,11 @@
 
 use super::*;
 use crate::compile::{Mode, compile};
+use crate::events::{RunEvent, RunStatus};
+use crate::limits::Limits;
 use crate::test_support::registry;
+use serde_json::{Map, json};
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 async fn run_events(wf: Value, options: RunOptions) -> (RunResult, Vec<RunEvent>) {

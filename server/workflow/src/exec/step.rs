@@ -1,11 +1,11 @@
-//! Running one step's task: mocks, a single tool call (`forEach` and `loop` are in
-//! `iterate`), and each tool call's timeout and retries. Each step output is measured against
-//! the step output limit before it leaves the task, and, when the run captures them, the inputs
-//! each call was given are recorded as they were passed.
+//! One step's task and each of its tool calls: the task owns what a spawned step needs, each
+//! call gets the step's timeout and retries, and each step output is measured against the step
+//! output limit before it leaves the task; when the run captures them, the inputs each call was
+//! given are recorded as they were passed. What the task runs — a mock, a `loop`, a `forEach` or
+//! one call — is `execute`'s choice.
 
-use super::Mocks;
-use super::resolve::resolve_inputs;
-use crate::compile::{Plan, PlannedStep, StepKind};
+use super::options::Mocks;
+use crate::compile::{Plan, PlannedStep};
 use crate::events::{EventSink, RunEvent};
 use crate::inputs::{Inputs, JoinGuard};
 use crate::limits::{self, Budget, Limit, LimitError, Limits};
@@ -52,6 +52,24 @@ impl Success {
 /// How a step's task ended, and the inputs it ran with (when the run records them).
 pub(crate) type Outcome = (Result<Success, String>, Option<Value>);
 
+/// What a finished step task hands back to the scheduler.
+pub(crate) struct Finished {
+    pub(crate) result: Result<Success, String>,
+    pub(crate) duration: Duration,
+    /// The inputs the step ran with, when the run records them.
+    pub(crate) inputs: Option<Arc<Value>>,
+}
+
+impl Finished {
+    pub(super) fn failed(error: String, duration: Duration) -> Self {
+        Self {
+            result: Err(error),
+            duration,
+            inputs: None,
+        }
+    }
+}
+
 /// Everything a spawned step needs, owned.
 pub(crate) struct StepTask {
     pub(crate) plan: Arc<Plan>,
@@ -69,49 +87,6 @@ pub(crate) struct StepTask {
 impl StepTask {
     pub(super) fn step(&self) -> &PlannedStep {
         &self.plan.steps[self.index]
-    }
-
-    pub(crate) async fn execute(&self) -> Outcome {
-        let step = self.step();
-        if let Some(mock) = self.mocks.for_step(&step.id, &step.tool) {
-            // Inputs are still resolved, so a mocked run exercises the templates too.
-            let guard = JoinGuard::new(&self.limits);
-            return match resolve_inputs(&step.inputs, &self.scope, &self.limits, &guard) {
-                Ok(inputs) => {
-                    let recorded = self.record(&inputs);
-                    let out = ToolOutput {
-                        backend: Some("mock".into()),
-                        ..ToolOutput::new(mock.clone())
-                    };
-                    let result = Success::checked(out, &self.limits);
-                    (result, recorded)
-                }
-                Err(e) => (Err(e), None),
-            };
-        }
-        if let StepKind::Loop { var, tool, inputs } = &step.kind {
-            return self.run_loop(var, tool, inputs).await;
-        }
-        let tool = match self.tool(&step.tool) {
-            Ok(tool) => tool,
-            Err(e) => return (Err(e), None),
-        };
-        match &step.for_each {
-            None => {
-                let guard = JoinGuard::new(&self.limits);
-                let inputs = match resolve_inputs(&step.inputs, &self.scope, &self.limits, &guard) {
-                    Ok(inputs) => inputs,
-                    Err(e) => return (Err(e), None),
-                };
-                let recorded = self.record(&inputs);
-                let result = self
-                    .call_guarded(tool, inputs, &self.scope, &guard)
-                    .await
-                    .and_then(|o| Success::checked(o, &self.limits));
-                (result, recorded)
-            }
-            Some(for_each) => self.run_for_each(tool, for_each).await,
-        }
     }
 
     pub(super) fn tool(&self, name: &str) -> Result<&Arc<dyn Tool>, String> {

@@ -1,15 +1,11 @@
 //! Step-through runs: a pause before each step that will run (or only before breakpoints), which
 //! whoever follows the run ends with Next or Continue; a limit on how long a pause may wait; and
 //! a minimum visible duration per step (`pace`). The scheduler decides where to pause and keeps
-//! running the steps already started; this module holds the handle it shares with the resumers,
-//! and what a pause shows: the step's inputs, resolved ahead of its run.
+//! running the steps already started; this module holds the handle it shares with the resumers
+//! (what a pause shows is `preview`).
 
-use super::resolve::{borrowed, resolve_inputs};
-use super::step::StepTask;
-use crate::inputs::{Inputs, JoinGuard};
-use crate::scope::Locals;
+use crate::events::ResumeAction;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -17,9 +13,6 @@ use tokio::sync::Notify;
 
 /// How long a run may stay paused without Next or Continue before it is cancelled.
 pub const PAUSE_IDLE_LIMIT: Duration = Duration::from_secs(10 * 60);
-
-/// What a pause shows instead of inputs larger than one step output may be.
-const NOT_SHOWN: &str = "(not shown: the inputs are larger than limits.stepOutputBytes)";
 
 /// Where a step-through run pauses and how fast it goes: as a run is started with them (the
 /// playground's `StartRun.stepThrough`), and as they are now (Next turns `pauseEach` on,
@@ -39,17 +32,6 @@ pub struct StepThrough {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub pace_ms: u64,
-}
-
-/// How a paused run goes on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "snake_case")]
-pub enum ResumeAction {
-    /// Run the paused step, and pause again before the next one.
-    Next,
-    /// Run until the next breakpoint (to the end when there is none).
-    Continue,
 }
 
 /// One resume (the body of the playground's `POST /api/runs/{id}/resume`): the action, and the
@@ -217,52 +199,6 @@ pub(super) fn describe(d: Duration) -> String {
         plural(ms / 1000, "second")
     } else {
         format!("{ms} ms")
-    }
-}
-
-impl StepTask {
-    /// The inputs the step's tool will get, resolved ahead of the run for a pause to show, as a
-    /// finished step's recorded inputs are: an object, or for a `forEach` step an array of each
-    /// element's inputs (elements whose inputs do not resolve are left out, as they are from the
-    /// record). `None` when they do not resolve; a note when they are larger than a step output
-    /// may be. Each pause has a budget of its own: a preview never takes from the run's budget
-    /// of recorded inputs.
-    pub(super) fn preview(&self) -> Option<Value> {
-        let step = self.step();
-        let budget = self.limits.step_budget();
-        let shown =
-            |inputs: &Inputs<'_>| -> Result<Value, ()> { inputs.record(&budget).map_err(|_| ()) };
-        let note = || Value::String(NOT_SHOWN.into());
-        // As `execute` goes: a mock or a loop resolves the step's inputs once.
-        let per_item = self.mocks.for_step(&step.id, &step.tool).is_none();
-        match &step.for_each {
-            Some(for_each) if per_item => {
-                let items = borrowed(for_each, &self.scope, &self.limits.value_budget()).ok()??;
-                let Value::Array(items) = items.as_ref() else {
-                    return None;
-                };
-                let mut shown_items = Vec::new();
-                for (index, item) in items.iter().enumerate().take(super::MAX_FOR_EACH_ITEMS) {
-                    let index_value = json!(index);
-                    let locals = [("item", item), ("index", &index_value)];
-                    let scope = Locals::new(&self.scope, &locals);
-                    let guard = JoinGuard::new(&self.limits);
-                    if let Ok(inputs) = resolve_inputs(&step.inputs, &scope, &self.limits, &guard) {
-                        match shown(&inputs) {
-                            Ok(v) => shown_items.push(v),
-                            Err(()) => return Some(note()),
-                        }
-                    }
-                }
-                Some(Value::Array(shown_items))
-            }
-            _ => {
-                let guard = JoinGuard::new(&self.limits);
-                let inputs =
-                    resolve_inputs(&step.inputs, &self.scope, &self.limits, &guard).ok()?;
-                Some(shown(&inputs).unwrap_or_else(|()| note()))
-            }
-        }
     }
 }
 

@@ -4,10 +4,14 @@
 
 use super::*;
 use crate::compile::{Mode, compile};
+use crate::events::{ResumeAction, RunEvent, RunStatus};
 use crate::test_support::registry;
+use serde_json::json;
+use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant as Clock;
+use tokio_util::sync::CancellationToken;
 
 /// A step-through run going on in a task of its own, and the events it has sent so far.
 struct Driven {

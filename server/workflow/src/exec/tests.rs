@@ -3,11 +3,14 @@
 
 use super::*;
 use crate::compile::{Mode, compile};
+use crate::events::{RunEvent, RunStatus};
 use crate::test_support::{FnTool, registry, registry_with};
 use crate::tool::ToolError;
 use serde_json::json;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 struct Recorder(Mutex<Vec<RunEvent>>);
 

@@ -6,7 +6,7 @@
 //! digit starts a number (`.5`) only where an operand is expected. In condition mode `{{` and
 //! `}}` are tokens of their own.
 
-use super::SyntaxError;
+use super::syntax::SyntaxError;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Tok {

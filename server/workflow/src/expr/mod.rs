@@ -1,7 +1,7 @@
 //! The expression language shared by templates, `condition`, `filter` and `conditional`:
 //! a lexer, a recursive-descent parser producing a typed tree, and a pure evaluator.
 //!
-//! CONTRACT (implemented by the expression work package; see docs/workflows.md):
+//! What it guarantees (docs/workflows.md describes the language for users):
 //! - `Expr::parse(src)` parses one expression (the text between `{{` and `}}`), rejecting
 //!   sources longer than `MAX_EXPR_LEN` chars or nested deeper than `MAX_DEPTH`.
 //! - `Expr::eval(scope, budget)` returns `None` for undefined; it never panics, never loops,
@@ -82,6 +82,10 @@ mod ops;
 mod parser;
 mod refs;
 pub(crate) mod scan;
+mod syntax;
+
+pub use refs::Reference;
+pub use syntax::{MAX_DEPTH, MAX_EXPR_LEN, SyntaxError};
 
 use crate::limits::{Budget, Limit};
 use crate::scope::Scope;
@@ -89,33 +93,6 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
-
-/// Longest expression source accepted, in characters.
-pub const MAX_EXPR_LEN: usize = 4096;
-/// Deepest nesting of parentheses, unary operators, ternaries and brackets.
-pub const MAX_DEPTH: usize = 64;
-
-/// A syntax error at a character offset in the expression source.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message} at position {position}")]
-pub struct SyntaxError {
-    pub position: usize,
-    pub message: String,
-}
-
-/// A path rooted at an identifier, as written: `search_1.output.results` → root `search_1`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reference {
-    pub root: String,
-    /// The path as text, normalised (`a.b[0].c`).
-    pub path: String,
-    /// Character offsets in the parsed source of the path as written, from the root to the end
-    /// of its last name (`a.b` in `(a.b)` ends at the `b`).
-    pub span: Range<usize>,
-    /// The root and each name after it, with character offsets of where each is written: `.b`
-    /// gives the `b`, `['b c']` and `[0]` the whole bracket.
-    pub names: Vec<(String, Range<usize>)>,
-}
 
 /// A parsed expression. The tree is shared, so cloning is cheap (and never recursive).
 #[derive(Debug, Clone, PartialEq)]

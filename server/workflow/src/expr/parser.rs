@@ -9,7 +9,7 @@
 //! ternaries, `{{ }}` in conditions), which is checked against `MAX_DEPTH` on the way down.
 
 use super::lexer::{Lexer, Tok, Token, error};
-use super::{MAX_DEPTH, MAX_EXPR_LEN, SyntaxError};
+use super::syntax::{MAX_DEPTH, MAX_EXPR_LEN, SyntaxError};
 use serde_json::Value;
 
 /// Where a name was written: character offsets `[start, end)` in the parsed source.

@@ -6,8 +6,22 @@
 //! run-time values) and the references inside it are reported after it. Literals, strings
 //! included, reference nothing.
 
-use super::Reference;
 use super::parser::{Node, Segment};
+use std::ops::Range;
+
+/// A path rooted at an identifier, as written: `search_1.output.results` → root `search_1`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub root: String,
+    /// The path as text, normalised (`a.b[0].c`).
+    pub path: String,
+    /// Character offsets in the parsed source of the path as written, from the root to the end
+    /// of its last name (`a.b` in `(a.b)` ends at the `b`).
+    pub span: Range<usize>,
+    /// The root and each name after it, with character offsets of where each is written: `.b`
+    /// gives the `b`, `['b c']` and `[0]` the whole bracket.
+    pub names: Vec<(String, Range<usize>)>,
+}
 
 pub(crate) fn collect(node: &Node, out: &mut Vec<Reference>) {
     match node {

@@ -5,8 +5,8 @@
 //! expression parser report the unterminated string where it starts. There is no escape for a
 //! literal `{{`.
 
-use super::SyntaxError;
 use super::lexer::error;
+use super::syntax::SyntaxError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Piece<'s> {

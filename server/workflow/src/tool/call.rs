@@ -1,7 +1,7 @@
 //! One invocation of a tool: its resolved inputs, the deferred inputs it evaluates itself, and
 //! the budget within which it builds its output.
 
-use super::{ToolError, ToolOutput};
+use super::outcome::{ToolError, ToolOutput};
 use crate::inputs::Inputs;
 use crate::limits::{Budget, Limits};
 use crate::scope::{Locals, Scope};

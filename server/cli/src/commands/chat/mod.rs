@@ -11,8 +11,8 @@ mod repl;
 mod slash;
 
 use crate::app::{self, ChatHistory};
-use crate::commands::{EXIT_FAILED, EXIT_INVALID};
 use crate::config::Config;
+use crate::exit::{EXIT_FAILED, EXIT_INVALID};
 use clap::{Args, ValueEnum};
 use render::{Look, ShowToolCalls};
 use repl::{Repl, Session};

@@ -7,7 +7,7 @@ use super::input::{Interrupts, Line, Lines};
 use super::lists;
 use super::render::{Look, TurnView, one_line};
 use super::slash::{self, Command, Entry};
-use crate::commands::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK};
+use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use tokio_util::sync::CancellationToken;

@@ -1,8 +1,7 @@
 //! `vai config get`.
 
-use super::unknown_key;
-use crate::commands::{EXIT_FAILED, EXIT_OK};
-use crate::config::{self, Config, key};
+use crate::config::{self, Config};
+use crate::exit::{EXIT_FAILED, EXIT_OK};
 use clap::Args;
 
 /// Print one setting's effective value and where it comes from (secrets masked).
@@ -12,7 +11,7 @@ pub(crate) struct GetArgs {
 }
 
 pub(super) fn run(args: GetArgs) -> anyhow::Result<u8> {
-    let k = key(&args.key).ok_or_else(|| unknown_key(&args.key))?;
+    let k = config::known_key(&args.key)?;
     let cfg = Config::load(&std::env::current_dir()?, &[])?;
     match cfg.get(k.name) {
         Some(s) => {

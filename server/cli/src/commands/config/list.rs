@@ -1,7 +1,7 @@
 //! `vai config list`.
 
-use crate::commands::EXIT_OK;
 use crate::config::{self, Config, KEYS, Key};
+use crate::exit::EXIT_OK;
 use clap::Args;
 use serde_json::json;
 

@@ -22,9 +22,3 @@ pub(super) fn dispatch(cmd: ConfigCommand) -> anyhow::Result<u8> {
         ConfigCommand::List(a) => list::run(a),
     }
 }
-
-/// The error for an unknown key, listing the known ones.
-fn unknown_key(name: &str) -> anyhow::Error {
-    let names: Vec<&str> = crate::config::KEYS.iter().map(|k| k.name).collect();
-    anyhow::anyhow!("unknown setting \"{name}\" (known: {})", names.join(", "))
-}

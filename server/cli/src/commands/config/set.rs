@@ -1,8 +1,7 @@
 //! `vai config set` and `vai config unset`.
 
-use super::unknown_key;
-use crate::commands::EXIT_OK;
-use crate::config::{self, key};
+use crate::config;
+use crate::exit::EXIT_OK;
 use clap::Args;
 use serde_json::Value;
 
@@ -22,7 +21,7 @@ pub(crate) struct UnsetArgs {
 }
 
 pub(super) fn run(args: SetArgs) -> anyhow::Result<u8> {
-    let k = key(&args.key).ok_or_else(|| unknown_key(&args.key))?;
+    let k = config::known_key(&args.key)?;
     if k.name == "llm-provider" && !["anthropic", "openai", "ollama"].contains(&args.value.as_str())
     {
         anyhow::bail!(
@@ -50,7 +49,7 @@ pub(super) fn run(args: SetArgs) -> anyhow::Result<u8> {
 }
 
 pub(super) fn unset(args: UnsetArgs) -> anyhow::Result<u8> {
-    let k = key(&args.key).ok_or_else(|| unknown_key(&args.key))?;
+    let k = config::known_key(&args.key)?;
     let path = config::user_config_path();
     let mut user = config::read_user_config(&path)?;
     if user.remove(k.config_key).is_some() {

@@ -2,8 +2,8 @@
 //! to the configured providers (as the playground's are), sample seeding before the store is
 //! first used — then stdio or streamable HTTP until the client leaves or a signal arrives.
 
-use super::{CLIENT_GONE, read_only, seeding, server, with_client_llm};
-use crate::commands::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
+use super::server::{read_only, server};
+use crate::exit::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::serving::{listen, stop_signal, url_host};
 use crate::{app, config::Config};
 use clap::Args;
@@ -13,6 +13,8 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use vai_mcp::http::{BearerKey, HttpOptions, PATH};
+use vai_mcp::{BeforeTool, WithLlm};
+use vai_runtime::BeforeRun;
 
 /// The environment variable holding the HTTP transport's bearer key.
 const KEY_ENV: &str = "VAI_MCP_SERVER_KEY";
@@ -154,3 +156,45 @@ async fn http(
     vai_mcp::http::serve(listener, server, options, shutdown).await?;
     Ok(code_rx.await.unwrap_or(EXIT_OK))
 }
+
+/// The hooks that seed the sample before a run or a call that needs the store.
+fn seeding(live: Arc<app::App>) -> (BeforeRun, BeforeTool) {
+    let seed = crate::serving::sample_seeding(live.clone());
+    let for_runs = seed.clone();
+    let live_for_runs = live.clone();
+    let before_run: BeforeRun = Arc::new(move |plan| {
+        if live_for_runs.needs_store(plan) {
+            for_runs()
+        } else {
+            Box::pin(async {})
+        }
+    });
+    let before_tool: BeforeTool = Arc::new(move |tool| {
+        if live.uses_store(tool) {
+            seed()
+        } else {
+            Box::pin(async {})
+        }
+    });
+    (before_run, before_tool)
+}
+
+/// With no LLM configured, the registry of `live`'s tools with another LLM in its place: the
+/// client's model, for `generate` steps of runs its client starts (sampling). `None` when vai
+/// has a configured LLM of its own; the small local one gives way to the client's model.
+fn with_client_llm(cfg: &Config, live: &app::App) -> Option<WithLlm> {
+    let configured = live.providers.llm.as_ref();
+    if configured.is_some_and(|llm| llm.name() != vai_providers::local::llm::LocalLlm::NAME) {
+        return None;
+    }
+    let providers = live.providers.clone();
+    let policy = app::http_policy(cfg);
+    Some(Arc::new(move |llm| {
+        let mut with_llm = (*providers).clone();
+        with_llm.llm = Some(llm);
+        Arc::new(vai_tools::registry(Arc::new(with_llm), policy.clone()))
+    }))
+}
+
+/// Exit code when the server stopped because its client left.
+const CLIENT_GONE: u8 = EXIT_OK;

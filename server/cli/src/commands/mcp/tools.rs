@@ -1,7 +1,7 @@
 //! `vai mcp tools`: what `vai mcp` started here would offer a client, without starting it.
 
-use super::{read_only, server};
-use crate::commands::EXIT_OK;
+use super::server::{read_only, server};
+use crate::exit::EXIT_OK;
 use crate::{app, config::Config};
 use clap::Args;
 

@@ -3,9 +3,9 @@
 
 mod limits;
 
-use super::{EXIT_INVALID, EXIT_OK};
 use crate::app::{self, ChatHistory};
 use crate::config::Config;
+use crate::exit::{EXIT_INVALID, EXIT_OK};
 use crate::serving::{listen, sample_seeding, stop_signal, url_host};
 use clap::Args;
 use std::io::Write;
@@ -113,8 +113,9 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         background().await;
     });
     let for_chat = seed.clone();
+    let (live_for_runs, live_for_tools) = (live.clone(), live.clone());
     let before_run: BeforeRun = Arc::new(move |plan| {
-        if app::needs_store(plan) {
+        if live_for_runs.needs_store(plan) {
             seed()
         } else {
             Box::pin(async {})
@@ -122,7 +123,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     });
     // The Chat panel's tools wait for the sample knowledge base the same way.
     let before_tool: BeforeTool = Arc::new(move |tool| {
-        if app::uses_store(tool) {
+        if live_for_tools.uses_store(tool) {
             for_chat()
         } else {
             Box::pin(async {})

@@ -1,6 +1,6 @@
 //! `vai workflow fmt`.
 
-use crate::commands::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
+use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use clap::Args;
 use std::path::{Path, PathBuf};
 

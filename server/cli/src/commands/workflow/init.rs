@@ -1,6 +1,6 @@
 //! `vai workflow init`: scaffold a new workflow file (and a first test case).
 
-use crate::commands::{EXIT_INVALID, EXIT_OK};
+use crate::exit::{EXIT_INVALID, EXIT_OK};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
 use std::io::{BufRead, IsTerminal, Write};

@@ -1,7 +1,7 @@
 //! `vai workflow list`: the same library, listed the same way, as the playground's
 //! `GET /api/workflows` and the MCP server's `workflow.list`.
 
-use crate::commands::EXIT_OK;
+use crate::exit::EXIT_OK;
 use clap::Args;
 use vai_contract::{WorkflowList, WorkflowSource, WorkflowSummary};
 

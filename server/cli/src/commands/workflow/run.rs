@@ -1,8 +1,8 @@
 //! `vai workflow run`, stepping through the run in a terminal with `--step` and `--break`.
 
+use super::load::{load, print_diagnostics};
 use super::step::stepper;
-use super::{load, print_diagnostics};
-use crate::commands::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
+use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};
@@ -129,7 +129,7 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         // Step errors name the store without its path; the path is shown here.
         eprintln!("local store: {}", local.store.path().display());
     }
-    if app::needs_store(&plan) {
+    if app.needs_store(&plan) {
         match app.prepare_sample().await {
             Some(Ok(line)) if !args.quiet => eprintln!("{line}"),
             Some(Err(e)) => eprintln!("warning: {e}"),

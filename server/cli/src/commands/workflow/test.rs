@@ -1,7 +1,7 @@
 //! `vai workflow test`.
 
-use super::{load, print_diagnostics};
-use crate::commands::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
+use super::load::{load, print_diagnostics};
+use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config};
 use clap::Args;
 use serde_json::json;

@@ -1,6 +1,6 @@
 //! `vai workflow tools`: the tool catalog.
 
-use crate::commands::EXIT_OK;
+use crate::exit::EXIT_OK;
 use crate::{app, config::Config};
 use clap::Args;
 

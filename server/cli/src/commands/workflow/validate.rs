@@ -1,7 +1,7 @@
 //! `vai workflow validate`.
 
-use super::load;
-use crate::commands::{EXIT_INVALID, EXIT_OK};
+use super::load::load;
+use crate::exit::{EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config};
 use clap::Args;
 use serde_json::json;

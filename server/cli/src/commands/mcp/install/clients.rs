@@ -1,11 +1,13 @@
 //! The MCP clients vai can be added to: where each keeps its configuration file, the key its
 //! servers sit under and the entry it expects.
 
-use super::{InstallArgs, InstallError};
 use clap::ValueEnum;
 use serde_json::{Map, Value, json};
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+/// The name vai's server is registered under in every client.
+pub(super) const SERVER_NAME: &str = "vai";
 
 /// The MCP clients vai knows the configuration file of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -104,64 +106,4 @@ impl Places {
             cwd: std::env::current_dir()?,
         })
     }
-}
-
-/// The file to change and the entry to put in it.
-pub(super) struct Plan {
-    pub(super) target: Target,
-    pub(super) file: PathBuf,
-    /// A project file: a new one is readable by all ([`SHARED_FILE`](super::file::SHARED_FILE));
-    /// a new user file, which may come to hold other servers' keys, only by its owner.
-    pub(super) shared: bool,
-    pub(super) entry: Value,
-}
-
-pub(super) fn plan(args: &InstallArgs, exe: &Path, places: &Places) -> Result<Plan, InstallError> {
-    let exe_text = exe
-        .to_str()
-        .ok_or_else(|| InstallError::ExeNotUtf8(exe.to_path_buf()))?;
-    let entry = args.target.entry(exe_text, args.read_only);
-    let target = args.target;
-    if let Some(file) = &args.config {
-        return Ok(Plan {
-            target,
-            file: file.clone(),
-            shared: false,
-            entry,
-        });
-    }
-    if args.project {
-        let file = match target {
-            Target::ClaudeCode => places.cwd.join(".mcp.json"),
-            Target::Cursor => places.cwd.join(".cursor").join("mcp.json"),
-            Target::Vscode => places.cwd.join(".vscode").join("mcp.json"),
-            Target::Claude | Target::Windsurf => {
-                return Err(InstallError::NoProjectFile(target.client()));
-            }
-        };
-        return Ok(Plan {
-            target,
-            file,
-            shared: true,
-            entry,
-        });
-    }
-    let home = places.home.as_deref().ok_or(InstallError::NoHome)?;
-    let app_data = places.app_data.as_deref().ok_or(InstallError::NoHome)?;
-    let file = match target {
-        Target::Claude => app_data.join("Claude").join("claude_desktop_config.json"),
-        Target::ClaudeCode => home.join(".claude.json"),
-        Target::Cursor => home.join(".cursor").join("mcp.json"),
-        Target::Vscode => app_data.join("Code").join("User").join("mcp.json"),
-        Target::Windsurf => home
-            .join(".codeium")
-            .join("windsurf")
-            .join("mcp_config.json"),
-    };
-    Ok(Plan {
-        target,
-        file,
-        shared: false,
-        entry,
-    })
 }

@@ -1,8 +1,9 @@
 //! The client's configuration file: read and merged with vai's entry in memory, then written
 //! back atomically after a backup of the old one.
 
-use super::clients::Plan;
-use super::{InstallError, SERVER_NAME};
+use super::clients::SERVER_NAME;
+use super::error::InstallError;
+use super::plan::Plan;
 use serde_json::{Map, Value};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};

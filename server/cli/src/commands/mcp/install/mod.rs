@@ -1,95 +1,23 @@
 //! `vai mcp install`: the entry that makes an MCP client (Claude Desktop, Claude Code, Cursor,
 //! VS Code, Windsurf) start `vai mcp` over stdio — printed, or merged into the client's file.
 
+mod args;
 mod clients;
+mod error;
 mod file;
+mod plan;
 #[cfg(test)]
 mod tests;
 
-use crate::commands::{EXIT_INVALID, EXIT_OK};
-use clap::Args;
-use clients::{Places, Plan, Target, plan};
+pub(super) use args::InstallArgs;
+
+use crate::exit::{EXIT_INVALID, EXIT_OK};
+use clients::{Places, SERVER_NAME, Target};
 use file::{Change, merge_file, write_file};
+use plan::{Plan, plan};
 use serde_json::{Value, json};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
-
-/// The name vai's server is registered under in every client.
-const SERVER_NAME: &str = "vai";
-
-/// Add vai to an MCP client's configuration, so that the client starts `vai mcp` itself.
-///
-/// Prints the client's configuration file and the entry that belongs in it. With --write, merges
-/// the entry into that file: every other setting and server is kept, as are an existing vai
-/// entry's own fields (env, …); the old file is first copied to <file>.bak (or .bak.1, .bak.2, …:
-/// an earlier backup is never overwritten); a file that is not valid JSON is left untouched. The
-/// entry runs this vai executable by its absolute path.
-#[derive(Debug, Args)]
-#[command(after_long_help = FILES_HELP)]
-pub(super) struct InstallArgs {
-    /// The MCP client to configure.
-    #[arg(value_enum)]
-    target: Target,
-    /// Merge the entry into the configuration file instead of only printing it.
-    #[arg(long)]
-    write: bool,
-    /// Use the project's file in the current directory instead of your user-level one
-    /// (claude-code: .mcp.json, cursor: .cursor/mcp.json, vscode: .vscode/mcp.json).
-    #[arg(long)]
-    project: bool,
-    /// Start vai with --read-only: the client is offered only tools that change nothing (no
-    /// saving, renaming or deleting workflows, no runs or tool calls that write).
-    #[arg(long)]
-    read_only: bool,
-    /// Use this configuration file instead of the client's usual one (in the client's format).
-    #[arg(long, value_name = "PATH", conflicts_with = "project")]
-    config: Option<PathBuf>,
-}
-
-const FILES_HELP: &str = "\
-Configuration files (user level; with --project, in the current directory):
-  claude       macOS: ~/Library/Application Support/Claude/claude_desktop_config.json
-               Windows: %APPDATA%\\Claude\\claude_desktop_config.json
-               Linux: ~/.config/Claude/claude_desktop_config.json
-  claude-code  ~/.claude.json (user scope); --project: .mcp.json
-  cursor       ~/.cursor/mcp.json; --project: .cursor/mcp.json
-  vscode       the mcp.json of your VS Code user profile (~/.config/Code/User/mcp.json,
-               ~/Library/Application Support/Code/User/mcp.json, %APPDATA%\\Code\\User\\mcp.json);
-               --project: .vscode/mcp.json
-  windsurf     ~/.codeium/windsurf/mcp_config.json";
-
-/// Why nothing was (or would be) written.
-#[derive(Debug, thiserror::Error)]
-enum InstallError {
-    #[error("{0} has no project-level configuration file; leave out --project")]
-    NoProjectFile(&'static str),
-    #[error("cannot tell where your home directory is: set HOME, or name the file with --config")]
-    NoHome,
-    #[error("the path of this executable is not UTF-8 and cannot go in a JSON file: {}", .0.display())]
-    ExeNotUtf8(PathBuf),
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
-    /// Not a regular file (a FIFO, a device, a directory), or larger than a configuration file.
-    #[error("{0}; it was left as it is")]
-    NotAConfigFile(vai_workflow::fsutil::FileError),
-    #[error("{} is not valid JSON ({source}); it was left as it is: fix it, or add the entry by hand", path.display())]
-    NotJson {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-    #[error("{} does not hold a JSON object; it was left as it is", .0.display())]
-    NotObject(PathBuf),
-    #[error("\"{key}\" in {} is not a JSON object; it was left as it is", path.display())]
-    ContainerNotObject { path: PathBuf, key: &'static str },
-    #[error("cannot back up {} to {}: {source}", path.display(), backup.display())]
-    Backup {
-        path: PathBuf,
-        backup: PathBuf,
-        source: io::Error,
-    },
-    #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
-}
+use std::path::Path;
 
 pub(super) fn run(args: InstallArgs) -> anyhow::Result<u8> {
     let exe = std::env::current_exe()?;

@@ -1,9 +1,11 @@
 //! `vai mcp install` against scratch directories: each client's file, merging, backups, modes.
 
+use super::error::InstallError;
 use super::file::merge;
 use super::*;
 use clap::{CommandFactory, Parser};
 use std::fs;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const EXE: &str = "/opt/vai/bin/vai";

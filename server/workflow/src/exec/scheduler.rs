@@ -1,0 +1,381 @@
+//! The scheduler of one run: the event loop that takes each step as the walk finds it ready,
+//! skips it (its condition, a branch not taken, a single-step run), pauses before it
+//! (step-through), runs a `conditional` inline or spawns the step's task, and hands each end to
+//! the ledger; a failure without `continueOnError` or a cancellation stops the steps still
+//! running.
+
+use super::branch;
+use super::ledger::Ledger;
+use super::only::{Only, Turn};
+use super::options::{Mocks, RunOptions};
+use super::record::RunResult;
+use super::step::{Finished, StepTask, Success};
+use super::stepping::{self, PAUSE_IDLE_LIMIT, Resume, Stepping};
+use super::walk::Walk;
+use crate::compile::{Plan, StepKind};
+use crate::events::{EventSink, RunEvent};
+use crate::limits::{Budget, LimitError, Limits};
+use crate::scope::Context;
+use crate::tool::{Registry, ToolOutput};
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+/// One run of a plan: it takes the steps the walk hands out as they become ready, skips, pauses
+/// before or launches each, and records and reports what each one did.
+pub(super) struct Scheduler {
+    plan: Arc<Plan>,
+    registry: Arc<Registry>,
+    mocks: Arc<Mocks>,
+    cancel: CancellationToken,
+    sink: Arc<dyn EventSink>,
+    walk: Walk,
+    ledger: Ledger,
+    /// Why a step is to be skipped when its turn comes, as a conditional decided: a branch not
+    /// taken, or a conditional that failed or did not run.
+    branch_skip: Vec<Option<String>>,
+    limits: Limits,
+    /// The budget of recorded inputs, when the run records them.
+    record: Option<Arc<Budget>>,
+    /// With `RunOptions::only`: which steps run, replay or are skipped.
+    only: Option<Only>,
+    tasks: JoinSet<(usize, Finished)>,
+    /// A step-through run's handle, and the step it waits before (taken from the walk's ready
+    /// steps, not started; the steps ready after it wait behind it).
+    stepping: Option<Stepping>,
+    paused: Option<Paused>,
+    started: Instant,
+}
+
+/// A step the run waits before, and when the wait gives up (never, past the clock's range).
+struct Paused {
+    index: usize,
+    deadline: Option<tokio::time::Instant>,
+}
+
+impl Scheduler {
+    pub(super) fn new(
+        plan: Arc<Plan>,
+        registry: Arc<Registry>,
+        options: RunOptions,
+        sink: Arc<dyn EventSink>,
+        context: Context,
+    ) -> Self {
+        let n = plan.steps.len();
+        let walk = Walk::new(&plan);
+        let ledger = Ledger::new(plan.clone(), sink.clone(), context, &options.limits);
+        let only = options.only.map(|only| Only::new(&plan, only));
+        Self {
+            limits: options.limits,
+            record: options
+                .capture_inputs
+                .then(|| Arc::new(options.limits.run_budget())),
+            only,
+            plan,
+            registry,
+            mocks: Arc::new(options.mocks),
+            cancel: options.cancel,
+            sink,
+            walk,
+            ledger,
+            branch_skip: vec![None; n],
+            tasks: JoinSet::new(),
+            stepping: options.stepping,
+            paused: None,
+            started: Instant::now(),
+        }
+    }
+
+    pub(super) async fn run(mut self) -> RunResult {
+        self.sink.emit(RunEvent::RunStarted {
+            workflow: self.plan.workflow.name.clone(),
+            layers: self.plan.layer_ids(),
+            total_steps: self.plan.steps.len(),
+        });
+        let mut failure: Option<String> = None;
+        // Why the run was cancelled, when it was.
+        let mut cancelled: Option<String> = None;
+        loop {
+            while failure.is_none() && self.paused.is_none() {
+                let Some(i) = self.walk.next_ready() else {
+                    break;
+                };
+                if let Err(e) = self.start(i) {
+                    failure = Some(e);
+                }
+            }
+            if failure.is_some() || (self.tasks.is_empty() && self.paused.is_none()) {
+                break;
+            }
+            // While paused, the steps already running go on and their events flow.
+            let paused = self.paused.is_some();
+            let idle = self.paused.as_ref().and_then(|p| p.deadline);
+            tokio::select! {
+                biased;
+                _ = self.cancel.cancelled() => {
+                    cancelled = Some("the run was cancelled".to_string());
+                    break;
+                }
+                resume = stepping::resumed(self.stepping.as_ref()), if paused => {
+                    if let Err(e) = self.resume(resume) {
+                        failure = Some(e);
+                    }
+                }
+                _ = tokio::time::sleep_until(idle.unwrap_or_else(tokio::time::Instant::now)), if idle.is_some() => {
+                    let limit = self.stepping.as_ref().map_or(PAUSE_IDLE_LIMIT, Stepping::idle_limit);
+                    cancelled = Some(format!(
+                        "the run was paused for {} without Next or Continue",
+                        stepping::describe(limit)
+                    ));
+                    break;
+                }
+                joined = self.tasks.join_next(), if !self.tasks.is_empty() => {
+                    let Some(joined) = joined else { break };
+                    match joined {
+                        Ok((i, finished)) => {
+                            if let Err(e) = self.finish(i, finished) {
+                                failure = Some(e);
+                            }
+                        }
+                        Err(e) if e.is_panic() => failure = Some(format!("a step task panicked: {e}")),
+                        Err(_) => {}
+                    }
+                }
+            }
+        }
+        self.stop_running();
+        if let Some(stepping) = &self.stepping {
+            stepping.close();
+        }
+        self.ledger
+            .end(cancelled, failure, &self.limits, self.started)
+    }
+
+    /// Begin step `i`: skip it, pause before it, or launch it.
+    fn start(&mut self, i: usize) -> Result<(), String> {
+        let step = &self.plan.steps[i];
+        if let Some(only) = &mut self.only {
+            match only.turn(i, &step.id) {
+                Turn::Run => {}
+                Turn::Replay(output) => return self.replay(i, output),
+                Turn::Skip(reason) => return self.skip(i, reason),
+            }
+        }
+        if let Some(reason) = self.branch_skip[i].take() {
+            return self.skip(i, reason);
+        }
+        if let Some(cond) = &step.condition {
+            match cond.eval(self.ledger.context(), &self.limits.value_budget()) {
+                Ok(true) => {}
+                Ok(false) => return self.skip(i, "condition not met".to_string()),
+                Err(l) => return self.fail_at_start(i, LimitError::new("condition", l)),
+            }
+        }
+        if let Some(breakpoint) = self.stepping.as_ref().and_then(|s| s.pauses_at(&step.id)) {
+            self.pause(i, breakpoint);
+            return Ok(());
+        }
+        self.launch(i)
+    }
+
+    /// Wait before step `i` (whose skip and condition are decided) until a resume, showing the
+    /// inputs it will get.
+    fn pause(&mut self, i: usize, breakpoint: bool) {
+        let Some(stepping) = &self.stepping else {
+            return;
+        };
+        let step = &self.plan.steps[i];
+        let inputs = self.task(i).preview().map(Arc::new);
+        stepping.pause(&step.id);
+        let deadline = tokio::time::Instant::now().checked_add(stepping.idle_limit());
+        self.sink.emit(RunEvent::Paused {
+            step_id: step.id.clone(),
+            name: step.name.clone(),
+            tool: step.tool.clone(),
+            breakpoint,
+            inputs,
+        });
+        self.paused = Some(Paused { index: i, deadline });
+    }
+
+    /// Launch the step the run is paused before.
+    fn resume(&mut self, resume: Resume) -> Result<(), String> {
+        let Some(paused) = self.paused.take() else {
+            return Ok(());
+        };
+        self.sink.emit(RunEvent::Resumed {
+            step_id: self.plan.steps[paused.index].id.clone(),
+            action: resume.action,
+            breakpoints: resume.breakpoints,
+        });
+        self.launch(paused.index)
+    }
+
+    /// Step `i`'s task, over the part of the context it may read.
+    fn task(&self, i: usize) -> StepTask {
+        StepTask {
+            plan: self.plan.clone(),
+            index: i,
+            registry: self.registry.clone(),
+            mocks: self.mocks.clone(),
+            sink: self.sink.clone(),
+            scope: self.ledger.scope_of(i),
+            limits: self.limits,
+            record: self.record.clone(),
+        }
+    }
+
+    /// A minimum duration for each step's report (step-through runs), zero otherwise.
+    fn pace(&self) -> Duration {
+        self.stepping
+            .as_ref()
+            .map_or(Duration::ZERO, Stepping::pace)
+    }
+
+    /// Start step `i`: run a conditional inline, or spawn its task.
+    fn launch(&mut self, i: usize) -> Result<(), String> {
+        self.mark_started(i);
+        let step = &self.plan.steps[i];
+        let pace = self.pace();
+        if let StepKind::Conditional {
+            condition,
+            then,
+            otherwise,
+        } = &step.kind
+        {
+            let started = Instant::now();
+            let decision = match branch::decide(
+                &self.plan,
+                condition,
+                then,
+                otherwise,
+                self.ledger.context(),
+                &self.limits,
+            ) {
+                Ok(decision) => decision,
+                Err(e) => {
+                    return self.finish(i, Finished::failed(e.to_string(), started.elapsed()));
+                }
+            };
+            for j in decision.skipped {
+                self.branch_skip[j] = Some("conditional branch not taken".to_string());
+            }
+            let finished = Finished {
+                result: Success::checked(ToolOutput::new(decision.output), &self.limits),
+                duration: started.elapsed(),
+                inputs: None,
+            };
+            if pace.is_zero() {
+                return self.finish(i, finished);
+            }
+            // Reported after the pace, like any other step; the branch is decided already.
+            self.tasks.spawn(async move {
+                tokio::time::sleep(pace).await;
+                (i, finished)
+            });
+            return Ok(());
+        }
+        let task = self.task(i);
+        self.tasks.spawn(async move {
+            let paced = tokio::time::Instant::now() + pace;
+            let started = Instant::now();
+            let (result, inputs) = task.execute().await;
+            // The step's own time; the pace only holds its report back.
+            let duration = started.elapsed();
+            if !pace.is_zero() {
+                tokio::time::sleep_until(paced).await;
+            }
+            let finished = Finished {
+                result,
+                duration,
+                inputs: inputs.map(Arc::new),
+            };
+            (i, finished)
+        });
+        Ok(())
+    }
+
+    /// Tell the sink step `i` started, and count it as running.
+    fn mark_started(&mut self, i: usize) {
+        self.ledger.started(i);
+        self.walk.start(i);
+    }
+
+    /// Fail step `i` before it ran (its condition could not be evaluated).
+    fn fail_at_start(&mut self, i: usize, error: LimitError) -> Result<(), String> {
+        self.mark_started(i);
+        self.finish(i, Finished::failed(error.to_string(), Duration::ZERO))
+    }
+
+    /// Complete step `i` at once with an output recorded earlier (single-step runs).
+    fn replay(&mut self, i: usize, output: Value) -> Result<(), String> {
+        self.mark_started(i);
+        let finished = Finished {
+            result: Success::checked(
+                ToolOutput {
+                    backend: Some("replay".into()),
+                    ..ToolOutput::new(output)
+                },
+                &self.limits,
+            ),
+            duration: Duration::ZERO,
+            inputs: None,
+        };
+        self.finish(i, finished)
+    }
+
+    fn skip(&mut self, i: usize, reason: String) -> Result<(), String> {
+        self.ledger.skipped(i, reason);
+        let step = &self.plan.steps[i];
+        if let StepKind::Conditional {
+            then, otherwise, ..
+        } = &step.kind
+        {
+            // A conditional that did not run decides nothing: neither branch runs.
+            for &j in then.iter().chain(otherwise) {
+                self.branch_skip[j] = Some(format!("conditional \"{}\" did not run", step.id));
+            }
+        }
+        self.done(i);
+        Ok(())
+    }
+
+    /// Record a finished task; `Err` when the failure ends the run.
+    fn finish(&mut self, i: usize, finished: Finished) -> Result<(), String> {
+        if let Err(error) = self.ledger.finished(i, finished) {
+            let step = &self.plan.steps[i];
+            if !step.continue_on_error {
+                self.walk.stop(i);
+                return Err(format!("step \"{}\" failed: {error}", step.id));
+            }
+            if let StepKind::Conditional {
+                then, otherwise, ..
+            } = &step.kind
+            {
+                for &j in then.iter().chain(otherwise) {
+                    self.branch_skip[j] = Some(format!("conditional \"{}\" failed", step.id));
+                }
+            }
+        }
+        self.done(i);
+        Ok(())
+    }
+
+    /// Step `i` is done: the steps waiting for it may start, and the outputs nobody reads any
+    /// more leave the context.
+    fn done(&mut self, i: usize) {
+        let ledger = &mut self.ledger;
+        self.walk
+            .done(i, &self.plan.steps[i].deps, |d| ledger.forget(d));
+    }
+
+    /// Cancel the running steps, and the one the run is paused before (it never started).
+    fn stop_running(&mut self) {
+        self.tasks.abort_all();
+        let paused = self.paused.take().map(|p| p.index);
+        let ledger = &mut self.ledger;
+        self.walk.cancel(paused, |i| ledger.cancelled(i));
+    }
+}
