@@ -2,9 +2,9 @@
 // Lists import cycles between the files of each Rust crate under server/: file A depends on
 // file B when A names an item of B's module — through `use` or a path in its code (`crate::…`,
 // `super::…`, `self::…`, or a child module's name) — following `pub use` re-exports to where an
-// item is defined. A `pub use` itself is a facade for the crate's users, not a dependency. Test code (`tests.rs`, `*_tests.rs`, anything after
-// `#[cfg(test)]`) is left out: a test may read its parent. Exits 1 when any crate has a cycle,
-// printing each as the files that form it.
+// item is defined. A `pub use` itself is a facade for the crate's users, not a dependency. Test
+// code (`tests.rs`, `*_tests.rs`, an item marked `#[cfg(test)]`) is left out: a test may read
+// its parent. Exits 1 when any crate has a cycle, printing each as the files that form it.
 //
 //   node scripts/import-cycles.mjs            # every crate
 //   node scripts/import-cycles.mjs --graph    # also print each crate's edges
@@ -75,8 +75,31 @@ function code(text) {
       i++
     }
   }
-  const test = out.indexOf('#[cfg(test)]')
-  return test >= 0 ? out.slice(0, test) : out
+  return withoutTestItems(out)
+}
+
+/** `code` without each item marked `#[cfg(test)]` (a `mod tests;`, or a braced block). */
+function withoutTestItems(code) {
+  let out = ''
+  let from = 0
+  for (;;) {
+    const at = code.indexOf('#[cfg(test)]', from)
+    if (at < 0) return out + code.slice(from)
+    out += code.slice(from, at)
+    const semi = code.indexOf(';', at)
+    const brace = code.indexOf('{', at)
+    if (brace < 0 || (semi >= 0 && semi < brace)) {
+      from = semi < 0 ? code.length : semi + 1
+      continue
+    }
+    let depth = 0
+    let i = brace
+    for (; i < code.length; i++) {
+      if (code[i] === '{') depth++
+      else if (code[i] === '}' && --depth === 0) break
+    }
+    from = i + 1
+  }
 }
 
 /** The paths a `use` tree names, expanded: `a::{b, c::{d, self}}` → a::b, a::c::d, a::c. */

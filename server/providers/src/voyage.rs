@@ -191,7 +191,7 @@ impl VoyageClient {
     ) -> BoxFuture<'a, Result<Part<T>, ProviderError>> {
         Box::pin(async move {
             match call(range.clone()).await {
-                Err(e) if range.len() > 1 && wire::is_batch_too_large(&e) => {
+                Err(e) if range.len() > 1 && is_batch_too_large(&e) => {
                     let mid = range.start + range.len() / 2;
                     let left = self.split_on_rejection(range.start..mid, call).await?;
                     let right = self.split_on_rejection(mid..range.end, call).await?;
@@ -306,5 +306,16 @@ impl Reranker for VoyageClient {
             model: all.model,
             usage: TokenUsage::input(all.tokens),
         })
+    }
+}
+
+/// Whether the service refused a batch for holding too many tokens, which a smaller batch fixes.
+fn is_batch_too_large(error: &ProviderError) -> bool {
+    match error {
+        ProviderError::InvalidRequest { message, .. } => {
+            let m = message.to_ascii_lowercase();
+            m.contains("batch") && m.contains("token")
+        }
+        _ => false,
     }
 }

@@ -360,17 +360,6 @@ impl VoyageClient {
     }
 }
 
-/// Whether the service refused a batch for holding too many tokens, which a smaller batch fixes.
-pub(super) fn is_batch_too_large(error: &ProviderError) -> bool {
-    match error {
-        ProviderError::InvalidRequest { message, .. } => {
-            let m = message.to_ascii_lowercase();
-            m.contains("batch") && m.contains("token")
-        }
-        _ => false,
-    }
-}
-
 fn malformed(endpoint: &str, what: String) -> ProviderError {
     ProviderError::other(NAME, format!("Voyage AI answered /{endpoint} with {what}"))
 }
