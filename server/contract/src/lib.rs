@@ -50,8 +50,8 @@ pub fn typescript() -> String {
         Formatters, InputDecl, InputType, Note, RetryPolicy, Step, UiPosition, Workflow, WorkflowUi,
     };
     use vai_workflow::{
-        ApiCalls, Category, Diagnostic, Estimate, Mode, Resume, ResumeAction, RunEvent, RunStatus,
-        Severity, StepThrough, Usage,
+        ApiCalls, Category, Diagnostic, DiagnosticCode, Estimate, Mode, Resume, ResumeAction,
+        RunEvent, RunStatus, Severity, StepThrough, Usage,
     };
 
     // Every integer on the wire fits a JavaScript number.
@@ -91,6 +91,7 @@ pub fn typescript() -> String {
         // engine types
         Mode,
         Severity,
+        DiagnosticCode,
         Diagnostic,
         Category,
         ApiCalls,

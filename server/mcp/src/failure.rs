@@ -71,7 +71,7 @@ impl Violation {
                 _ => String::new(),
             },
         };
-        Self::new(path, d.code, d.message.clone())
+        Self::new(path, d.code.as_str(), d.message.clone())
     }
 }
 
@@ -222,6 +222,7 @@ impl From<Failure> for CallToolResult {
 mod tests {
     use super::*;
     use serde_json::json;
+    use vai_workflow::DiagnosticCode;
 
     #[test]
     fn the_body_has_every_field_of_the_contract() {
@@ -246,16 +247,16 @@ mod tests {
     #[test]
     fn an_invalid_workflow_lists_every_error_and_places_the_first() {
         let diagnostics = vec![
-            Diagnostic::error("UNKNOWN_TOOL", "unknown tool \"serch\"")
+            Diagnostic::error(DiagnosticCode::InvalidTool, "unknown tool \"serch\"")
                 .step("s")
                 .field("tool"),
-            Diagnostic::warning("W", "a warning"),
-            Diagnostic::error("UNKNOWN_STEP_REF", "references unknown step").step("t"),
+            Diagnostic::warning(DiagnosticCode::OrphanNode, "a warning"),
+            Diagnostic::error(DiagnosticCode::UnknownStepRef, "references unknown step").step("t"),
         ];
         let failure = Failure::invalid_workflow(&diagnostics);
         assert_eq!(failure.violations.len(), 2);
         assert_eq!(failure.violations[0].path, "steps[s].tool");
-        assert_eq!(failure.violations[0].rule, "UNKNOWN_TOOL");
+        assert_eq!(failure.violations[0].rule, "INVALID_TOOL");
         assert_eq!(failure.context.step_id.as_deref(), Some("s"));
         assert_eq!(failure.context.path.as_deref(), Some("tool"));
         assert!(failure.message.starts_with("the workflow has 2 errors"));

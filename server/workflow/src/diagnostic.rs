@@ -13,6 +13,126 @@ pub enum Severity {
     Info,
 }
 
+/// Every code a finding carries: stable, listed in docs/workflows.md (a test checks), and a
+/// union type in TypeScript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DiagnosticCode {
+    CircularDependency,
+    DuplicateId,
+    EmptyCondition,
+    FileTooLarge,
+    InvalidCondition,
+    InvalidDefinition,
+    InvalidForeach,
+    InvalidFormatters,
+    InvalidInput,
+    InvalidInputType,
+    InvalidJson,
+    InvalidStepId,
+    InvalidTool,
+    InvalidUi,
+    InvalidVersion,
+    LimitExceeded,
+    MissingInputs,
+    MissingRequiredInput,
+    MissingSteps,
+    MissingStepId,
+    MissingStepName,
+    MissingTool,
+    MissingWorkflowName,
+    NotUpstream,
+    OrphanNode,
+    TemplateSyntax,
+    TooDeep,
+    UnknownDependsOn,
+    UnknownStepRef,
+}
+
+impl DiagnosticCode {
+    /// Every code.
+    pub const ALL: [DiagnosticCode; 29] = [
+        DiagnosticCode::CircularDependency,
+        DiagnosticCode::DuplicateId,
+        DiagnosticCode::EmptyCondition,
+        DiagnosticCode::FileTooLarge,
+        DiagnosticCode::InvalidCondition,
+        DiagnosticCode::InvalidDefinition,
+        DiagnosticCode::InvalidForeach,
+        DiagnosticCode::InvalidFormatters,
+        DiagnosticCode::InvalidInput,
+        DiagnosticCode::InvalidInputType,
+        DiagnosticCode::InvalidJson,
+        DiagnosticCode::InvalidStepId,
+        DiagnosticCode::InvalidTool,
+        DiagnosticCode::InvalidUi,
+        DiagnosticCode::InvalidVersion,
+        DiagnosticCode::LimitExceeded,
+        DiagnosticCode::MissingInputs,
+        DiagnosticCode::MissingRequiredInput,
+        DiagnosticCode::MissingSteps,
+        DiagnosticCode::MissingStepId,
+        DiagnosticCode::MissingStepName,
+        DiagnosticCode::MissingTool,
+        DiagnosticCode::MissingWorkflowName,
+        DiagnosticCode::NotUpstream,
+        DiagnosticCode::OrphanNode,
+        DiagnosticCode::TemplateSyntax,
+        DiagnosticCode::TooDeep,
+        DiagnosticCode::UnknownDependsOn,
+        DiagnosticCode::UnknownStepRef,
+    ];
+
+    /// The code as written in messages and JSON (`UNKNOWN_STEP_REF`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticCode::CircularDependency => "CIRCULAR_DEPENDENCY",
+            DiagnosticCode::DuplicateId => "DUPLICATE_ID",
+            DiagnosticCode::EmptyCondition => "EMPTY_CONDITION",
+            DiagnosticCode::FileTooLarge => "FILE_TOO_LARGE",
+            DiagnosticCode::InvalidCondition => "INVALID_CONDITION",
+            DiagnosticCode::InvalidDefinition => "INVALID_DEFINITION",
+            DiagnosticCode::InvalidForeach => "INVALID_FOREACH",
+            DiagnosticCode::InvalidFormatters => "INVALID_FORMATTERS",
+            DiagnosticCode::InvalidInput => "INVALID_INPUT",
+            DiagnosticCode::InvalidInputType => "INVALID_INPUT_TYPE",
+            DiagnosticCode::InvalidJson => "INVALID_JSON",
+            DiagnosticCode::InvalidStepId => "INVALID_STEP_ID",
+            DiagnosticCode::InvalidTool => "INVALID_TOOL",
+            DiagnosticCode::InvalidUi => "INVALID_UI",
+            DiagnosticCode::InvalidVersion => "INVALID_VERSION",
+            DiagnosticCode::LimitExceeded => "LIMIT_EXCEEDED",
+            DiagnosticCode::MissingInputs => "MISSING_INPUTS",
+            DiagnosticCode::MissingRequiredInput => "MISSING_REQUIRED_INPUT",
+            DiagnosticCode::MissingSteps => "MISSING_STEPS",
+            DiagnosticCode::MissingStepId => "MISSING_STEP_ID",
+            DiagnosticCode::MissingStepName => "MISSING_STEP_NAME",
+            DiagnosticCode::MissingTool => "MISSING_TOOL",
+            DiagnosticCode::MissingWorkflowName => "MISSING_WORKFLOW_NAME",
+            DiagnosticCode::NotUpstream => "NOT_UPSTREAM",
+            DiagnosticCode::OrphanNode => "ORPHAN_NODE",
+            DiagnosticCode::TemplateSyntax => "TEMPLATE_SYNTAX",
+            DiagnosticCode::TooDeep => "TOO_DEEP",
+            DiagnosticCode::UnknownDependsOn => "UNKNOWN_DEPENDS_ON",
+            DiagnosticCode::UnknownStepRef => "UNKNOWN_STEP_REF",
+        }
+    }
+}
+
+impl fmt::Display for DiagnosticCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Tests and tools compare a code with its name as written.
+impl PartialEq<&str> for DiagnosticCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -20,7 +140,7 @@ pub enum Severity {
 pub struct Diagnostic {
     pub severity: Severity,
     /// Stable code, e.g. `UNKNOWN_STEP_REF` (listed in docs/workflows.md).
-    pub code: &'static str,
+    pub code: DiagnosticCode,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -43,7 +163,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn error(code: DiagnosticCode, message: impl Into<String>) -> Self {
         Self {
             severity: Severity::Error,
             code,
@@ -56,14 +176,14 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn warning(code: DiagnosticCode, message: impl Into<String>) -> Self {
         Self {
             severity: Severity::Warning,
             ..Self::error(code, message)
         }
     }
 
-    pub fn info(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn info(code: DiagnosticCode, message: impl Into<String>) -> Self {
         Self {
             severity: Severity::Info,
             ..Self::error(code, message)
@@ -120,4 +240,23 @@ impl fmt::Display for Diagnostic {
 /// True when any diagnostic is an error.
 pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(Diagnostic::is_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/workflows.md lists every code, as serde writes it.
+    #[test]
+    fn every_code_is_documented() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/workflows.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        for code in DiagnosticCode::ALL {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+            assert!(
+                doc.contains(&format!("`{code}`")),
+                "docs/workflows.md does not list {code}"
+            );
+        }
+    }
 }

@@ -37,7 +37,7 @@ pub mod test_cases;
 pub(crate) mod test_support;
 
 pub use compile::{Compiled, Mode, Plan, compile};
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use estimate::{Estimate, estimate};
 pub use events::{EventSink, ResumeAction, RunEvent, RunStatus};
 pub use exec::{

@@ -121,16 +121,16 @@ fn human(bytes: u64) -> String {
 
 /// A limit hit while making the value of `field` (`inputs.text`, `output`, `condition`, …).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {limit} [{}]", Self::CODE)]
+#[error(
+    "{field}: {limit} [{}]",
+    crate::diagnostic::DiagnosticCode::LimitExceeded
+)]
 pub struct LimitError {
     pub field: String,
     pub limit: Limit,
 }
 
 impl LimitError {
-    /// The error code step failures caused by a limit carry.
-    pub const CODE: &'static str = "LIMIT_EXCEEDED";
-
     pub fn new(field: impl Into<String>, limit: Limit) -> Self {
         Self {
             field: field.into(),

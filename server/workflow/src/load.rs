@@ -1,6 +1,7 @@
 //! Reading workflow files: size and depth limits, JSON syntax errors with line and column.
 
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::DiagnosticCode;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -32,7 +33,7 @@ pub fn parse_json(text: &str) -> Result<Value, Box<Diagnostic>> {
         if msg.contains("recursion limit") {
             Box::new(
                 Diagnostic::error(
-                    "TOO_DEEP",
+                    DiagnosticCode::TooDeep,
                     "the JSON is nested too deeply (more than 128 levels)",
                 )
                 .at(e.line(), e.column()),
@@ -43,8 +44,11 @@ pub fn parse_json(text: &str) -> Result<Value, Box<Diagnostic>> {
                 None => msg,
             };
             Box::new(
-                Diagnostic::error("INVALID_JSON", format!("not valid JSON: {message}"))
-                    .at(e.line(), e.column()),
+                Diagnostic::error(
+                    DiagnosticCode::InvalidJson,
+                    format!("not valid JSON: {message}"),
+                )
+                .at(e.line(), e.column()),
             )
         }
     })
@@ -52,7 +56,7 @@ pub fn parse_json(text: &str) -> Result<Value, Box<Diagnostic>> {
 
 fn too_large(bytes: u64) -> Box<Diagnostic> {
     Box::new(Diagnostic::error(
-        "FILE_TOO_LARGE",
+        DiagnosticCode::FileTooLarge,
         format!("the file is {bytes} bytes; workflow files are limited to {MAX_FILE_BYTES} bytes"),
     ))
 }

@@ -183,13 +183,19 @@ export type ValidationMode = "strict" | "draft";
 export type Severity = "error" | "warning" | "info";
 
 /**
+ * Every code a finding carries: stable, listed in docs/workflows.md (a test checks), and a
+ * union type in TypeScript.
+ */
+export type DiagnosticCode = "CIRCULAR_DEPENDENCY" | "DUPLICATE_ID" | "EMPTY_CONDITION" | "FILE_TOO_LARGE" | "INVALID_CONDITION" | "INVALID_DEFINITION" | "INVALID_FOREACH" | "INVALID_FORMATTERS" | "INVALID_INPUT" | "INVALID_INPUT_TYPE" | "INVALID_JSON" | "INVALID_STEP_ID" | "INVALID_TOOL" | "INVALID_UI" | "INVALID_VERSION" | "LIMIT_EXCEEDED" | "MISSING_INPUTS" | "MISSING_REQUIRED_INPUT" | "MISSING_STEPS" | "MISSING_STEP_ID" | "MISSING_STEP_NAME" | "MISSING_TOOL" | "MISSING_WORKFLOW_NAME" | "NOT_UPSTREAM" | "ORPHAN_NODE" | "TEMPLATE_SYNTAX" | "TOO_DEEP" | "UNKNOWN_DEPENDS_ON" | "UNKNOWN_STEP_REF";
+
+/**
  * One finding.
  */
 export type Diagnostic = { severity: Severity, 
 /**
  * Stable code, e.g. `UNKNOWN_STEP_REF` (listed in docs/workflows.md).
  */
-code: string, message: string, stepId?: string, 
+code: DiagnosticCode, message: string, stepId?: string, 
 /**
  * Dotted field path within the step or file, e.g. `inputs.query` or `inputs.arrays[1]`.
  */

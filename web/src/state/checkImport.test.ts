@@ -4,7 +4,7 @@ import { checkImport, MAX_WORKFLOW_BYTES } from './checkImport'
 
 const planText = vi.fn(async () => ({
   valid: false,
-  diagnostics: [{ severity: 'error' as const, code: 'INVALID_JSON', message: 'trailing comma', line: 3, column: 7 }],
+  diagnostics: [{ severity: 'error' as const, code: 'INVALID_JSON' as const, message: 'trailing comma', line: 3, column: 7 }],
 }))
 
 describe('checkImport', () => {

@@ -9,6 +9,7 @@ use super::plan::{Edge, Plan, PlannedStep};
 use super::refs::{parse_template, references_by_field, unknown_ref};
 use super::step::StepCx;
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::DiagnosticCode;
 use crate::model::Workflow;
 use crate::tool::Registry;
 use std::collections::HashMap;
@@ -92,7 +93,7 @@ pub(super) fn plan(w: &Workflow, registry: &Registry, d: &mut Diags) -> (Option<
             let names: Vec<&str> = cycle.iter().map(|&i| w.steps[i].id.as_str()).collect();
             d.push(
                 Diagnostic::error(
-                    "CIRCULAR_DEPENDENCY",
+                    DiagnosticCode::CircularDependency,
                     format!("circular dependency: {}", names.join(" -> ")),
                 )
                 .step(names[0]),
@@ -110,8 +111,11 @@ pub(super) fn plan(w: &Workflow, registry: &Registry, d: &mut Diags) -> (Option<
         for (i, s) in w.steps.iter().enumerate() {
             if deps[i].is_empty() && !dependents[i] {
                 d.draft_only(
-                    Diagnostic::info("ORPHAN_NODE", "the step is not connected to any other step")
-                        .step(&s.id),
+                    Diagnostic::info(
+                        DiagnosticCode::OrphanNode,
+                        "the step is not connected to any other step",
+                    )
+                    .step(&s.id),
                 );
             }
         }

@@ -2,6 +2,7 @@
 
 use super::diags::Diags;
 use super::nearest::nearest;
+use crate::diagnostic::DiagnosticCode;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::expr::Reference;
 use crate::template::{Template, TemplateError};
@@ -50,7 +51,7 @@ pub(super) fn unknown_ref(
     .map(|n| format!("; did you mean \"{n}\"?"))
     .unwrap_or_default();
     let mut diag = Diagnostic::error(
-        "UNKNOWN_STEP_REF",
+        DiagnosticCode::UnknownStepRef,
         format!(
             "\"{}\" references unknown step \"{}\"{hint}",
             r.path, r.root
@@ -87,7 +88,7 @@ pub(super) fn parse_template(
 
 pub(super) fn syntax_diag(e: &TemplateError, field: &str) -> Diagnostic {
     Diagnostic::error(
-        "TEMPLATE_SYNTAX",
+        DiagnosticCode::TemplateSyntax,
         format!(
             "template syntax error: {} at position {}",
             e.message, e.position

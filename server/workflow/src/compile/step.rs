@@ -8,6 +8,7 @@ use super::outline::InputRef;
 use super::plan::{DEFAULT_FOR_EACH_CONCURRENCY, DependencyKind, Edge, PlannedStep, StepKind};
 use super::refs::{GLOBALS, parse_template, references_by_field, syntax_diag, unknown_ref};
 use crate::control::{CONDITIONAL, LOOP, LOOP_HARD_MAX};
+use crate::diagnostic::DiagnosticCode;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::expr::Reference;
 use crate::model::{Step, is_valid_id};
@@ -45,7 +46,7 @@ impl StepCx<'_> {
             if step.inputs.get(req).is_none_or(Value::is_null) {
                 self.soft(
                     Diagnostic::error(
-                        "MISSING_REQUIRED_INPUT",
+                        DiagnosticCode::MissingRequiredInput,
                         format!("{}: input \"{req}\" is required", spec.name),
                     )
                     .field(format!("inputs.{req}")),
@@ -77,7 +78,7 @@ impl StepCx<'_> {
                     Some(Value::String(_)) => {
                         self.soft(
                             Diagnostic::error(
-                                "EMPTY_CONDITION",
+                                DiagnosticCode::EmptyCondition,
                                 "conditional: \"condition\" is empty",
                             )
                             .field("inputs.condition"),
@@ -87,7 +88,7 @@ impl StepCx<'_> {
                     Some(_) => {
                         self.fail(
                             Diagnostic::error(
-                                "INVALID_CONDITION",
+                                DiagnosticCode::InvalidCondition,
                                 "conditional: \"condition\" must be a string expression",
                             )
                             .field("inputs.condition"),
@@ -126,7 +127,7 @@ impl StepCx<'_> {
                 {
                     self.fail(
                         Diagnostic::error(
-                            "LIMIT_EXCEEDED",
+                            DiagnosticCode::LimitExceeded,
                             format!("loop: maxIterations is {n}; the limit is {LOOP_HARD_MAX}"),
                         )
                         .field("inputs.maxIterations"),
@@ -150,7 +151,7 @@ impl StepCx<'_> {
                                         .map(DeferredValue::Condition)
                                 }
                                 (DeferredKind::Condition, _) => {
-                                    self.fail(Diagnostic::error("INVALID_CONDITION", format!("{}: \"{k}\" must be a string expression such as \"item.score > 0.5\"", spec.name)).field(field));
+                                    self.fail(Diagnostic::error(DiagnosticCode::InvalidCondition, format!("{}: \"{k}\" must be a string expression such as \"item.score > 0.5\"", spec.name)).field(field));
                                     None
                                 }
                                 (DeferredKind::Template, v) => self
@@ -214,8 +215,11 @@ impl StepCx<'_> {
         for dep in self.step.depends_on.iter().flatten() {
             match self.index.get(dep) {
                 Some(&j) if j == self.i => self.fail(
-                    Diagnostic::error("CIRCULAR_DEPENDENCY", "a step cannot depend on itself")
-                        .field("dependsOn"),
+                    Diagnostic::error(
+                        DiagnosticCode::CircularDependency,
+                        "a step cannot depend on itself",
+                    )
+                    .field("dependsOn"),
                 ),
                 Some(&j) => self.edges.push(Edge {
                     from: j,
@@ -230,7 +234,7 @@ impl StepCx<'_> {
                         .unwrap_or_default();
                     self.fail(
                         Diagnostic::error(
-                            "UNKNOWN_DEPENDS_ON",
+                            DiagnosticCode::UnknownDependsOn,
                             format!("dependsOn names unknown step \"{dep}\"{hint}"),
                         )
                         .field("dependsOn")
@@ -248,7 +252,7 @@ impl StepCx<'_> {
             Some(_) => {
                 self.fail(
                     Diagnostic::error(
-                        "MISSING_REQUIRED_INPUT",
+                        DiagnosticCode::MissingRequiredInput,
                         "loop: \"as\" must be a name such as \"chunk\"",
                     )
                     .field("inputs.as"),
@@ -260,7 +264,7 @@ impl StepCx<'_> {
         if self.index.contains_key(&var) {
             self.d.push(
                 Diagnostic::warning(
-                    "INVALID_INPUT",
+                    DiagnosticCode::InvalidInput,
                     format!(
                         "loop: \"as\" name \"{var}\" hides the step of that id inside the loop"
                     ),
@@ -274,7 +278,7 @@ impl StepCx<'_> {
             Some(_) => {
                 self.fail(
                     Diagnostic::error(
-                        "MISSING_REQUIRED_INPUT",
+                        DiagnosticCode::MissingRequiredInput,
                         "loop: \"step\" must be an object {\"tool\": …, \"inputs\": {…}}",
                     )
                     .field("inputs.step"),
@@ -287,7 +291,7 @@ impl StepCx<'_> {
             Some(Value::String(t)) if t == CONDITIONAL || t == LOOP => {
                 self.fail(
                     Diagnostic::error(
-                        "INVALID_TOOL",
+                        DiagnosticCode::InvalidTool,
                         format!("loop: the inner step cannot be a \"{t}\""),
                     )
                     .field("inputs.step.tool"),
@@ -302,7 +306,7 @@ impl StepCx<'_> {
                         .unwrap_or_default();
                     self.fail(
                         Diagnostic::error(
-                            "INVALID_TOOL",
+                            DiagnosticCode::InvalidTool,
                             format!("loop: inner step has unknown tool \"{t}\"{hint}"),
                         )
                         .field("inputs.step.tool"),
@@ -313,7 +317,7 @@ impl StepCx<'_> {
             _ => {
                 self.fail(
                     Diagnostic::error(
-                        "MISSING_TOOL",
+                        DiagnosticCode::MissingTool,
                         "loop: the inner step needs a string \"tool\"",
                     )
                     .field("inputs.step.tool"),
@@ -327,7 +331,7 @@ impl StepCx<'_> {
             Some(_) => {
                 self.fail(
                     Diagnostic::error(
-                        "MISSING_INPUTS",
+                        DiagnosticCode::MissingInputs,
                         "loop: the inner step's \"inputs\" must be an object",
                     )
                     .field("inputs.step.inputs"),
@@ -339,7 +343,7 @@ impl StepCx<'_> {
             if inner.get(req).is_none_or(Value::is_null) {
                 self.soft(
                     Diagnostic::error(
-                        "MISSING_REQUIRED_INPUT",
+                        DiagnosticCode::MissingRequiredInput,
                         format!("loop: inner {}: input \"{req}\" is required", tool.name),
                     )
                     .field(format!("inputs.step.inputs.{req}")),
@@ -363,7 +367,7 @@ impl StepCx<'_> {
             Some(_) => {
                 self.fail(
                     Diagnostic::error(
-                        "MISSING_REQUIRED_INPUT",
+                        DiagnosticCode::MissingRequiredInput,
                         format!("conditional: \"{key}\" must be an array of step ids"),
                     )
                     .field(field),
@@ -376,7 +380,7 @@ impl StepCx<'_> {
             match self.index.get(id) {
                 Some(&j) if j == self.i => self.fail(
                     Diagnostic::error(
-                        "CIRCULAR_DEPENDENCY",
+                        DiagnosticCode::CircularDependency,
                         format!("conditional: \"{key}\" lists the conditional itself"),
                     )
                     .field(field.clone()),
@@ -396,7 +400,7 @@ impl StepCx<'_> {
                         .map(|n| format!("; did you mean \"{n}\"?"))
                         .unwrap_or_default();
                     let diag = Diagnostic::error(
-                        "UNKNOWN_STEP_REF",
+                        DiagnosticCode::UnknownStepRef,
                         format!("conditional {key} references unknown step \"{id}\"{hint}"),
                     )
                     .field(field.clone())
@@ -446,7 +450,7 @@ impl StepCx<'_> {
             }
             match self.index.get(root) {
                 Some(&j) if j == self.i => self.fail(
-                    Diagnostic::error("NOT_UPSTREAM", format!("\"{}\" reads this step's own output; a step can only read steps upstream of it", r.path))
+                    Diagnostic::error(DiagnosticCode::NotUpstream, format!("\"{}\" reads this step's own output; a step can only read steps upstream of it", r.path))
                         .field(field)
                         .referencing(root),
                 ),
@@ -472,7 +476,7 @@ impl StepCx<'_> {
             self.ok = false;
         }
         let d = d.step(&self.step.id);
-        let sev = if d.code == "UNKNOWN_STEP_REF" {
+        let sev = if d.code == DiagnosticCode::UnknownStepRef {
             Severity::Warning
         } else {
             Severity::Info

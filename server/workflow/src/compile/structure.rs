@@ -3,6 +3,7 @@
 
 use super::diags::Diags;
 use super::nearest::nearest;
+use crate::diagnostic::DiagnosticCode;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{
     Formatters, InputDecl, InputType, KnownKeys, RESERVED_IDS, RetryPolicy, Step, Workflow,
@@ -25,7 +26,7 @@ const FORMATS: &[&str] = &["json", "table", "markdown", "text", "csv"];
 pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<Workflow> {
     let Some(obj) = value.as_object() else {
         d.push(Diagnostic::error(
-            "INVALID_DEFINITION",
+            DiagnosticCode::InvalidDefinition,
             "a workflow must be a JSON object",
         ));
         return None;
@@ -37,7 +38,7 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
         _ => {
             d.soft(
                 Diagnostic::error(
-                    "MISSING_WORKFLOW_NAME",
+                    DiagnosticCode::MissingWorkflowName,
                     "the workflow needs a \"name\" string",
                 )
                 .field("name"),
@@ -53,7 +54,7 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
     {
         d.push(
             Diagnostic::warning(
-                "INVALID_VERSION",
+                DiagnosticCode::InvalidVersion,
                 format!("version \"{v}\" is not semver (e.g. 1.0.0)"),
             )
             .field("version"),
@@ -66,8 +67,11 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
         Some(Value::Object(m)) => m.clone(),
         Some(_) => {
             d.push(
-                Diagnostic::error("INVALID_DEFINITION", "\"defaults\" must be an object")
-                    .field("defaults"),
+                Diagnostic::error(
+                    DiagnosticCode::InvalidDefinition,
+                    "\"defaults\" must be an object",
+                )
+                .field("defaults"),
             );
             Map::new()
         }
@@ -88,7 +92,7 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
         None | Some(Value::Array(_)) if d.is_draft() => {
             d.soft(
                 Diagnostic::error(
-                    "MISSING_STEPS",
+                    DiagnosticCode::MissingSteps,
                     "the workflow needs a non-empty \"steps\" array",
                 )
                 .field("steps"),
@@ -99,7 +103,7 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
         _ => {
             d.push(
                 Diagnostic::error(
-                    "MISSING_STEPS",
+                    DiagnosticCode::MissingSteps,
                     "the workflow needs a non-empty \"steps\" array",
                 )
                 .field("steps"),
@@ -110,7 +114,7 @@ pub(super) fn read(value: &Value, registry: &Registry, d: &mut Diags) -> Option<
     if steps.len() > MAX_STEPS {
         d.push(
             Diagnostic::error(
-                "LIMIT_EXCEEDED",
+                DiagnosticCode::LimitExceeded,
                 format!(
                     "{} steps; a workflow may have at most {MAX_STEPS}",
                     steps.len()
@@ -162,7 +166,7 @@ fn read_ui(value: Option<&Value>, d: &mut Diags) -> Option<WorkflowUi> {
             Err(e) => {
                 d.push(
                     Diagnostic::warning(
-                        "INVALID_UI",
+                        DiagnosticCode::InvalidUi,
                         format!("\"ui\" is not a valid layout ({e}); the builder will lay the workflow out itself"),
                     )
                     .field("ui"),
@@ -192,9 +196,11 @@ fn opt_string(
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => {
-            let mut diag =
-                Diagnostic::error("INVALID_DEFINITION", format!("\"{key}\" must be a string"))
-                    .field(key);
+            let mut diag = Diagnostic::error(
+                DiagnosticCode::InvalidDefinition,
+                format!("\"{key}\" must be a string"),
+            )
+            .field(key);
             if let Some(s) = step {
                 diag = diag.step(s);
             }
@@ -212,7 +218,7 @@ fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDe
         Some(_) => {
             d.push(
                 Diagnostic::error(
-                    "INVALID_INPUT",
+                    DiagnosticCode::InvalidInput,
                     "\"inputs\" must be an object of input declarations",
                 )
                 .field("inputs"),
@@ -225,7 +231,7 @@ fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDe
         let Some(decl) = decl.as_object() else {
             d.push(
                 Diagnostic::error(
-                    "INVALID_INPUT",
+                    DiagnosticCode::InvalidInput,
                     format!("input \"{key}\" must be an object like {{\"type\": \"string\"}}"),
                 )
                 .field(field),
@@ -236,7 +242,7 @@ fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDe
             Some(Value::String(t)) => match InputType::parse(t) {
                 Some(k) => k,
                 None => {
-                    d.push(Diagnostic::error("INVALID_INPUT_TYPE", format!("input \"{key}\" has invalid type \"{t}\" (must be string, number, boolean, array or object)")).field(format!("{field}.type")));
+                    d.push(Diagnostic::error(DiagnosticCode::InvalidInputType, format!("input \"{key}\" has invalid type \"{t}\" (must be string, number, boolean, array or object)")).field(format!("{field}.type")));
                     continue;
                 }
             },
@@ -244,7 +250,7 @@ fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDe
             Some(_) => {
                 d.push(
                     Diagnostic::error(
-                        "INVALID_INPUT_TYPE",
+                        DiagnosticCode::InvalidInputType,
                         format!("input \"{key}\": \"type\" must be a string"),
                     )
                     .field(format!("{field}.type")),
@@ -258,7 +264,7 @@ fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDe
             Some(_) => {
                 d.push(
                     Diagnostic::error(
-                        "INVALID_INPUT",
+                        DiagnosticCode::InvalidInput,
                         format!("input \"{key}\": \"required\" must be true or false"),
                     )
                     .field(format!("{field}.required")),
@@ -273,7 +279,7 @@ fn read_inputs(value: Option<&Value>, d: &mut Diags) -> IndexMap<String, InputDe
         {
             d.push(
                 Diagnostic::warning(
-                    "INVALID_INPUT",
+                    DiagnosticCode::InvalidInput,
                     format!(
                         "input \"{key}\": default {v} is not of type {}",
                         kind.as_str()
@@ -307,8 +313,11 @@ fn read_formatters(value: Option<&Value>, d: &mut Diags) -> Option<Formatters> {
         Value::Object(o) => o,
         _ => {
             d.push(
-                Diagnostic::error("INVALID_FORMATTERS", "\"formatters\" must be an object")
-                    .field("formatters"),
+                Diagnostic::error(
+                    DiagnosticCode::InvalidFormatters,
+                    "\"formatters\" must be an object",
+                )
+                .field("formatters"),
             );
             return None;
         }
@@ -319,7 +328,7 @@ fn read_formatters(value: Option<&Value>, d: &mut Diags) -> Option<Formatters> {
         Some(_) => {
             d.push(
                 Diagnostic::error(
-                    "INVALID_FORMATTERS",
+                    DiagnosticCode::InvalidFormatters,
                     format!("formatters.{key} must be a string"),
                 )
                 .field(format!("formatters.{key}")),
@@ -333,7 +342,7 @@ fn read_formatters(value: Option<&Value>, d: &mut Diags) -> Option<Formatters> {
     {
         d.push(
             Diagnostic::warning(
-                "INVALID_FORMATTERS",
+                DiagnosticCode::InvalidFormatters,
                 format!(
                     "formatters.default \"{f}\" is not one of {}",
                     FORMATS.join(", ")
@@ -355,7 +364,7 @@ fn read_formatters(value: Option<&Value>, d: &mut Diags) -> Option<Formatters> {
         Some(_) => {
             d.push(
                 Diagnostic::error(
-                    "INVALID_FORMATTERS",
+                    DiagnosticCode::InvalidFormatters,
                     "formatters.columns must be an array of strings",
                 )
                 .field("formatters.columns"),
@@ -383,8 +392,11 @@ fn read_step(
     let at = format!("steps[{i}]");
     let Some(obj) = value.as_object() else {
         d.push(
-            Diagnostic::error("INVALID_DEFINITION", format!("step {i} must be an object"))
-                .field(at),
+            Diagnostic::error(
+                DiagnosticCode::InvalidDefinition,
+                format!("step {i} must be an object"),
+            )
+            .field(at),
         );
         return None;
     };
@@ -392,18 +404,21 @@ fn read_step(
         Some(Value::String(s)) if !s.is_empty() => s.clone(),
         _ => {
             d.push(
-                Diagnostic::error("MISSING_STEP_ID", format!("step {i} needs a string \"id\""))
-                    .field(format!("{at}.id")),
+                Diagnostic::error(
+                    DiagnosticCode::MissingStepId,
+                    format!("step {i} needs a string \"id\""),
+                )
+                .field(format!("{at}.id")),
             );
             return None;
         }
     };
     if !is_valid_id(&id) {
-        d.push(Diagnostic::error("INVALID_STEP_ID", format!("step id \"{id}\" is not valid: use letters, digits and _, not starting with a digit (templates read it as {{{{ {id}.output }}}})")).step(&id).field("id"));
+        d.push(Diagnostic::error(DiagnosticCode::InvalidStepId, format!("step id \"{id}\" is not valid: use letters, digits and _, not starting with a digit (templates read it as {{{{ {id}.output }}}})")).step(&id).field("id"));
     } else if RESERVED_IDS.contains(&id.as_str()) {
         d.push(
             Diagnostic::error(
-                "INVALID_STEP_ID",
+                DiagnosticCode::InvalidStepId,
                 format!("step id \"{id}\" is a reserved name; choose another"),
             )
             .step(&id)
@@ -413,7 +428,7 @@ fn read_step(
     if !seen.insert(id.clone()) {
         d.push(
             Diagnostic::error(
-                "DUPLICATE_ID",
+                DiagnosticCode::DuplicateId,
                 format!("duplicate step id \"{id}\" (step {i})"),
             )
             .step(&id)
@@ -432,18 +447,24 @@ fn read_step(
                     ),
                 };
                 d.push(
-                    Diagnostic::error("INVALID_TOOL", format!("unknown tool \"{t}\"{hint}"))
-                        .step(&id)
-                        .field("tool"),
+                    Diagnostic::error(
+                        DiagnosticCode::InvalidTool,
+                        format!("unknown tool \"{t}\"{hint}"),
+                    )
+                    .step(&id)
+                    .field("tool"),
                 );
             }
             t.clone()
         }
         _ => {
             d.push(
-                Diagnostic::error("MISSING_TOOL", "the step needs a string \"tool\"")
-                    .step(&id)
-                    .field("tool"),
+                Diagnostic::error(
+                    DiagnosticCode::MissingTool,
+                    "the step needs a string \"tool\"",
+                )
+                .step(&id)
+                .field("tool"),
             );
             String::new()
         }
@@ -452,18 +473,24 @@ fn read_step(
         Some(Value::Object(m)) => m.clone(),
         None | Some(Value::Null) => {
             d.soft(
-                Diagnostic::error("MISSING_INPUTS", "the step needs an \"inputs\" object")
-                    .step(&id)
-                    .field("inputs"),
+                Diagnostic::error(
+                    DiagnosticCode::MissingInputs,
+                    "the step needs an \"inputs\" object",
+                )
+                .step(&id)
+                .field("inputs"),
                 Severity::Info,
             );
             Map::new()
         }
         Some(_) => {
             d.push(
-                Diagnostic::error("MISSING_INPUTS", "\"inputs\" must be an object")
-                    .step(&id)
-                    .field("inputs"),
+                Diagnostic::error(
+                    DiagnosticCode::MissingInputs,
+                    "\"inputs\" must be an object",
+                )
+                .step(&id)
+                .field("inputs"),
             );
             Map::new()
         }
@@ -471,7 +498,7 @@ fn read_step(
     let name = opt_string(obj, "name", Some(&id), d);
     if name.is_none() {
         d.draft_only(
-            Diagnostic::info("MISSING_STEP_NAME", "the step has no \"name\"")
+            Diagnostic::info(DiagnosticCode::MissingStepName, "the step has no \"name\"")
                 .step(&id)
                 .field("name"),
         );
@@ -481,7 +508,7 @@ fn read_step(
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.trim().is_empty() => {
             d.soft(
-                Diagnostic::error("EMPTY_CONDITION", "\"condition\" is empty")
+                Diagnostic::error(DiagnosticCode::EmptyCondition, "\"condition\" is empty")
                     .step(&id)
                     .field("condition"),
                 Severity::Info,
@@ -490,7 +517,7 @@ fn read_step(
         }
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => {
-            d.push(Diagnostic::error("INVALID_CONDITION", "\"condition\" must be a string expression, e.g. \"{{ search.output.resultCount > 0 }}\"").step(&id).field("condition"));
+            d.push(Diagnostic::error(DiagnosticCode::InvalidCondition, "\"condition\" must be a string expression, e.g. \"{{ search.output.resultCount > 0 }}\"").step(&id).field("condition"));
             None
         }
     };
@@ -498,7 +525,7 @@ fn read_step(
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => {
-            d.push(Diagnostic::error("INVALID_FOREACH", "\"forEach\" must be a template string resolving to an array, e.g. \"{{ inputs.queries }}\"").step(&id).field("forEach"));
+            d.push(Diagnostic::error(DiagnosticCode::InvalidForeach, "\"forEach\" must be a template string resolving to an array, e.g. \"{{ inputs.queries }}\"").step(&id).field("forEach"));
             None
         }
     };
@@ -518,7 +545,7 @@ fn read_step(
         Some(_) => {
             d.push(
                 Diagnostic::error(
-                    "INVALID_DEFINITION",
+                    DiagnosticCode::InvalidDefinition,
                     "\"continueOnError\" must be true or false",
                 )
                 .step(&id)
@@ -538,7 +565,7 @@ fn read_step(
         Some(_) => {
             d.push(
                 Diagnostic::error(
-                    "INVALID_DEFINITION",
+                    DiagnosticCode::InvalidDefinition,
                     "\"dependsOn\" must be an array of step ids",
                 )
                 .step(&id)
@@ -581,7 +608,7 @@ fn bounded_int(
             Some(n) if n > max => {
                 d.push(
                     Diagnostic::error(
-                        "LIMIT_EXCEEDED",
+                        DiagnosticCode::LimitExceeded,
                         format!("\"{key}\" is {n}; the limit is {max}"),
                     )
                     .step(id)
@@ -592,7 +619,7 @@ fn bounded_int(
             _ => {
                 d.push(
                     Diagnostic::error(
-                        "INVALID_DEFINITION",
+                        DiagnosticCode::InvalidDefinition,
                         format!("\"{key}\" must be a whole number from {min} to {max}"),
                     )
                     .step(id)
@@ -611,7 +638,7 @@ fn read_retry(value: Option<&Value>, id: &str, d: &mut Diags) -> Option<RetryPol
         _ => {
             d.push(
                 Diagnostic::error(
-                    "INVALID_DEFINITION",
+                    DiagnosticCode::InvalidDefinition,
                     "\"retry\" must be an object like {\"maxAttempts\": 3}",
                 )
                 .step(id)
@@ -631,7 +658,7 @@ fn read_retry(value: Option<&Value>, id: &str, d: &mut Diags) -> Option<RetryPol
                     ok = false;
                     d.push(
                         Diagnostic::error(
-                            "INVALID_DEFINITION",
+                            DiagnosticCode::InvalidDefinition,
                             format!("retry.{key} must be a number from {min} to {max}"),
                         )
                         .step(id)

@@ -10,7 +10,7 @@ fn check(v: Value) -> Compiled {
 }
 
 fn codes(c: &Compiled) -> Vec<&'static str> {
-    c.diagnostics.iter().map(|d| d.code).collect()
+    c.diagnostics.iter().map(|d| d.code.as_str()).collect()
 }
 
 fn wf(steps: Value) -> Value {

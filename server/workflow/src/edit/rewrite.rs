@@ -32,17 +32,6 @@ pub enum RenameError {
     IdTaken(String),
 }
 
-impl RenameError {
-    /// The stable code the API answers with.
-    pub fn code(&self) -> &'static str {
-        match self {
-            RenameError::InvalidId(_) => "INVALID_ID",
-            RenameError::ReservedId(_) => "RESERVED_ID",
-            RenameError::IdTaken(_) => "ID_TAKEN",
-        }
-    }
-}
-
 /// The document with the renames applied, and the pointers of what changed: each rewritten
 /// string, each renamed step's `/steps/<i>/id`, and `/inputs` or `/ui/positions` when keys
 /// were renamed there.

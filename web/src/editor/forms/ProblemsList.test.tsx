@@ -4,7 +4,7 @@ import type { Diagnostic } from '../../api/types'
 import ProblemsList, { SHOWN_PER_GROUP } from './ProblemsList'
 
 const diagnostics: Diagnostic[] = [
-  { severity: 'warning', code: 'UNUSED_INPUT', message: 'input "limit" is never used', field: 'inputs.limit' },
+  { severity: 'warning', code: 'MISSING_WORKFLOW_NAME', message: 'the workflow has no name', field: 'name' },
   { severity: 'error', code: 'UNKNOWN_STEP_REF', message: 'unknown step "serch"', stepId: 'merge', field: 'inputs.arrays[1]' },
   { severity: 'error', code: 'EMPTY_CONDITION', message: 'condition is empty', stepId: 'check', field: 'condition' },
 ]
@@ -16,7 +16,7 @@ describe('ProblemsList', () => {
     expect(within(errors).getAllByRole('listitem')).toHaveLength(2)
     expect(within(errors).getByText('step merge · inputs.arrays[1] · UNKNOWN_STEP_REF')).toBeTruthy()
     const warnings = screen.getByRole('list', { name: 'Warnings (1)' })
-    expect(within(warnings).getByText('workflow · inputs.limit · UNUSED_INPUT')).toBeTruthy()
+    expect(within(warnings).getByText('workflow · name · MISSING_WORKFLOW_NAME')).toBeTruthy()
     expect(screen.queryByRole('list', { name: /Info/ })).toBeNull()
   })
 

@@ -250,7 +250,7 @@ describe('StepForm diagnostics and focus', () => {
   it('shows each diagnostic under the field it names, the rest at the top', () => {
     const diagnostics: Diagnostic[] = [
       { severity: 'error', code: 'TEMPLATE_SYNTAX', message: 'unclosed template', stepId: 'search', field: 'inputs.query' },
-      { severity: 'warning', code: 'ODD', message: 'something about the step', stepId: 'search' },
+      { severity: 'warning', code: 'ORPHAN_NODE', message: 'something about the step', stepId: 'search' },
     ]
     renderForm(search, { diagnostics })
     const query = screen.getByRole('textbox', { name: 'query' })

@@ -42,7 +42,7 @@ describe('widgetFor reads the declared schema', () => {
 
 describe('field helpers', () => {
   it('places a diagnostic under the most specific field shown', () => {
-    const d = (field?: string) => ({ severity: 'error' as const, code: 'X', message: field ?? 'none', field })
+    const d = (field?: string) => ({ severity: 'error' as const, code: 'INVALID_INPUT' as const, message: field ?? 'none', field })
     const placed = placeDiagnostics(
       [d('inputs.arrays[1]'), d('inputs.arrays'), d('inputs.arraysX'), d('retry.maxAttempts'), d()],
       ['inputs.arrays', 'inputs.arrays[1]', 'retry'],

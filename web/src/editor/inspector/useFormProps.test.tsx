@@ -15,8 +15,8 @@ function session() {
       doc: searchDoc(),
       source: { key: 'k', label: 'k', readOnly: true },
       diagnostics: [
-        { severity: 'error', code: 'E', message: 'bad query', stepId: 'a', field: 'inputs.query' },
-        { severity: 'warning', code: 'W', message: 'no description', field: 'description' },
+        { severity: 'error', code: 'INVALID_INPUT', message: 'bad query', stepId: 'a', field: 'inputs.query' },
+        { severity: 'warning', code: 'MISSING_WORKFLOW_NAME', message: 'no description', field: 'description' },
       ],
     },
     { api, tools: () => tools, storage: null },
@@ -29,7 +29,7 @@ describe('form bindings', () => {
     const { app } = session()
     const { result } = renderHookWithApp(() => useStepFormProps('a'), app)
     expect(result.current).toMatchObject({ step: { id: 'a' }, tool: { name: 'query' }, stepIds: ['a', 'b', 'm', 't'], inputNames: ['query'] })
-    expect(result.current?.diagnostics.map((d) => d.code)).toEqual(['E'])
+    expect(result.current?.diagnostics.map((d) => d.code)).toEqual(['INVALID_INPUT'])
   })
 
   it('commit step edits with their field, so keystrokes coalesce into one undo entry', () => {
@@ -66,7 +66,7 @@ describe('form bindings', () => {
   it('give workflow settings the workflow-level diagnostics and input renames', async () => {
     const { api, app } = session()
     const { result } = renderHookWithApp(() => useWorkflowSettingsProps(), app)
-    expect(result.current.diagnostics.map((d) => d.code)).toEqual(['W'])
+    expect(result.current.diagnostics.map((d) => d.code)).toEqual(['MISSING_WORKFLOW_NAME'])
     await act(async () => void (await result.current.onRenameInput('query', 'q')))
     expect(api.rewrite).toHaveBeenCalledWith(expect.objectContaining({ inputs: { query: 'q' } }))
     expect(Object.keys(result.current.workflow.inputs ?? {})).toEqual(['q'])

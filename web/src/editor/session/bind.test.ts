@@ -5,11 +5,11 @@ describe('problemsOf', () => {
   it('marks each step by its worst diagnostic, ignoring notes and workflow-level ones', () => {
     expect(
       problemsOf([
-        { severity: 'warning', code: 'W', message: '', stepId: 'a' },
-        { severity: 'error', code: 'E', message: '', stepId: 'a' },
-        { severity: 'warning', code: 'W', message: '', stepId: 'b' },
-        { severity: 'info', code: 'I', message: '', stepId: 'c' },
-        { severity: 'error', code: 'E', message: '' },
+        { severity: 'warning', code: 'ORPHAN_NODE', message: '', stepId: 'a' },
+        { severity: 'error', code: 'INVALID_DEFINITION', message: '', stepId: 'a' },
+        { severity: 'warning', code: 'ORPHAN_NODE', message: '', stepId: 'b' },
+        { severity: 'info', code: 'ORPHAN_NODE', message: '', stepId: 'c' },
+        { severity: 'error', code: 'INVALID_DEFINITION', message: '' },
       ]),
     ).toEqual({ a: 'error', b: 'warning' })
   })

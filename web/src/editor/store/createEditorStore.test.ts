@@ -53,7 +53,7 @@ describe('editor store: analysis', () => {
     s().replaceWorkflow({ ...s().doc, name: 'new' })
     await settle()
     const diagnostics = s().analysis.diagnostics
-    slow.resolve({ valid: false, diagnostics: [{ severity: 'error', code: 'OLD', message: 'for the old document' }] })
+    slow.resolve({ valid: false, diagnostics: [{ severity: 'error', code: 'INVALID_DEFINITION', message: 'for the old document' }] })
     await settle()
     expect(s().analysis.diagnostics).toBe(diagnostics)
     expect(s().analysedDoc?.name).toBe('new')
