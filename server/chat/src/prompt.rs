@@ -1,5 +1,6 @@
-//! What the model is sent (seed 001 §9): the system prompt, the conversation so far as a
-//! sliding window by token budget, and the question with its context documents.
+//! What the model is sent, laid out as the Node.js vai lays it out: the system prompt, the
+//! conversation so far as a sliding window by token budget, and the question with its context
+//! documents.
 
 use crate::sources::cut;
 use vai_contract::{ChatSource, ChatTurn, TurnStatus};
@@ -65,7 +66,7 @@ pub(crate) fn estimate_tokens(text: &str) -> usize {
     text.chars().count().div_ceil(4)
 }
 
-/// The question with its context documents, as the last user message (seed 001 §9.3), the
+/// The question with its context documents, as the last user message , the
 /// documents cut to fit `budget` tokens in all.
 pub(crate) fn with_context(question: &str, sources: &[ChatSource], budget: usize) -> String {
     if sources.is_empty() {

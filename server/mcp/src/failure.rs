@@ -1,5 +1,5 @@
 //! A tool call that did not do what was asked, as the caller reads it: a `CallToolResult` with
-//! `isError` and one structured body (seed 004 §10) — a stable code, a category, the ids it
+//! `isError` and one structured body — a stable code, a category, the ids it
 //! concerns, whether trying again may help, the one thing to do next, and every violation.
 //! Protocol errors (an unknown tool, a malformed request) are not these: they are JSON-RPC
 //! errors, raised in `server.rs`.

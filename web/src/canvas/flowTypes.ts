@@ -27,7 +27,7 @@ export interface FlowEdgeData extends Record<string, unknown> {
 
 export type CanvasEdge = Edge<FlowEdgeData, 'flow'>
 
-/** Grey used for the inputs and output nodes (DESIGN §2.5 "input / output"). */
+/** Grey used for the inputs and output nodes (the step colours are `Category::colour` in server/workflow/src/tool/spec.rs). */
 export const IO_COLOR = '#E0E0E0'
 
 /** A graph this small fits on screen; a minimap would only cover some of its nodes. */

@@ -1,6 +1,7 @@
-//! Where chat sessions are kept: in MongoDB when one is configured (`vai_chat_history`, seed 001
-//! §7), else in files beside the local store, or only in memory (`--no-history`). Every store
-//! keeps whole turns, failed and cancelled ones included, and never rewrites an earlier turn.
+//! Where chat sessions are kept: in MongoDB when one is configured (`vai_chat_history`, as the
+//! Node.js vai keeps them), else in files beside the local store, or only in memory
+//! (`--no-history`). Every store keeps whole turns, failed and cancelled ones included, and
+//! never rewrites an earlier turn.
 
 mod file;
 mod memory;

@@ -1,4 +1,4 @@
-//! Sessions in MongoDB (seed 001 §7): the `vai_chat_history` collection of the history database,
+//! Sessions in MongoDB: the `vai_chat_history` collection of the history database,
 //! on the knowledge base's own connection. Each turn is two documents, the question and the
 //! answer ([`documents`]); the indexes are created with the first write.
 

@@ -1,4 +1,4 @@
-//! The shape of `vai_chat_history` (seed 001 §7.2) and its conversions: each turn is two
+//! The shape of `vai_chat_history` and its conversions: each turn is two
 //! documents, the user's question and the assistant's answer with everything else the turn
 //! carried, and a session is rebuilt from them exactly as it was appended. The `list`
 //! aggregation is here too, so all of the collection's shape is tested as data.
