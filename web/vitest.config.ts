@@ -1,13 +1,22 @@
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 
+// Files that replace a module with vi.mock need a module registry of their own; every other
+// file shares its worker's modules and jsdom (isolate: false), which halves the suite's time.
+// src/test/setup.ts empties the document and storage after each test, so nothing leaks.
+const mocking = ['src/App.test.tsx', 'src/chat/ChatPanel.test.tsx', 'src/editor/canvas/EditorFlow.test.tsx', 'src/shell/AccessDenied.test.tsx']
+
 export default defineConfig({
   plugins: [react()],
   // Drift tests read the server's declarations (e.g. the tools' icon names) from the repository.
   server: { fs: { allow: ['..'] } },
   test: {
-    include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
+    pool: 'threads',
+    projects: [
+      { extends: true, test: { name: 'mocking', include: mocking } },
+      { extends: true, test: { name: 'shared', include: ['src/**/*.test.{ts,tsx}'], exclude: mocking, isolate: false } },
+    ],
   },
 })

@@ -15,5 +15,12 @@ g.DOMMatrixReadOnly ??= class {
 }
 
 // vitest runs without globals, so testing-library cannot register its own cleanup. Unmounting
-// an app also closes its socket; each test creates its own app (renderWithApp, <App />).
-afterEach(() => cleanup())
+// an app also closes its socket; each test creates its own app (renderWithApp, <App />). Test
+// files share their worker's document (vitest.config.ts): what a test left in the page (a
+// portal, an element it appended) or in storage is cleared before the next one.
+afterEach(() => {
+  cleanup()
+  document.body.innerHTML = ''
+  localStorage.clear()
+  sessionStorage.clear()
+})
