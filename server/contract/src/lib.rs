@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod chat;
 pub mod edit;
+pub mod rules;
 pub mod runs;
 pub mod socket;
 pub mod workflows;

@@ -4,10 +4,10 @@
 use std::collections::HashSet;
 use vai_contract::{EdgeKind, GraphEdge, GraphNode, GraphView, InputField, StepNode};
 use vai_workflow::compile::DependencyKind;
+use vai_workflow::rules::edge_id;
 use vai_workflow::{Category, Compiled, Registry};
 
-pub(crate) const INPUTS_NODE: &str = "__inputs";
-pub(crate) const OUTPUT_NODE: &str = "__output";
+pub(crate) use vai_workflow::rules::{INPUTS_NODE, OUTPUT_NODE};
 
 /// Longest node summary, in characters.
 const SUMMARY_CHARS: usize = 80;
@@ -128,7 +128,7 @@ impl Edges {
             return;
         }
         self.list.push(GraphEdge {
-            id: format!("{source}->{target}:{field}"),
+            id: edge_id(&source, &target, field),
             source,
             target,
             kind,

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
 use vai_workflow::edit::{INPUTS_NODE, ReferenceKind, Renames, references, rewrite};
-use vai_workflow::model::RESERVED_IDS;
+use vai_workflow::rules::RESERVED_IDS;
 use vai_workflow::{Mode, Registry, compile};
 
 /// Every built-in and example, by file name.

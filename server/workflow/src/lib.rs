@@ -31,6 +31,7 @@ pub mod fsutil;
 pub mod inputs;
 pub mod load;
 pub mod model;
+pub mod rules;
 pub mod starters;
 pub mod test_cases;
 #[cfg(test)]

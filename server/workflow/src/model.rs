@@ -2,6 +2,7 @@
 //! kept in `extra` so a file survives a load/save round trip; the JSON Schema in
 //! `workflows/workflow.schema.json` is generated from these types.
 
+use crate::rules;
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -200,7 +201,7 @@ pub struct Step {
     pub for_each: Option<String>,
     /// How many `forEach` iterations run at once (default 4, at most 16).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1, max = 16))]
+    #[schemars(range(min = rules::FOR_EACH_CONCURRENCY.minimum, max = rules::FOR_EACH_CONCURRENCY.maximum))]
     pub for_each_concurrency: Option<u32>,
     /// On failure, record the error and go on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -213,7 +214,7 @@ pub struct Step {
     pub retry: Option<RetryPolicy>,
     /// Time limit of one attempt, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = rules::TIMEOUT_MS.minimum, max = rules::TIMEOUT_MS.maximum))]
     pub timeout_ms: Option<u64>,
     /// Keys this version does not know, kept on round trip.
     #[serde(flatten)]
@@ -233,7 +234,7 @@ impl Step {
 pub struct RetryPolicy {
     /// Attempts in all, the first included (default 3, at most 10).
     #[serde(default = "default_attempts")]
-    #[schemars(range(min = 1, max = 10))]
+    #[schemars(range(min = rules::RETRY_MAX_ATTEMPTS.minimum, max = rules::RETRY_MAX_ATTEMPTS.maximum))]
     #[cfg_attr(feature = "ts", ts(as = "Option<u32>", optional))]
     pub max_attempts: u32,
     /// Delay before the second attempt (default 500 ms).
@@ -251,16 +252,16 @@ pub struct RetryPolicy {
 }
 
 fn default_attempts() -> u32 {
-    3
+    rules::default_int(rules::RETRY_MAX_ATTEMPTS) as u32
 }
 fn default_initial_delay() -> u64 {
-    500
+    rules::default_int(rules::RETRY_INITIAL_DELAY_MS)
 }
 fn default_backoff() -> f64 {
-    2.0
+    rules::RETRY_BACKOFF_RATE.default.unwrap_or(1.0)
 }
 fn default_max_delay() -> u64 {
-    30_000
+    rules::default_int(rules::RETRY_MAX_DELAY_MS)
 }
 
 impl Default for RetryPolicy {
@@ -319,30 +320,6 @@ fn property_names<T: JsonSchema>() -> Vec<String> {
         .and_then(Value::as_object)
         .map(|p| p.keys().cloned().collect())
         .unwrap_or_default()
-}
-
-/// Names a step id may not take: they are scope roots or literals.
-pub const RESERVED_IDS: &[&str] = &[
-    "inputs",
-    "defaults",
-    "item",
-    "index",
-    "true",
-    "false",
-    "null",
-    "undefined",
-    "output",
-    "input",
-    "step",
-    "steps",
-    "_loopIndex",
-];
-
-/// Whether `id` is a valid step id.
-pub fn is_valid_id(id: &str) -> bool {
-    let mut chars = id.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The JSON Schema of a workflow file, as published in `workflows/workflow.schema.json`.
@@ -423,14 +400,5 @@ mod tests {
             Formatters::known_keys(),
             ["default", "title", "columns", "arrayField"]
         );
-    }
-
-    #[test]
-    fn ids() {
-        assert!(is_valid_id("search_1"));
-        assert!(is_valid_id("_x"));
-        assert!(!is_valid_id("1x"));
-        assert!(!is_valid_id("my-step"));
-        assert!(!is_valid_id(""));
     }
 }

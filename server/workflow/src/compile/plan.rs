@@ -9,9 +9,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Default number of `forEach` iterations in flight.
-pub(super) const DEFAULT_FOR_EACH_CONCURRENCY: usize = 4;
-
 /// A validated workflow, ready to run. Read-only once built.
 #[derive(Debug, Clone)]
 pub struct Plan {

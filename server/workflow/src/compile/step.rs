@@ -5,13 +5,14 @@
 use super::diags::Diags;
 use super::nearest::nearest;
 use super::outline::InputRef;
-use super::plan::{DEFAULT_FOR_EACH_CONCURRENCY, DependencyKind, Edge, PlannedStep, StepKind};
+use super::plan::{DependencyKind, Edge, PlannedStep, StepKind};
 use super::refs::{GLOBALS, parse_template, references_by_field, syntax_diag, unknown_ref};
 use crate::control::{CONDITIONAL, LOOP, LOOP_HARD_MAX};
 use crate::diagnostic::DiagnosticCode;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::expr::Reference;
-use crate::model::{Step, is_valid_id};
+use crate::model::Step;
+use crate::rules::{self, is_valid_id};
 use crate::template::{Condition, Template};
 use crate::tool::{DeferredKind, DeferredValue, Registry, ToolSpec};
 use serde_json::{Map, Value};
@@ -180,9 +181,10 @@ impl StepCx<'_> {
             deferred: Arc::new(deferred),
             condition,
             for_each,
-            for_each_concurrency: step
-                .for_each_concurrency
-                .map_or(DEFAULT_FOR_EACH_CONCURRENCY, |n| n as usize),
+            for_each_concurrency: step.for_each_concurrency.map_or(
+                rules::default_int(rules::FOR_EACH_CONCURRENCY) as usize,
+                |n| n as usize,
+            ),
             continue_on_error: step.continue_on_error.unwrap_or(false),
             retry: step.retry.clone(),
             timeout: step.timeout_ms.map(Duration::from_millis),

@@ -6,9 +6,9 @@ use super::nearest::nearest;
 use crate::diagnostic::DiagnosticCode;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{
-    Formatters, InputDecl, InputType, KnownKeys, RESERVED_IDS, RetryPolicy, Step, Workflow,
-    WorkflowUi, is_valid_id,
+    Formatters, InputDecl, InputType, KnownKeys, RetryPolicy, Step, Workflow, WorkflowUi,
 };
+use crate::rules::{self, NumberRule, RESERVED_IDS, is_valid_id};
 use crate::tool::Registry;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
@@ -16,10 +16,6 @@ use std::collections::HashSet;
 
 /// Most steps a workflow may have.
 pub(super) const MAX_STEPS: usize = 10_000;
-/// Most `forEach` iterations that may run at once.
-pub(super) const MAX_FOR_EACH_CONCURRENCY: u64 = 16;
-/// Longest per-attempt timeout a step may ask for (one hour).
-pub(super) const MAX_TIMEOUT_MS: u64 = 3_600_000;
 
 const FORMATS: &[&str] = &["json", "table", "markdown", "text", "csv"];
 
@@ -529,16 +525,9 @@ fn read_step(
             None
         }
     };
-    let for_each_concurrency = bounded_int(
-        obj,
-        "forEachConcurrency",
-        1,
-        MAX_FOR_EACH_CONCURRENCY,
-        &id,
-        d,
-    )
-    .map(|n| n as u32);
-    let timeout_ms = bounded_int(obj, "timeoutMs", 1, MAX_TIMEOUT_MS, &id, d);
+    let for_each_concurrency =
+        bounded_int(obj, rules::FOR_EACH_CONCURRENCY, &id, d).map(|n| n as u32);
+    let timeout_ms = bounded_int(obj, rules::TIMEOUT_MS, &id, d);
     let continue_on_error = match obj.get("continueOnError") {
         None | Some(Value::Null) => None,
         Some(Value::Bool(b)) => Some(*b),
@@ -593,18 +582,13 @@ fn read_step(
     })
 }
 
-fn bounded_int(
-    obj: &Map<String, Value>,
-    key: &str,
-    min: u64,
-    max: u64,
-    id: &str,
-    d: &mut Diags,
-) -> Option<u64> {
+/// The whole number `obj` holds at `rule.key`, when it is within the rule's bounds.
+fn bounded_int(obj: &Map<String, Value>, rule: NumberRule, id: &str, d: &mut Diags) -> Option<u64> {
+    let (key, min, max) = (rule.key, rule.minimum as u64, rule.maximum as u64);
     match obj.get(key) {
         None | Some(Value::Null) => None,
         Some(v) => match v.as_u64() {
-            Some(n) if (min..=max).contains(&n) => Some(n),
+            Some(n) if rule.admits(n as f64) => Some(n),
             Some(n) if n > max => {
                 d.push(
                     Diagnostic::error(
@@ -649,17 +633,24 @@ fn read_retry(value: Option<&Value>, id: &str, d: &mut Diags) -> Option<RetryPol
     };
     let mut policy = RetryPolicy::default();
     let mut ok = true;
-    let mut num = |key: &str, min: f64, max: f64| -> Option<f64> {
+    let mut num = |rule: NumberRule| -> Option<f64> {
+        let key = rule.key;
         match obj.get(key) {
             None => None,
             Some(v) => match v.as_f64() {
-                Some(n) if n >= min && n <= max => Some(n),
+                Some(n) if rule.admits(n) => Some(n),
                 _ => {
                     ok = false;
+                    let what = if rule.integer {
+                        "whole number"
+                    } else {
+                        "number"
+                    };
+                    let (min, max) = (rule.minimum, rule.maximum);
                     d.push(
                         Diagnostic::error(
                             DiagnosticCode::InvalidDefinition,
-                            format!("retry.{key} must be a number from {min} to {max}"),
+                            format!("retry.{key} must be a {what} from {min} to {max}"),
                         )
                         .step(id)
                         .field(format!("retry.{key}")),
@@ -669,16 +660,16 @@ fn read_retry(value: Option<&Value>, id: &str, d: &mut Diags) -> Option<RetryPol
             },
         }
     };
-    if let Some(n) = num("maxAttempts", 1.0, 10.0) {
+    if let Some(n) = num(rules::RETRY_MAX_ATTEMPTS) {
         policy.max_attempts = n as u32;
     }
-    if let Some(n) = num("initialDelayMs", 0.0, 600_000.0) {
+    if let Some(n) = num(rules::RETRY_INITIAL_DELAY_MS) {
         policy.initial_delay_ms = n as u64;
     }
-    if let Some(n) = num("backoffRate", 1.0, 10.0) {
+    if let Some(n) = num(rules::RETRY_BACKOFF_RATE) {
         policy.backoff_rate = n;
     }
-    if let Some(n) = num("maxDelayMs", 0.0, 3_600_000.0) {
+    if let Some(n) = num(rules::RETRY_MAX_DELAY_MS) {
         policy.max_delay_ms = n as u64;
     }
     ok.then_some(policy)

@@ -6,14 +6,12 @@ use super::text::Offsets;
 use super::wire::{ReferenceKind, ReferenceSite};
 use crate::expr::scan::{Piece, scan};
 use crate::expr::{Expr, Reference, condition_blocks};
+pub use crate::rules::INPUTS_NODE;
 use crate::template::Condition;
 use crate::tool::Registry;
 use serde_json::Value;
 use std::collections::HashSet;
 use std::ops::Range;
-
-/// The node id of the workflow inputs, as the graph names it.
-pub const INPUTS_NODE: &str = "__inputs";
 
 /// One reference found in a slot, with byte ranges into the slot's text.
 #[derive(Debug, Clone)]

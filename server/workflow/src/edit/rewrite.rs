@@ -7,7 +7,7 @@
 
 use super::references::{Found, INPUTS_NODE, find};
 use super::wire::ReferenceKind;
-use crate::model::{RESERVED_IDS, is_valid_id};
+use crate::rules::{RESERVED_IDS, is_valid_id};
 use crate::tool::Registry;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};

@@ -5,7 +5,7 @@
 
 use crate::compile::refs::join_pointer;
 use crate::control::{CONDITIONAL, LOOP};
-use crate::model::is_valid_id;
+use crate::rules::is_valid_id;
 use crate::tool::{DeferredKind, Registry};
 use serde_json::{Map, Value};
 

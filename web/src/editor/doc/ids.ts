@@ -1,24 +1,12 @@
 //! Readable unique step ids: `query_1`, `query_2`, … from the tool name, and the same scheme to
 //! make pasted ids unique.
 
-export const ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/
+import { RESERVED_IDS as RESERVED, STEP_ID_PATTERN } from '../../api/rules'
 
-/** The engine's reserved words (server/workflow/src/model.rs RESERVED_IDS): never a step id. */
-export const RESERVED_IDS: ReadonlySet<string> = new Set([
-  'inputs',
-  'defaults',
-  'item',
-  'index',
-  'true',
-  'false',
-  'null',
-  'undefined',
-  'output',
-  'input',
-  'step',
-  'steps',
-  '_loopIndex',
-])
+export const ID_PATTERN = STEP_ID_PATTERN
+
+/** The engine's reserved words: never a step id. */
+export const RESERVED_IDS: ReadonlySet<string> = new Set(RESERVED)
 
 /** An identifier made from `name` (`my-tool` → `my_tool`, `1x` → `_1x`). */
 export function idBase(name: string): string {

@@ -1,11 +1,12 @@
 //! Reading the editor's document: the steps that are well-formed, their ids, the tool schema
 //! of an input. The document is the person's JSON, so nothing here assumes more than the
 //! shape the engine requires; malformed parts are kept and left to validation.
+import { INPUTS_NODE, OUTPUT_NODE } from '../../api/rules'
 import type { InputSchema, JsonValue, PropertySchema, Step, ToolView, UiPosition, Workflow } from '../../api/types'
 import { isObject } from './json'
 
-export const INPUTS_NODE = '__inputs'
-export const OUTPUT_NODE = '__output'
+export { INPUTS_NODE, OUTPUT_NODE }
+
 /** A note's canvas node id is its id under this prefix, apart from step ids (which hold no ':'). */
 const NOTE_PREFIX = 'note:'
 

@@ -2,6 +2,7 @@
 //! once: nodes come from the steps and the tool catalog (one node object per step object, so an
 //! edit re-creates only the nodes it touched); edges come from the server's plan of the document
 //! and, until that answer arrives, from the previous edges adjusted by the edit.
+import { edgeId } from '../../api/rules'
 import type { GraphEdge, GraphNode, InputField, JsonValue, Step, ToolView, Workflow } from '../../api/types'
 import type { Connection } from './connect'
 import { isObject } from './json'
@@ -127,9 +128,7 @@ export class NodeBuilder {
   }
 }
 
-export function edgeId(source: string, target: string, field: string): string {
-  return `${source}->${target}:${field}`
-}
+export { edgeId }
 
 /** The edge a connection will have once planned (its field may gain an index then). */
 export function edgeOf(c: Connection): GraphEdge {

@@ -1,62 +1,37 @@
 //! The fields of a step the form shows: the tool's inputs and the step-level settings, with the
-//! engine's defaults and bounds (server/workflow/src/model.rs and compile/structure.rs; draft
-//! validation has the last word).
+//! engine's defaults and bounds (api/rules.ts, generated from the engine's rules).
 import type { JsonValue, Step, ToolView } from '../../api/types'
+import { FOR_EACH_CONCURRENCY as CONCURRENCY_RULE, RETRY, STEP_ID_PATTERN, TIMEOUT_MS as TIMEOUT_RULE, type NumberRule } from '../../api/rules'
 import { isObject } from './objects'
-export interface NumberSetting {
-  key: string
+
+/** A step setting as the form shows it: the engine's rule, with a label and a description. */
+export interface NumberSetting extends NumberRule {
   label: string
-  integer: boolean
-  minimum: number
-  maximum: number
-  default?: number
   description: string
 }
 
 export const FOR_EACH_CONCURRENCY: NumberSetting = {
-  key: 'forEachConcurrency',
+  ...CONCURRENCY_RULE,
   label: 'Concurrency',
-  integer: true,
-  minimum: 1,
-  maximum: 16,
-  default: 4,
   description: 'How many forEach elements run at once',
 }
 
-export const TIMEOUT_MS: NumberSetting = {
-  key: 'timeoutMs',
-  label: 'Timeout (ms)',
-  integer: true,
-  minimum: 1,
-  maximum: 3_600_000,
-  description: 'Time limit of one attempt',
+export const TIMEOUT_MS: NumberSetting = { ...TIMEOUT_RULE, label: 'Timeout (ms)', description: 'Time limit of one attempt' }
+
+const RETRY_WORDS: Record<string, Pick<NumberSetting, 'label' | 'description'>> = {
+  maxAttempts: { label: 'Max attempts', description: 'Attempts in all, the first included' },
+  initialDelayMs: { label: 'Initial delay (ms)', description: 'Delay before the second attempt' },
+  backoffRate: { label: 'Backoff rate', description: 'Factor applied to the delay after each attempt' },
+  maxDelayMs: { label: 'Max delay (ms)', description: 'Upper bound of one delay' },
 }
 
-export const RETRY_SETTINGS: readonly NumberSetting[] = [
-  { key: 'maxAttempts', label: 'Max attempts', integer: true, minimum: 1, maximum: 10, default: 3, description: 'Attempts in all, the first included' },
-  {
-    key: 'initialDelayMs',
-    label: 'Initial delay (ms)',
-    integer: true,
-    minimum: 0,
-    maximum: 600_000,
-    default: 500,
-    description: 'Delay before the second attempt',
-  },
-  {
-    key: 'backoffRate',
-    label: 'Backoff rate',
-    integer: false,
-    minimum: 1,
-    maximum: 10,
-    default: 2,
-    description: 'Factor applied to the delay after each attempt',
-  },
-  { key: 'maxDelayMs', label: 'Max delay (ms)', integer: true, minimum: 0, maximum: 3_600_000, default: 30_000, description: 'Upper bound of one delay' },
-]
+export const RETRY_SETTINGS: readonly NumberSetting[] = RETRY.map((rule) => ({
+  ...rule,
+  ...(RETRY_WORDS[rule.key] ?? { label: rule.key, description: '' }),
+}))
 
 /** Step ids and input names: letters, digits and _, not starting with a digit. */
-export const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
+export const IDENTIFIER = STEP_ID_PATTERN
 
 export function identifierError(text: string, what: string): string | undefined {
   if (text === '') return `A ${what} cannot be empty`
