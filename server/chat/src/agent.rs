@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use std::time::Instant;
 use vai_contract::{ChatEvent, ChatToolCall, TurnState};
 use vai_providers::llm::{CompletionRequest, LlmToolCall, Message};
+use vai_workflow::value::summarise;
 
 /// A tool output larger than this (as JSON) is not kept in the turn (the summary is).
 const MAX_KEPT_OUTPUT: usize = vai_contract::INLINE_OUTPUT_LIMIT;
@@ -213,7 +214,7 @@ async fn run_calls(
                     arguments: arguments.clone(),
                     label,
                     ok: true,
-                    summary: tools::summary(tool, &output),
+                    summary: summarise(&output),
                     output: kept,
                     duration_ms,
                 };

@@ -143,54 +143,6 @@ pub fn label(tool: &str, args: &Map<String, Value>) -> String {
     }
 }
 
-/// One line on a tool's output, for the people reading the tool-call timeline: `5 results, top
-/// score 0.91`. Phrased per tool, as [`label`] phrases the call: it knows which tool ran, so it
-/// says what matters for that tool (the top score, a vector's dimensions, the chunks added).
-/// `vai_workflow::value::summarise` is not a second copy of this: it describes any step's
-/// output from its shape alone, for run events and progress lines, where no tool is known.
-pub fn summary(tool: &str, output: &Value) -> String {
-    let results = |field: &str| output.get(field).and_then(Value::as_array);
-    match tool {
-        "query" | "search" | "rerank" => {
-            let list = results("results").map_or(&[][..], Vec::as_slice);
-            let top = list
-                .first()
-                .and_then(|r| r.get("score").or_else(|| r.get("relevance_score")))
-                .and_then(Value::as_f64);
-            match (list.len(), top) {
-                (0, _) => "no results".to_string(),
-                (1, Some(s)) => format!("1 result, score {s:.2}"),
-                (n, Some(s)) => format!("{n} results, top score {s:.2}"),
-                (n, None) => format!("{n} results"),
-            }
-        }
-        "embed" => {
-            let dims = output
-                .get("embedding")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            format!("a vector of {dims} dimensions")
-        }
-        "similarity" => output
-            .get("similarity")
-            .and_then(Value::as_f64)
-            .map_or_else(|| "compared".to_string(), |s| format!("similarity {s:.2}")),
-        "collections" => {
-            let n = results("collections").map_or(0, Vec::len);
-            format!("{n} collection{}", if n == 1 { "" } else { "s" })
-        }
-        "models" => format!("{} models", results("models").map_or(0, Vec::len)),
-        "ingest" => output
-            .get("chunks")
-            .and_then(Value::as_u64)
-            .map_or_else(|| "added".to_string(), |n| format!("{n} chunks added")),
-        _ => {
-            let text = output.to_string();
-            cut(&text, 80)
-        }
-    }
-}
-
 /// The tool's output as the model reads it: compact JSON, embeddings left out, cut to a bound.
 pub(crate) fn result_for_model(output: &Value) -> String {
     let mut shown = output.clone();
@@ -234,14 +186,6 @@ mod tests {
             ),
             "Reranking 2 documents for \"q\""
         );
-        assert_eq!(
-            summary(
-                "query",
-                &json!({"results": [{"score": 0.912}, {"score": 0.5}]})
-            ),
-            "2 results, top score 0.91"
-        );
-        assert_eq!(summary("search", &json!({"results": []})), "no results");
     }
 
     #[test]

@@ -197,6 +197,24 @@ pub fn typescript() -> String {
     )
 }
 
+/// Checks that the committed file at `path` (from the repository's root) is `generated`, after
+/// writing it when `VAI_UPDATE_GENERATED` is set.
+#[cfg(test)]
+fn assert_generated(path: &str, generated: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path);
+    if std::env::var_os("VAI_UPDATE_GENERATED").is_some() {
+        std::fs::write(&path, generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{} is out of date: run VAI_UPDATE_GENERATED=1 cargo test -p vai-contract",
+        path.display()
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,21 +234,7 @@ mod tests {
 
     #[test]
     fn typescript_matches_the_contract() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/api/types.ts");
-        let generated = typescript();
-        if std::env::var_os("VAI_UPDATE_GENERATED").is_some() {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).unwrap();
-            }
-            std::fs::write(&path, &generated).unwrap();
-        }
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            committed == generated,
-            "{} is out of date: run VAI_UPDATE_GENERATED=1 cargo test -p vai-contract",
-            path.display()
-        );
+        assert_generated("web/src/api/types.ts", &typescript());
     }
 
     /// Every code a local server may answer with is in docs/api.md, as serde writes it.

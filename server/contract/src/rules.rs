@@ -101,18 +101,7 @@ mod tests {
 
     #[test]
     fn rules_match_the_engine() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/api/rules.ts");
-        let generated = typescript();
-        if std::env::var_os("VAI_UPDATE_GENERATED").is_some() {
-            std::fs::write(&path, &generated).unwrap();
-        }
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            committed == generated,
-            "{} is out of date: run VAI_UPDATE_GENERATED=1 cargo test -p vai-contract",
-            path.display()
-        );
+        crate::assert_generated("web/src/api/rules.ts", &typescript());
     }
 
     #[test]

@@ -62,14 +62,9 @@ pub fn spec() -> ToolSpec {
         deferred: &[],
         main_input: Some("pipeline"),
         api_calls: NO_API_CALLS,
-        effects: Effects {
-            // With `allowWrites`, `$out` replaces a whole collection and `$merge` overwrites
-            // matching documents, and a pipeline that makes fresh ids inserts again on every run.
-            read_only: false,
-            destructive: true,
-            idempotent: false,
-            open_world: true,
-        },
+        // With `allowWrites`, `$out` replaces a whole collection and `$merge` overwrites
+        // matching documents, and a pipeline that makes fresh ids inserts again on every run.
+        effects: Effects::MAY_CHANGE_REMOTE,
         optional_calls: &[],
         uses_store: true,
     }

@@ -106,12 +106,7 @@ pub fn specs() -> Vec<ToolSpec> {
             },
             // It runs whatever tool its inner step names, `ingest` and `http` included, so it
             // may do anything any tool may do.
-            effects: Effects {
-                read_only: false,
-                destructive: true,
-                idempotent: false,
-                open_world: true,
-            },
+            effects: Effects::MAY_CHANGE_REMOTE,
             optional_calls: &[],
             uses_store: false,
         },

@@ -53,14 +53,39 @@ pub fn number(f: f64) -> Option<Value> {
     Number::from_f64(f).map(Value::Number)
 }
 
-/// A short one-line description of a value for progress lines and events ("12 results").
+/// A short one-line description of a value, from its shape alone, for progress lines, run
+/// events and chat's tool-call timeline ("12 results, top score 0.91", "a vector of 384
+/// dimensions").
 pub fn summarise(value: &Value) -> String {
+    let plural = |n: u64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
     if let Some(obj) = value.as_object() {
-        if let Some(n) = obj.get("resultCount").and_then(Value::as_u64) {
-            return format!("{n} result{}", if n == 1 { "" } else { "s" });
+        let results = obj.get("results").and_then(Value::as_array);
+        let count = obj.get("resultCount").and_then(Value::as_u64);
+        if let Some(n) = count.or(results.map(|r| r.len() as u64)) {
+            let top = results
+                .and_then(|r| r.first())
+                .and_then(|r| r.get("score").or_else(|| r.get("relevance_score")))
+                .and_then(Value::as_f64);
+            return match (n, top) {
+                (0, _) => "no results".to_string(),
+                (1, Some(s)) => format!("1 result, score {s:.2}"),
+                (n, Some(s)) => format!("{n} results, top score {s:.2}"),
+                (n, None) => plural(n, "result"),
+            };
         }
         if let Some(s) = obj.get("similarity").and_then(Value::as_f64) {
             return format!("similarity: {s:.4}");
+        }
+        if let Some(v) = obj.get("embedding").and_then(Value::as_array) {
+            return format!("a vector of {} dimensions", v.len());
+        }
+        for list in ["collections", "models"] {
+            if let Some(items) = obj.get(list).and_then(Value::as_array) {
+                return plural(items.len() as u64, &list[..list.len() - 1]);
+            }
+        }
+        if let Some(n) = obj.get("chunks").and_then(Value::as_u64) {
+            return format!("{} added", plural(n, "chunk"));
         }
         if let Some(t) = obj.get("text").and_then(Value::as_str) {
             return truncate_chars(&t.replace('\n', " "), 100);
@@ -153,6 +178,18 @@ mod tests {
             "1 result"
         );
         assert_eq!(summarise(&json!({"similarity": 0.5})), "similarity: 0.5000");
+        let hits = json!({"results": [{"score": 0.912}, {"score": 0.5}]});
+        assert_eq!(summarise(&hits), "2 results, top score 0.91");
+        assert_eq!(summarise(&json!({"results": []})), "no results");
+        assert_eq!(
+            summarise(&json!({"embedding": [0.1, 0.2, 0.3], "model": "m"})),
+            "a vector of 3 dimensions"
+        );
+        assert_eq!(summarise(&json!({"collections": [{}]})), "1 collection");
+        assert_eq!(
+            summarise(&json!({"chunks": 3, "source": "a.md"})),
+            "3 chunks added"
+        );
         assert_eq!(truncate_chars("abcdef", 3), "abc…");
     }
 }

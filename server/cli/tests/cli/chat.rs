@@ -59,7 +59,9 @@ fn chat_answers_piped_questions_offline_with_the_local_llm() {
         "What happens when I send too many requests?",
     ];
     let started = Instant::now();
-    let out = chat(offline_command(&home, &llm), &[], &questions);
+    // One answer in the terminal's layout and one in JSON: a local answer costs half a minute
+    // of CPU in a debug build. Sessions of several turns are tested on a fake model.
+    let out = chat(offline_command(&home, &llm), &[], &questions[..1]);
     let elapsed = started.elapsed();
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(0), "{stderr}\n{stdout}");
@@ -71,23 +73,23 @@ fn chat_answers_piped_questions_offline_with_the_local_llm() {
         stderr.contains("Knowledge base: vai_demo.api_docs ("),
         "{stderr}"
     );
-    assert_eq!(stdout.matches("Sources:\n  [1] ").count(), 2, "{stdout}");
+    assert_eq!(stdout.matches("Sources:\n  [1] ").count(), 1, "{stdout}");
     assert!(stdout.contains("  [2] "), "{stdout}");
     // The sample's API docs answer an authentication question.
     assert!(stdout.contains("Authenticating Requests"), "{stdout}");
-    eprintln!("two local answers in {elapsed:.1?} (debug build, model load and seeding included)");
+    eprintln!("a local answer in {elapsed:.1?} (debug build, model load and seeding included)");
 
     let out = chat(
         offline_command(&home, &llm),
         &["--json", "--quiet"],
-        &questions,
+        &questions[1..],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let turns: Vec<Value> = text(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
         .collect();
-    assert_eq!(turns.len(), 2, "{}", text(&out.stdout));
+    assert_eq!(turns.len(), 1, "{}", text(&out.stdout));
     for turn in &turns {
         assert_eq!(turn["status"], "done", "{turn}");
         assert!(!turn["answer"].as_str().unwrap().is_empty(), "{turn}");
@@ -95,7 +97,11 @@ fn chat_answers_piped_questions_offline_with_the_local_llm() {
         assert_eq!(turn["provider"], "local");
         assert!(turn["timings"]["totalMs"].as_u64().unwrap() > 0, "{turn}");
     }
-    assert_eq!(turns[0]["sessionId"], turns[1]["sessionId"]);
+    assert!(
+        turns[0]["sessionId"]
+            .as_str()
+            .is_some_and(|id| !id.is_empty())
+    );
     assert!(text(&out.stderr).trim().is_empty(), "{}", text(&out.stderr));
 }
 

@@ -17,6 +17,20 @@ const GENEROUS: Duration = Duration::from_secs(30);
 
 /// Everything the server sends until it closes the connection; panics if it has not closed
 /// within `GENEROUS`.
+/// A connection that has sent the head of a validate request announcing `length` bytes of
+/// body, and the body's first bytes.
+async fn start_body(server: &TestApp, length: usize) -> TcpStream {
+    let mut tcp = TcpStream::connect(("127.0.0.1", server.port))
+        .await
+        .unwrap();
+    let head = format!(
+        "POST /api/workflows/validate HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n{{\"text\": \"",
+        server.host()
+    );
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    tcp
+}
+
 async fn read_until_closed(tcp: &mut TcpStream) -> String {
     let mut received = Vec::new();
     let mut buf = [0u8; 4096];
@@ -89,14 +103,7 @@ async fn a_stalled_request_body_is_cut_after_the_idle_timeout() {
         ..Limits::default()
     })
     .await;
-    let mut tcp = TcpStream::connect(("127.0.0.1", server.port))
-        .await
-        .unwrap();
-    let head = format!(
-        "POST /api/workflows/validate HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"text\": \"",
-        server.host()
-    );
-    tcp.write_all(head.as_bytes()).await.unwrap();
+    let mut tcp = start_body(&server, 1000).await;
     let received = read_until_closed(&mut tcp).await;
     assert!(!received.contains(" 200 "), "{received}");
 }
@@ -345,14 +352,7 @@ async fn a_trickled_request_body_is_cut_at_the_body_deadline() {
         ..Limits::default()
     })
     .await;
-    let mut tcp = TcpStream::connect(("127.0.0.1", server.port))
-        .await
-        .unwrap();
-    let head = format!(
-        "POST /api/workflows/validate HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{{\"text\": \"",
-        server.host()
-    );
-    tcp.write_all(head.as_bytes()).await.unwrap();
+    let mut tcp = start_body(&server, 100000).await;
     let (mut read, mut write) = tcp.split();
     // A byte every 50 ms: never idle, never done.
     let writer = async {

@@ -24,6 +24,7 @@ const CORPUS_TAG: &str = "vai-sample";
 const BATCH: usize = 32;
 
 mod corpus;
+mod vectors;
 
 use corpus::version_of;
 pub use corpus::{DOCS, SampleDoc, corpus_version};
@@ -55,7 +56,9 @@ pub struct SeedReport {
 /// Each stored sample document carries `metadata.{collection, slug, corpus, corpusVersion,
 /// contentHash, embedder}`. One aggregation per collection reads those markers; a document whose
 /// slug is not stored yet is embedded (as a document, with the default embedding model, 32 per
-/// request) and inserted, one chunk per document, after its collection's index is ensured.
+/// request) and inserted, one chunk per document, after its collection's index is ensured. With
+/// the local model, the vectors committed with the corpus ([`vectors`]) are used instead, once
+/// the model has computed the first missing document's vector and it matches the committed one.
 /// Everything else is left alone, so the second call is a no-op, an interrupted seed resumes
 /// where it stopped, and a new corpus version adds its new documents without duplicating old
 /// ones (see [`SeedReport::outdated`]). Two processes seeding the same store at the same moment
@@ -105,6 +108,26 @@ async fn seed(
     }
 
     let settings = Settings::default();
+    let embed = |texts: Vec<String>| {
+        embedder.embed(EmbedRequest {
+            texts,
+            model: settings.default_embedding_model.clone(),
+            input_type: Some(EmbedInputType::Document),
+            dimensions: None,
+        })
+    };
+    // The committed vectors stand in for the model's only once it has computed one of them.
+    let mut known = vectors::committed(docs, &version, &backend);
+    if let (Some(map), Some(probe)) = (&known, missing.first()) {
+        let computed = embed(vec![probe.text.to_string()]).await?.embeddings;
+        let same = map
+            .get(&probe.key())
+            .zip(computed.first())
+            .is_some_and(|(committed, computed)| vectors::agree(computed, committed));
+        if !same {
+            known = None;
+        }
+    }
     let stamp = Stamp {
         corpus_version: &version,
         backend: &backend,
@@ -114,32 +137,35 @@ async fn seed(
     let mut dimensions = None;
     let mut indexed = BTreeSet::new();
     for batch in missing.chunks(BATCH) {
-        let embedded = embedder
-            .embed(EmbedRequest {
-                texts: batch.iter().map(|d| d.text.to_string()).collect(),
-                model: settings.default_embedding_model.clone(),
-                input_type: Some(EmbedInputType::Document),
-                dimensions: None,
-            })
-            .await?;
-        let dims = *dimensions.get_or_insert(embedded.embeddings.first().map_or(0, Vec::len));
-        if embedded.embeddings.len() != batch.len()
+        let embeddings = match &known {
+            Some(map) => batch
+                .iter()
+                .filter_map(|d| map.get(&d.key()).cloned())
+                .collect(),
+            None => {
+                embed(batch.iter().map(|d| d.text.to_string()).collect())
+                    .await?
+                    .embeddings
+            }
+        };
+        let dims = *dimensions.get_or_insert(embeddings.first().map_or(0, Vec::len));
+        if embeddings.len() != batch.len()
             || dims == 0
-            || embedded.embeddings.iter().any(|v| v.len() != dims)
+            || embeddings.iter().any(|v| v.len() != dims)
         {
             return Err(ProviderError::other(
                 &backend,
                 format!(
                     "seeding {SAMPLE_DB}: got {} embeddings of inconsistent or empty size for {} \
                      documents",
-                    embedded.embeddings.len(),
+                    embeddings.len(),
                     batch.len()
                 ),
             ));
         }
 
         // Docs are listed collection by collection, so a batch is one run per collection it spans.
-        let mut rest = batch.iter().zip(embedded.embeddings).peekable();
+        let mut rest = batch.iter().zip(embeddings).peekable();
         while let Some((first, vector)) = rest.next() {
             let namespace = Namespace::new(SAMPLE_DB, first.collection);
             let mut documents = vec![stamp.document(first, &vector)];

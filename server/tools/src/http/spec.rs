@@ -92,14 +92,9 @@ pub fn spec() -> ToolSpec {
             http: 1,
             ..NO_API_CALLS
         },
-        effects: Effects {
-            // Any of METHODS may be sent to any allowed URL: DELETE and PUT can remove or replace
-            // what the server holds, and POST is not idempotent.
-            read_only: false,
-            destructive: true,
-            idempotent: false,
-            open_world: true,
-        },
+        // Any of METHODS may be sent to any allowed URL: DELETE and PUT can remove or replace
+        // what the server holds, and POST is not idempotent.
+        effects: Effects::MAY_CHANGE_REMOTE,
         optional_calls: &[],
         uses_store: false,
     }

@@ -195,4 +195,12 @@ impl Effects {
         idempotent: true,
         open_world: true,
     };
+
+    /// May change or remove what a service holds, and doing it twice is not doing it once.
+    pub const MAY_CHANGE_REMOTE: Effects = Effects {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+    };
 }

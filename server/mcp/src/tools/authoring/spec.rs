@@ -92,13 +92,8 @@ impl Authoring {
                 idempotent: false,
                 open_world: false,
             },
-            Authoring::Run => Effects {
-                read_only: false,
-                // A workflow may ingest, aggregate with writes, or call any allowed URL.
-                destructive: true,
-                idempotent: false,
-                open_world: true,
-            },
+            // A workflow may ingest, aggregate with writes, or call any allowed URL.
+            Authoring::Run => Effects::MAY_CHANGE_REMOTE,
             Authoring::Delete | Authoring::Cancel => Effects {
                 read_only: false,
                 destructive: true,

@@ -211,3 +211,71 @@ async fn a_store_failure_is_returned_before_anything_is_embedded() {
     );
     assert!(embedder.requests().is_empty());
 }
+
+/// An embedder that calls itself "local" but is another model: its first vector does not match
+/// the committed one, so every document is embedded by it, none taken from the file.
+#[tokio::test]
+async fn committed_vectors_are_not_used_for_another_model() {
+    let store = MemoryStore::new();
+    let embedder = FakeEmbedder::new(384).named("local");
+    let report = ensure_seeded(&store, &embedder).await.unwrap();
+    assert_eq!(report.inserted, DOCS.len() as u64);
+    let texts: usize = embedder.requests().iter().map(|r| r.texts.len()).sum();
+    assert_eq!(texts, 1 + DOCS.len(), "the probe, then every document");
+    let doc = &store.documents(&namespace(DOCS[0].collection))[0];
+    let stored: Vec<f32> = serde_json::from_value(doc["embedding"].clone()).unwrap();
+    assert_eq!(stored, embedder.vector(DOCS[0].text));
+}
+
+/// With the installed model, seeding embeds one document and stores the committed vectors,
+/// which are the model's own.
+#[tokio::test]
+async fn the_local_model_seeds_from_the_committed_vectors_after_one_embedding() {
+    use crate::local::embed::{LocalEmbedder, ModelLocation, find_model_dir};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct Counting(LocalEmbedder, AtomicUsize);
+    #[async_trait::async_trait]
+    impl Embedder for Counting {
+        fn name(&self) -> &str {
+            self.0.name()
+        }
+        async fn embed(
+            &self,
+            request: EmbedRequest,
+        ) -> Result<crate::EmbedResponse, ProviderError> {
+            self.1.fetch_add(request.texts.len(), Ordering::SeqCst);
+            self.0.embed(request).await
+        }
+    }
+    let dir = match find_model_dir() {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            return;
+        }
+    };
+    let embedder = Counting(
+        LocalEmbedder::new(ModelLocation::Dir(dir)),
+        AtomicUsize::new(0),
+    );
+    let store = MemoryStore::new();
+    let report = ensure_seeded(&store, &embedder).await.unwrap();
+    assert_eq!(report.inserted, DOCS.len() as u64);
+    assert_eq!(embedder.1.load(Ordering::SeqCst), 1);
+    let last = DOCS.last().unwrap();
+    let stored = store
+        .documents(&namespace(last.collection))
+        .into_iter()
+        .find(|d| d["metadata"]["slug"] == last.slug)
+        .unwrap();
+    let stored: Vec<f32> = serde_json::from_value(stored["embedding"].clone()).unwrap();
+    let computed = embedder.0.embed(EmbedRequest {
+        texts: vec![last.text.to_string()],
+        model: String::new(),
+        input_type: Some(EmbedInputType::Document),
+        dimensions: None,
+    });
+    let computed = computed.await.unwrap().embeddings.remove(0);
+    assert!(vectors::agree(&computed, &stored));
+}
