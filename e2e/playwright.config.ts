@@ -1,7 +1,7 @@
 // Playwright drives the real `vai playground` binary ($VAI_BIN: npm test passes the debug build
 // its Rust tests made; else the release build) in Debian's Chromium; the global
 // setup starts it on a free port with an isolated, offline environment (see support/).
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 import { chromiumArgs, chromiumPath } from './support/playground.mjs'
@@ -15,8 +15,10 @@ process.env.VAI_E2E_STATE ??= path.join(tmpdir(), `vai-e2e-state-${process.pid}.
 export default defineConfig({
   testDir: './specs',
   outputDir: './test-results',
-  // Two cores, one server, one browser: parallel workers only fight over the CPU.
-  workers: 1,
+  // One worker per core, all against the one server: with a single worker, the browser and
+  // the server leave a core idle while the other waits (386 s → 294 s on two cores). Spec files
+  // run side by side; the tests of one file run in order.
+  workers: availableParallelism(),
   fullyParallel: false,
   retries: 0,
   forbidOnly: ci,

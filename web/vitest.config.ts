@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 
@@ -14,6 +15,8 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
     pool: 'threads',
+    // One worker per core: vitest's default leaves one core idle, half of this machine's two.
+    maxWorkers: availableParallelism(),
     projects: [
       { extends: true, test: { name: 'mocking', include: mocking } },
       { extends: true, test: { name: 'shared', include: ['src/**/*.test.{ts,tsx}'], exclude: mocking, isolate: false } },
