@@ -4,7 +4,11 @@
 //
 // The shared playground has no LLM (failures.spec.ts shows a `generate` step failing for want of
 // one), so this spec starts its own with the local model, on the shared home whose sample
-// knowledge base the global setup already seeded.
+// knowledge base the global setup already seeded. Its directory's .vai.json keeps answers to 48
+// tokens (`chat.maxTokens`): the local model writes about 8 a second in a debug build.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import type { Page } from '@playwright/test'
 import { startPlayground } from '../support/playground.mjs'
 import { expect, test } from '../support/test'
@@ -12,16 +16,20 @@ import { expect, test } from '../support/test'
 const QUESTION = 'How do I authenticate requests to the Ledgerly API?'
 
 let server: Awaited<ReturnType<typeof startPlayground>>
+let cwd: string
 
 test.beforeAll(async () => {
   test.setTimeout(120_000)
   const home = process.env.VAI_PLAYGROUND_HOME
   if (!home) throw new Error('VAI_PLAYGROUND_HOME is not set: run the specs through playwright.config.ts')
-  server = await startPlayground({ llm: true, home })
+  cwd = mkdtempSync(path.join(tmpdir(), 'vai-e2e-chat-'))
+  writeFileSync(path.join(cwd, '.vai.json'), JSON.stringify({ chat: { maxTokens: 48 } }))
+  server = await startPlayground({ cwd, llm: true, home })
 })
 
 test.afterAll(async () => {
   await server?.stop()
+  if (cwd) rmSync(cwd, { recursive: true, force: true })
 })
 
 /** Record every length the newest answer's text reaches, to tell a streamed answer from one that appeared whole. */
@@ -49,7 +57,7 @@ async function recorded(page: Page) {
 }
 
 test('a question answered offline streams in with sources, and the conversation resumes after a reload', async ({ page }, testInfo) => {
-  // The local model answers in about 10 s on two cores; its first call also loads it.
+  // The local model answers in seconds; its first call also loads it.
   test.setTimeout(300_000)
   await page.goto(server.printedUrl)
   await page.getByRole('button', { name: 'Show chat' }).click()

@@ -40,6 +40,7 @@ pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(
             system: Some(system.clone()),
             messages: messages.clone(),
             model: options.model.clone(),
+            max_tokens: options.max_tokens,
             tools: definitions.clone(),
             ..CompletionRequest::default()
         };
@@ -86,6 +87,7 @@ pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(
         system: Some(system),
         messages,
         model: options.model.clone(),
+        max_tokens: options.max_tokens,
         ..CompletionRequest::default()
     };
     work.generate(turn, request).await.map(|_| ())

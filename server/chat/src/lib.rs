@@ -21,7 +21,9 @@ mod turn;
 pub use engine::{ChatEngine, ChatError};
 pub use export::{ExportError, export_workflow};
 pub use history::{FileHistory, History, HistoryError, MemoryHistory, MongoHistory};
-pub use options::{ChatOptions, MAX_CONTEXT_DOCS, MAX_ITERATIONS, MAX_QUESTION_BYTES, MAX_TURNS};
+pub use options::{
+    ChatOptions, MAX_ANSWER_TOKENS, MAX_CONTEXT_DOCS, MAX_ITERATIONS, MAX_QUESTION_BYTES, MAX_TURNS,
+};
 pub use turn::TurnSink;
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub const MAX_QUESTION_BYTES: usize = 16 * 1024;
 pub const MAX_CONTEXT_DOCS: usize = 50;
 pub const MAX_ITERATIONS: usize = 50;
 pub const MAX_TURNS: usize = 200;
+pub const MAX_ANSWER_TOKENS: u32 = 32_768;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatOptions {
@@ -21,6 +22,8 @@ pub struct ChatOptions {
     pub collection: Option<String>,
     /// Another model of the configured provider.
     pub model: Option<String>,
+    /// The longest answer, in tokens; `None` leaves it to the provider (the local model: 256).
+    pub max_tokens: Option<u32>,
     /// Documents retrieved as context for an answer (pipeline mode).
     pub max_context_docs: usize,
     /// Earlier turns loaded as the conversation (fewer when they do not fit the budget).
@@ -46,6 +49,7 @@ impl Default for ChatOptions {
             db: None,
             collection: None,
             model: None,
+            max_tokens: None,
             max_context_docs: 5,
             max_turns: 20,
             rerank: true,

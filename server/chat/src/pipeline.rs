@@ -63,6 +63,7 @@ pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(
         system: Some(work.system(prompt::PIPELINE_SYSTEM_PROMPT, dropped).await),
         messages,
         model: options.model.clone(),
+        max_tokens: options.max_tokens,
         ..CompletionRequest::default()
     };
     work.generate(turn, request).await.map(|_| ())

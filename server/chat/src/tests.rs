@@ -405,6 +405,34 @@ async fn a_model_that_keeps_calling_tools_is_stopped_at_the_limit_and_must_answe
     assert!(llm.requests()[3].tools.is_empty());
 }
 
+/// `max_tokens` bounds every answer the model is asked for, in both modes; unset, the
+/// provider's own default applies.
+#[tokio::test]
+async fn the_answer_length_limit_reaches_every_request() {
+    for mode in [ChatMode::Pipeline, ChatMode::Agent] {
+        let llm = Arc::new(FakeLlm::new());
+        llm.call_tools_next(vec![call("c0", "vai_query", json!({"query": "q"}))]);
+        let kit = kit(llm.clone()).await;
+        let options = ChatOptions {
+            max_tokens: Some(48),
+            max_iterations: 1,
+            ..options(mode)
+        };
+        let (turn, _) = ask(&kit, "how do refresh tokens work?", &options).await;
+        assert_eq!(turn.status, TurnStatus::Done, "{mode:?}");
+        let requests = llm.requests();
+        assert!(!requests.is_empty());
+        assert!(
+            requests.iter().all(|r| r.max_tokens == Some(48)),
+            "{mode:?}"
+        );
+    }
+    let llm = Arc::new(FakeLlm::new());
+    let kit = kit(llm.clone()).await;
+    ask(&kit, "q", &options(ChatMode::Pipeline)).await;
+    assert_eq!(llm.requests()[0].max_tokens, None);
+}
+
 /// A model without tool support (the tiny local one).
 #[derive(Debug)]
 struct NoTools(FakeLlm);

@@ -308,6 +308,9 @@ pub(crate) fn chat_options(cfg: &Config, app: &App) -> vai_chat::ChatOptions {
     if let Some(n) = number("maxTurns") {
         options.max_turns = n as usize;
     }
+    if let Some(n) = number("maxTokens") {
+        options.max_tokens = Some(n.clamp(1, vai_chat::MAX_ANSWER_TOKENS.into()) as u32);
+    }
     if let Some(rerank) = chat.get("rerank").and_then(serde_json::Value::as_bool) {
         options.rerank = rerank;
     }

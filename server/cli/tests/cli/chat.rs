@@ -59,9 +59,14 @@ fn chat_answers_piped_questions_offline_with_the_local_llm() {
         "What happens when I send too many requests?",
     ];
     let started = Instant::now();
-    // One answer in the terminal's layout and one in JSON: a local answer costs half a minute
-    // of CPU in a debug build. Sessions of several turns are tested on a fake model.
-    let out = chat(offline_command(&home, &llm), &[], &questions[..1]);
+    // One answer in the terminal's layout and one in JSON, each of at most 48 tokens: the local
+    // model writes about 8 a second in a debug build. Sessions of several turns are tested on a
+    // fake model.
+    let out = chat(
+        offline_command(&home, &llm),
+        &["--max-tokens", "48"],
+        &questions[..1],
+    );
     let elapsed = started.elapsed();
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(0), "{stderr}\n{stdout}");
@@ -81,7 +86,7 @@ fn chat_answers_piped_questions_offline_with_the_local_llm() {
 
     let out = chat(
         offline_command(&home, &llm),
-        &["--json", "--quiet"],
+        &["--json", "--quiet", "--max-tokens", "48"],
         &questions[1..],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -96,6 +101,8 @@ fn chat_answers_piped_questions_offline_with_the_local_llm() {
         assert!(!turn["sources"].as_array().unwrap().is_empty(), "{turn}");
         assert_eq!(turn["provider"], "local");
         assert!(turn["timings"]["totalMs"].as_u64().unwrap() > 0, "{turn}");
+        let written = turn["usage"]["llmOutputTokens"].as_u64().unwrap();
+        assert!((1..=48).contains(&written), "--max-tokens 48: {turn}");
     }
     assert!(
         turns[0]["sessionId"]

@@ -18,7 +18,9 @@ use render::{Look, ShowToolCalls};
 use repl::{Repl, Session};
 use serde_json::Value;
 use std::io::IsTerminal;
-use vai_chat::{ChatEngine, ChatOptions, HistoryError, MAX_CONTEXT_DOCS, MAX_TURNS};
+use vai_chat::{
+    ChatEngine, ChatOptions, HistoryError, MAX_ANSWER_TOKENS, MAX_CONTEXT_DOCS, MAX_TURNS,
+};
 use vai_contract::ChatMode;
 
 /// `vai chat`'s flags; the command's help is its doc comment in `commands/mod.rs`.
@@ -44,6 +46,10 @@ pub(super) struct ChatArgs {
     /// Documents retrieved as context for each answer [default: 5, or chat.maxContextDocs]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_CONTEXT_DOCS as i64))]
     max_context_docs: Option<u32>,
+    /// The longest answer, in tokens; a longer one is cut off and says so [default: the
+    /// provider's (the local model: 256), or chat.maxTokens]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_ANSWER_TOKENS as i64))]
+    max_tokens: Option<u32>,
     /// Earlier turns sent with each question, fewer when they do not fit [default: 20, or
     /// chat.maxTurns]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=MAX_TURNS as i64))]
@@ -101,6 +107,9 @@ impl ChatArgs {
         }
         if let Some(n) = self.max_turns {
             options.max_turns = n as usize;
+        }
+        if let Some(n) = self.max_tokens {
+            options.max_tokens = Some(n);
         }
         if let Some(mode) = self.mode {
             options.mode = match mode {
