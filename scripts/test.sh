@@ -6,9 +6,11 @@
 #
 # One Rust build serves everything: the debug build the Rust tests make (its local models
 # optimised, see Cargo.toml) is the binary the workflow tests and the Playwright specs drive, so
-# the workspace is compiled twice (tests, clippy), not three times. Every phase runs even when an
-# earlier one failed (unless it cannot: the specs need the build); the exit status is non-zero
-# when anything failed, and a summary names what and how long each phase took.
+# the workspace is compiled twice (tests, clippy), not three times; the test build runs beside
+# the single-threaded hygiene checks, and vitest and Playwright use a worker per core. Every
+# phase runs even when an earlier one failed (unless it cannot: the specs need the build); the
+# exit status is non-zero when anything failed, and a summary names what and how long each
+# phase took.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +32,22 @@ phase() {
   fi
 }
 
+# cargo-nextest runs the test binaries side by side; plain `cargo test` where it is missing.
+if cargo nextest --version >/dev/null 2>&1; then
+  rust_tests=(cargo nextest run --locked --workspace)
+else
+  echo "(cargo-nextest is not installed: cargo test instead)"
+  rust_tests=(cargo test --locked --workspace)
+fi
+
+# The Rust test build takes minutes on both cores, while the hygiene checks below use one: the
+# build starts first, in the background, and its output is shown when the Rust tests begin.
+build_log=$(mktemp)
+build_start=$SECONDS
+"${rust_tests[@]}" --no-run >"$build_log" 2>&1 &
+build_pid=$!
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
+
 # Hygiene first: the quick checks, so a formatting slip is reported within seconds.
 phase "cargo fmt --check" cargo fmt --all --check
 phase "Prettier --check (web, e2e)" npm run format:check
@@ -38,13 +56,16 @@ phase "tsc (web, e2e)" npm run typecheck -w web -w e2e
 
 phase "import cycles (scripts/import-cycles.mjs)" node scripts/import-cycles.mjs
 
-# cargo-nextest runs the test binaries side by side; plain `cargo test` where it is missing.
-if cargo nextest --version >/dev/null 2>&1; then
-  phase "Rust tests (cargo nextest)" cargo nextest run --locked --workspace --no-fail-fast
-else
-  echo "(cargo-nextest is not installed: cargo test instead)"
-  phase "Rust tests (cargo test)" cargo test --locked --workspace --no-fail-fast
-fi
+rust_build() {
+  local status=0
+  wait "$build_pid" || status=$?
+  cat "$build_log"
+  rm -f "$build_log"
+  return $status
+}
+build_waited=$SECONDS
+phase "Rust test build (waited for; it started $((build_waited - build_start))s before)" rust_build &&
+  phase "Rust tests (${rust_tests[*]:0:2})" "${rust_tests[@]}" --no-fail-fast
 phase "cargo clippy -D warnings" cargo clippy --locked --workspace --all-targets -- -D warnings
 
 # The Rust tests built the binary their integration tests drive; use that one (building it
