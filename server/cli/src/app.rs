@@ -285,7 +285,7 @@ fn chat_history_ttl(days: &str) -> anyhow::Result<Duration> {
 
 /// How chat answers unless a flag says otherwise: the database and collection the tools
 /// resolve, and `.vai.json` `chat` (`mode`, `maxContextDocs`, `rerank`, `systemPrompt`,
-/// `maxToolCalls`, `maxTurns`).
+/// `maxToolCalls`, `maxTurns`, `maxTokens`).
 pub(crate) fn chat_options(cfg: &Config, app: &App) -> vai_chat::ChatOptions {
     let settings = &app.providers.settings;
     let none = serde_json::Value::Null;
