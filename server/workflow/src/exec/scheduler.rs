@@ -328,18 +328,23 @@ impl Scheduler {
 
     fn skip(&mut self, i: usize, reason: String) -> Result<(), String> {
         self.ledger.skipped(i, reason);
+        // A conditional that did not run decides nothing: neither branch runs.
+        self.skip_branches(i, "did not run");
+        self.done(i);
+        Ok(())
+    }
+
+    /// When step `i` is a conditional that decided nothing, skip both its branches, saying so.
+    fn skip_branches(&mut self, i: usize, what_happened: &str) {
         let step = &self.plan.steps[i];
         if let StepKind::Conditional {
             then, otherwise, ..
         } = &step.kind
         {
-            // A conditional that did not run decides nothing: neither branch runs.
             for &j in then.iter().chain(otherwise) {
-                self.branch_skip[j] = Some(format!("conditional \"{}\" did not run", step.id));
+                self.branch_skip[j] = Some(format!("conditional \"{}\" {what_happened}", step.id));
             }
         }
-        self.done(i);
-        Ok(())
     }
 
     /// Record a finished task; `Err` when the failure ends the run.
@@ -350,14 +355,7 @@ impl Scheduler {
                 self.walk.stop(i);
                 return Err(format!("step \"{}\" failed: {error}", step.id));
             }
-            if let StepKind::Conditional {
-                then, otherwise, ..
-            } = &step.kind
-            {
-                for &j in then.iter().chain(otherwise) {
-                    self.branch_skip[j] = Some(format!("conditional \"{}\" failed", step.id));
-                }
-            }
+            self.skip_branches(i, "failed");
         }
         self.done(i);
         Ok(())
