@@ -2,7 +2,7 @@
 //! and the step outputs' share of the run's budget. Each change is reported to the sink as it
 //! is made, so the events and the final `RunResult` cannot disagree.
 
-use super::record::{RunResult, StepOutcome, StepRecord};
+use super::record::{RunResult, StepOutcome, StepRecord, Stop};
 use super::step::Finished;
 use crate::compile::Plan;
 use crate::events::{EventSink, RunEvent, RunStatus};
@@ -183,21 +183,12 @@ impl Ledger {
 
     /// The end of the run, reported and returned: cancelled or failed with why, or completed
     /// with its output — failed after all when the output cannot be made within `limits`.
-    pub(super) fn end(
-        self,
-        cancelled: Option<String>,
-        failure: Option<String>,
-        limits: &Limits,
-        started: Instant,
-    ) -> RunResult {
-        let status = if cancelled.is_some() {
-            RunStatus::Cancelled
-        } else if failure.is_some() {
-            RunStatus::Failed
-        } else {
-            RunStatus::Completed
+    pub(super) fn end(self, stop: Option<Stop>, limits: &Limits, started: Instant) -> RunResult {
+        let (status, mut error) = match stop {
+            None => (RunStatus::Completed, None),
+            Some(Stop::Failed(e)) => (RunStatus::Failed, Some(e)),
+            Some(Stop::Cancelled(e)) => (RunStatus::Cancelled, Some(e)),
         };
-        let mut error = cancelled.or(failure);
         let mut output = None;
         if status == RunStatus::Completed {
             match self.output(limits) {

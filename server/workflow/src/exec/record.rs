@@ -47,3 +47,12 @@ pub struct RunResult {
     pub duration_ms: u64,
     pub usage: Usage,
 }
+
+/// Why a run stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// A step failed without `continueOnError`, or the engine could not go on.
+    Failed(String),
+    /// The user cancelled, or a step-through pause was left idle too long.
+    Cancelled(String),
+}

@@ -8,7 +8,7 @@ use super::branch;
 use super::ledger::Ledger;
 use super::only::{Only, Turn};
 use super::options::{Mocks, RunOptions};
-use super::record::RunResult;
+use super::record::{RunResult, Stop};
 use super::step::{Finished, StepTask, Success};
 use super::stepping::{self, PAUSE_IDLE_LIMIT, Resume, Stepping};
 use super::walk::Walk;
@@ -94,19 +94,17 @@ impl Scheduler {
             layers: self.plan.layer_ids(),
             total_steps: self.plan.steps.len(),
         });
-        let mut failure: Option<String> = None;
-        // Why the run was cancelled, when it was.
-        let mut cancelled: Option<String> = None;
+        let mut stop: Option<Stop> = None;
         loop {
-            while failure.is_none() && self.paused.is_none() {
+            while stop.is_none() && self.paused.is_none() {
                 let Some(i) = self.walk.next_ready() else {
                     break;
                 };
                 if let Err(e) = self.start(i) {
-                    failure = Some(e);
+                    stop = Some(e);
                 }
             }
-            if failure.is_some() || (self.tasks.is_empty() && self.paused.is_none()) {
+            if stop.is_some() || (self.tasks.is_empty() && self.paused.is_none()) {
                 break;
             }
             // While paused, the steps already running go on and their events flow.
@@ -115,20 +113,20 @@ impl Scheduler {
             tokio::select! {
                 biased;
                 _ = self.cancel.cancelled() => {
-                    cancelled = Some("the run was cancelled".to_string());
+                    stop = Some(Stop::Cancelled("the run was cancelled".to_string()));
                     break;
                 }
                 resume = stepping::resumed(self.stepping.as_ref()), if paused => {
                     if let Err(e) = self.resume(resume) {
-                        failure = Some(e);
+                        stop = Some(e);
                     }
                 }
                 _ = tokio::time::sleep_until(idle.unwrap_or_else(tokio::time::Instant::now)), if idle.is_some() => {
                     let limit = self.stepping.as_ref().map_or(PAUSE_IDLE_LIMIT, Stepping::idle_limit);
-                    cancelled = Some(format!(
+                    stop = Some(Stop::Cancelled(format!(
                         "the run was paused for {} without Next or Continue",
                         stepping::describe(limit)
-                    ));
+                    )));
                     break;
                 }
                 joined = self.tasks.join_next(), if !self.tasks.is_empty() => {
@@ -136,10 +134,12 @@ impl Scheduler {
                     match joined {
                         Ok((i, finished)) => {
                             if let Err(e) = self.finish(i, finished) {
-                                failure = Some(e);
+                                stop = Some(e);
                             }
                         }
-                        Err(e) if e.is_panic() => failure = Some(format!("a step task panicked: {e}")),
+                        Err(e) if e.is_panic() => {
+                            stop = Some(Stop::Failed(format!("a step task panicked: {e}")));
+                        }
                         Err(_) => {}
                     }
                 }
@@ -149,12 +149,11 @@ impl Scheduler {
         if let Some(stepping) = &self.stepping {
             stepping.close();
         }
-        self.ledger
-            .end(cancelled, failure, &self.limits, self.started)
+        self.ledger.end(stop, &self.limits, self.started)
     }
 
     /// Begin step `i`: skip it, pause before it, or launch it.
-    fn start(&mut self, i: usize) -> Result<(), String> {
+    fn start(&mut self, i: usize) -> Result<(), Stop> {
         let step = &self.plan.steps[i];
         if let Some(only) = &mut self.only {
             match only.turn(i, &step.id) {
@@ -201,7 +200,7 @@ impl Scheduler {
     }
 
     /// Launch the step the run is paused before.
-    fn resume(&mut self, resume: Resume) -> Result<(), String> {
+    fn resume(&mut self, resume: Resume) -> Result<(), Stop> {
         let Some(paused) = self.paused.take() else {
             return Ok(());
         };
@@ -235,7 +234,7 @@ impl Scheduler {
     }
 
     /// Start step `i`: run a conditional inline, or spawn its task.
-    fn launch(&mut self, i: usize) -> Result<(), String> {
+    fn launch(&mut self, i: usize) -> Result<(), Stop> {
         self.mark_started(i);
         let step = &self.plan.steps[i];
         let pace = self.pace();
@@ -304,13 +303,13 @@ impl Scheduler {
     }
 
     /// Fail step `i` before it ran (its condition could not be evaluated).
-    fn fail_at_start(&mut self, i: usize, error: LimitError) -> Result<(), String> {
+    fn fail_at_start(&mut self, i: usize, error: LimitError) -> Result<(), Stop> {
         self.mark_started(i);
         self.finish(i, Finished::failed(error.to_string(), Duration::ZERO))
     }
 
     /// Complete step `i` at once with an output recorded earlier (single-step runs).
-    fn replay(&mut self, i: usize, output: Value) -> Result<(), String> {
+    fn replay(&mut self, i: usize, output: Value) -> Result<(), Stop> {
         self.mark_started(i);
         let finished = Finished {
             result: Success::checked(
@@ -326,7 +325,7 @@ impl Scheduler {
         self.finish(i, finished)
     }
 
-    fn skip(&mut self, i: usize, reason: String) -> Result<(), String> {
+    fn skip(&mut self, i: usize, reason: String) -> Result<(), Stop> {
         self.ledger.skipped(i, reason);
         // A conditional that did not run decides nothing: neither branch runs.
         self.skip_branches(i, "did not run");
@@ -348,12 +347,15 @@ impl Scheduler {
     }
 
     /// Record a finished task; `Err` when the failure ends the run.
-    fn finish(&mut self, i: usize, finished: Finished) -> Result<(), String> {
+    fn finish(&mut self, i: usize, finished: Finished) -> Result<(), Stop> {
         if let Err(error) = self.ledger.finished(i, finished) {
             let step = &self.plan.steps[i];
             if !step.continue_on_error {
                 self.walk.stop(i);
-                return Err(format!("step \"{}\" failed: {error}", step.id));
+                return Err(Stop::Failed(format!(
+                    "step \"{}\" failed: {error}",
+                    step.id
+                )));
             }
             self.skip_branches(i, "failed");
         }
