@@ -6,5 +6,7 @@ pub(crate) const EXIT_OK: u8 = 0;
 pub(crate) const EXIT_FAILED: u8 = 1;
 /// The workflow, an input or an argument is invalid.
 pub(crate) const EXIT_INVALID: u8 = 2;
+/// The run waits for a person (a `yield` step) and was saved: `vai runs resume` goes on.
+pub(crate) const EXIT_WAITING: u8 = 3;
 /// Interrupted (Ctrl-C).
 pub(crate) const EXIT_INTERRUPTED: u8 = 130;

@@ -23,9 +23,9 @@ pub use edit::{
     RewriteRequest, RewriteResponse, SaveRequest, SaveResponse, TestCaseRequest, TestCaseSaved,
 };
 pub use runs::{
-    ApiErrorBody, ApiErrorCode, CancelAccepted, ErrorInfo, PausedStep, ResumeAccepted, RunCreated,
-    RunList, RunOutput, RunSnapshot, RunState, RunSummary, StartRun, StepDetail, StepState,
-    StepStatus,
+    ApiErrorBody, ApiErrorCode, CancelAccepted, CompensationState, ErrorInfo, InputAccepted,
+    PausedStep, ResumeAccepted, RunCreated, RunInput, RunList, RunOutput, RunSnapshot, RunState,
+    RunSummary, StartRun, StepDetail, StepState, StepStatus, WaitingFor,
 };
 pub use socket::{ClientMessage, ServerMessage};
 pub use vai_workflow::edit::{Completion, CompletionKind, ReferenceKind, ReferenceSite};

@@ -4,6 +4,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
+use vai_workflow::expects::FieldError;
 use vai_workflow::{Diagnostic, ResumeAction, RunStatus, StepThrough, Usage};
 
 /// `POST /api/runs`.
@@ -57,6 +58,43 @@ pub struct ResumeAccepted {
     pub action: ResumeAction,
 }
 
+/// `POST /api/runs/{id}/input`: the answer to the `yield` step the run waits at.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RunInput {
+    /// The waiting step, when the client wants to be sure it answers that one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub step_id: Option<String>,
+    /// The answer: an object that satisfies the step's `expects`.
+    pub input: Map<String, Value>,
+}
+
+/// 202 reply to `POST /api/runs/{id}/input` (the run goes on), or to a resume of an
+/// interrupted run (`POST /api/runs/{id}/continue`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct InputAccepted {
+    pub run_id: String,
+    pub status: RunState,
+}
+
+/// What a waiting run waits for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitingFor {
+    /// The `yield` step; for one inside a sub-workflow, the `workflow` step ids before it.
+    pub step_id: String,
+    #[serde(default)]
+    pub within: Vec<String>,
+    pub message: String,
+    /// JSON Schema of the answer.
+    pub expects: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub deadline_ms: Option<u64>,
+}
+
 /// 201 reply to `POST /api/runs`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -80,6 +118,11 @@ pub enum RunState {
     Completed,
     Failed,
     Cancelled,
+    /// Stopped at a `yield` step until `POST /api/runs/{id}/input` answers.
+    Waiting,
+    /// The process running it died (it never ended); `vai runs resume` or the playground's
+    /// Resume goes on from its journal.
+    Interrupted,
 }
 
 impl From<RunStatus> for RunState {
@@ -88,6 +131,7 @@ impl From<RunStatus> for RunState {
             RunStatus::Completed => Self::Completed,
             RunStatus::Failed => Self::Failed,
             RunStatus::Cancelled => Self::Cancelled,
+            RunStatus::Waiting => Self::Waiting,
         }
     }
 }
@@ -128,6 +172,8 @@ pub enum StepStatus {
     Skipped,
     Failed,
     Cancelled,
+    /// A `yield` step waiting for a person.
+    Waiting,
 }
 
 /// One step of a snapshot.
@@ -157,6 +203,19 @@ pub struct StepState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub output_bytes: Option<usize>,
+    /// Its compensation, once the run ended badly after it completed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub compensation: Option<CompensationState>,
+}
+
+/// Where a completed step's compensation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CompensationState {
+    Compensating,
+    Compensated,
+    CompensationFailed,
 }
 
 impl StepState {
@@ -170,6 +229,7 @@ impl StepState {
             backend: None,
             attempt: None,
             output_bytes: None,
+            compensation: None,
         }
     }
 }
@@ -217,6 +277,10 @@ pub struct RunSnapshot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub paused: Option<PausedStep>,
+    /// What a waiting run waits for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub waiting: Option<WaitingFor>,
 }
 
 /// `GET /api/runs/{id}/steps/{step}/output`: everything about one step, in full.
@@ -289,6 +353,11 @@ pub enum ApiErrorCode {
     NoDirectory,
     /// 409: a resume of a run that is not paused.
     NotPaused,
+    /// 400: an answer to a waiting run that does not satisfy the step's `expects` (`fields`
+    /// names each bad field).
+    InvalidAnswer,
+    /// 409: an answer to a run that is not waiting.
+    NotWaiting,
     /// 413: a body or file over its limit.
     PayloadTooLarge,
     /// 422: a listed workflow file that cannot be read.
@@ -317,7 +386,7 @@ pub enum ApiErrorCode {
 
 impl ApiErrorCode {
     /// Every code, for docs and tests.
-    pub const ALL: [ApiErrorCode; 25] = [
+    pub const ALL: [ApiErrorCode; 27] = [
         ApiErrorCode::BadRequest,
         ApiErrorCode::InvalidWorkflow,
         ApiErrorCode::InvalidInputs,
@@ -331,6 +400,8 @@ impl ApiErrorCode {
         ApiErrorCode::Conflict,
         ApiErrorCode::NoDirectory,
         ApiErrorCode::NotPaused,
+        ApiErrorCode::InvalidAnswer,
+        ApiErrorCode::NotWaiting,
         ApiErrorCode::PayloadTooLarge,
         ApiErrorCode::Unreadable,
         ApiErrorCode::NotExportable,
@@ -361,6 +432,8 @@ impl ApiErrorCode {
             ApiErrorCode::Conflict => "CONFLICT",
             ApiErrorCode::NoDirectory => "NO_DIRECTORY",
             ApiErrorCode::NotPaused => "NOT_PAUSED",
+            ApiErrorCode::InvalidAnswer => "INVALID_ANSWER",
+            ApiErrorCode::NotWaiting => "NOT_WAITING",
             ApiErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             ApiErrorCode::Unreadable => "UNREADABLE",
             ApiErrorCode::NotExportable => "NOT_EXPORTABLE",
@@ -392,4 +465,8 @@ pub struct ErrorInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub diagnostics: Option<Vec<Diagnostic>>,
+    /// Present on `INVALID_ANSWER`: each field of the answer that is wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fields: Option<Vec<FieldError>>,
 }

@@ -141,6 +141,7 @@ impl IntoResponse for ApiError {
                         code,
                         message,
                         diagnostics: Some(diagnostics),
+                        fields: None,
                     },
                 };
                 (status, Json(body)).into_response()

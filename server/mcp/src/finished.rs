@@ -34,6 +34,19 @@ impl Finished {
         let snap = &self.snapshot;
         let steps = steps_json(&self.plan, snap);
         match snap.status {
+            RunState::Waiting => {
+                let mut body = json!({
+                    "run_id": snap.run_id,
+                    "status": snap.status,
+                    "steps": steps,
+                });
+                if let Some(waiting) = &snap.waiting {
+                    body["step_id"] = json!(waiting.step_id);
+                    body["message"] = json!(waiting.message);
+                    body["expects"] = waiting.expects.clone();
+                }
+                CallToolResult::structured(body)
+            }
             RunState::Completed | RunState::Running => {
                 let mut body = json!({
                     "run_id": snap.run_id,
@@ -54,7 +67,9 @@ impl Finished {
                 }
                 CallToolResult::structured(body)
             }
-            RunState::Failed | RunState::Cancelled => self.failure().into_result(),
+            RunState::Failed | RunState::Cancelled | RunState::Interrupted => {
+                self.failure().into_result()
+            }
         }
     }
 

@@ -224,5 +224,6 @@ fn status_word(status: StepStatus) -> &'static str {
         StepStatus::Skipped => "skipped",
         StepStatus::Failed => "failed",
         StepStatus::Cancelled => "cancelled",
+        StepStatus::Waiting => "waiting for a person",
     }
 }

@@ -69,7 +69,7 @@ impl Tasks {
             RunState::Running => TaskPayload::Working,
             RunState::Cancelled => TaskPayload::Cancelled,
             // A failed run is a tool result with `isError`, as a waiting call gets it.
-            RunState::Completed | RunState::Failed => {
+            RunState::Completed | RunState::Failed | RunState::Waiting | RunState::Interrupted => {
                 let result = finished_now(&run, plan).into_result();
                 let value = serde_json::to_value(result)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
@@ -117,7 +117,8 @@ fn task(snapshot: &RunSnapshot) -> Task {
     let updated = started + snapshot.duration_ms.unwrap_or(0);
     let status = match snapshot.status {
         RunState::Running => TaskStatus::Working,
-        RunState::Completed | RunState::Failed => TaskStatus::Completed,
+        RunState::Completed | RunState::Failed | RunState::Interrupted => TaskStatus::Completed,
+        RunState::Waiting => TaskStatus::InputRequired,
         RunState::Cancelled => TaskStatus::Cancelled,
     };
     let done = finished_steps(snapshot);

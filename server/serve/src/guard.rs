@@ -85,6 +85,7 @@ pub fn error_response(
             code,
             message: message.into(),
             diagnostics: None,
+            fields: None,
         },
     };
     (status, Json(body)).into_response()

@@ -1,11 +1,18 @@
-//! Declarations of the two tools the executor runs itself: `conditional` and `loop`.
-//! They steer the run (skip branches, run an inner step per item), so they live in the engine.
+//! Declarations of the tools the executor runs itself: `conditional`, `loop`, `workflow`,
+//! `yield` and `fail`. They steer the run (skip branches, run an inner step per item, run a
+//! child workflow, wait for a person, end the run), so they live in the engine.
 
 use crate::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use crate::tool::{ApiCalls, Category, Effects, ToolSpec};
 
 pub const CONDITIONAL: &str = "conditional";
 pub const LOOP: &str = "loop";
+pub const WORKFLOW: &str = "workflow";
+pub const YIELD: &str = "yield";
+pub const FAIL: &str = "fail";
+
+/// How deep workflows may call workflows (the top-level run is depth 0).
+pub const MAX_WORKFLOW_DEPTH: usize = 8;
 
 /// Default and hard cap on `loop` iterations.
 pub const LOOP_DEFAULT_MAX: u64 = 100;
@@ -107,6 +114,113 @@ pub fn specs() -> Vec<ToolSpec> {
             // It runs whatever tool its inner step names, `ingest` and `http` included, so it
             // may do anything any tool may do.
             effects: Effects::MAY_CHANGE_REMOTE,
+            optional_calls: &[],
+            uses_store: false,
+        },
+    ]
+    .into_iter()
+    .chain(orchestration_specs())
+    .collect()
+}
+
+/// The declarations of `workflow`, `yield` and `fail`.
+fn orchestration_specs() -> Vec<ToolSpec> {
+    let none = ApiCalls {
+        embed: 0,
+        rerank: 0,
+        vector_search: 0,
+        llm: 0,
+        http: 0,
+    };
+    vec![
+        ToolSpec {
+            name: WORKFLOW,
+            label: "Sub-workflow",
+            category: Category::ControlFlow,
+            icon: "AccountTree",
+            description: "Run another workflow as one step and use its output",
+            help: "Runs the workflow named by `workflow` — a built-in name, or a file beside this one (`book-flight` finds `book-flight.vai-workflow.json`; a name ending in `.json` is taken as is), never a path — with `inputs` as its inputs. `{{ <id>.output }}` is the child's output mapping. The child shares this run's budgets and cancellation; workflows may call workflows 8 deep, never in a cycle. When the run ends badly after this step completed, the child's own compensations undo it.",
+            input_schema: InputSchema::new()
+                .required_input(
+                    "workflow",
+                    PropertySchema::of(JsonType::String)
+                        .describe("The workflow to run: a built-in name or a file name beside this workflow (a literal, not a template)"),
+                )
+                .input(
+                    "inputs",
+                    PropertySchema::of(JsonType::Object)
+                        .describe("The child workflow's inputs; values may be templates"),
+                ),
+            outputs: &[("(any)", "the child workflow's output mapping")],
+            deferred: &[],
+            main_input: Some("workflow"),
+            api_calls: none,
+            // It runs whatever the child runs.
+            effects: Effects::MAY_CHANGE_REMOTE,
+            optional_calls: &[],
+            uses_store: false,
+        },
+        ToolSpec {
+            name: YIELD,
+            label: "Ask a person",
+            category: Category::ControlFlow,
+            icon: "PanTool",
+            description: "Stop the run and wait for a person's answer",
+            help: "Shows `message` and waits for an object that satisfies `expects` (a JSON Schema of an object: properties with type, required, enum, minimum/maximum, minLength/maxLength). The answer is the step's output. In a terminal `vai workflow run` asks for each field; elsewhere the run is saved as waiting (exit code 3) and goes on with `vai runs resume`, the playground's form, or MCP. After `timeoutMs` the run fails (`onTimeout: \"fail\"`, the default) or goes on with `default` (`onTimeout: \"default\"`).",
+            input_schema: InputSchema::new()
+                .required_input(
+                    "message",
+                    PropertySchema::of(JsonType::String)
+                        .describe("What the person is asked; may hold templates")
+                        .format(WidgetFormat::Multiline),
+                )
+                .input(
+                    "expects",
+                    PropertySchema::of(JsonType::Object)
+                        .describe("JSON Schema of the answer: an object with properties"),
+                )
+                .input(
+                    "timeoutMs",
+                    PropertySchema::of(JsonType::Integer)
+                        .min(1u64)
+                        .describe("How long to wait, in milliseconds (no limit when absent)"),
+                )
+                .input(
+                    "onTimeout",
+                    PropertySchema::of(JsonType::String)
+                        .choices(["fail", "default"])
+                        .defaults_to("fail"),
+                )
+                .input(
+                    "default",
+                    PropertySchema::of(JsonType::Object)
+                        .describe("The answer used when the wait times out with onTimeout \"default\""),
+                ),
+            outputs: &[("(fields)", "the submitted answer, validated against expects")],
+            deferred: &[],
+            main_input: Some("message"),
+            api_calls: none,
+            effects: Effects::PURE,
+            optional_calls: &[],
+            uses_store: false,
+        },
+        ToolSpec {
+            name: FAIL,
+            label: "Fail",
+            category: Category::ControlFlow,
+            icon: "Block",
+            description: "End the run as failed with a message",
+            help: "Ends the run failed with `message` (templates allowed), whatever `continueOnError` says; the compensations of the steps that completed run first. With `condition`, a `conditional` or a step that continues on error, it turns a result you cannot go on with into a clear failure.",
+            input_schema: InputSchema::new().required_input(
+                "message",
+                PropertySchema::of(JsonType::String)
+                    .describe("Why the run ends, e.g. No seats on {{ inputs.date }}"),
+            ),
+            outputs: &[],
+            deferred: &[],
+            main_input: Some("message"),
+            api_calls: none,
+            effects: Effects::PURE,
             optional_calls: &[],
             uses_store: false,
         },

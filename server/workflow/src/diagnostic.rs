@@ -48,11 +48,12 @@ pub enum DiagnosticCode {
     TooDeep,
     UnknownDependsOn,
     UnknownStepRef,
+    UnknownWorkflow,
 }
 
 impl DiagnosticCode {
     /// Every code.
-    pub const ALL: [DiagnosticCode; 29] = [
+    pub const ALL: [DiagnosticCode; 30] = [
         DiagnosticCode::CircularDependency,
         DiagnosticCode::DuplicateId,
         DiagnosticCode::EmptyCondition,
@@ -82,6 +83,7 @@ impl DiagnosticCode {
         DiagnosticCode::TooDeep,
         DiagnosticCode::UnknownDependsOn,
         DiagnosticCode::UnknownStepRef,
+        DiagnosticCode::UnknownWorkflow,
     ];
 
     /// The code as written in messages and JSON (`UNKNOWN_STEP_REF`).
@@ -116,6 +118,7 @@ impl DiagnosticCode {
             DiagnosticCode::TooDeep => "TOO_DEEP",
             DiagnosticCode::UnknownDependsOn => "UNKNOWN_DEPENDS_ON",
             DiagnosticCode::UnknownStepRef => "UNKNOWN_STEP_REF",
+            DiagnosticCode::UnknownWorkflow => "UNKNOWN_WORKFLOW",
         }
     }
 }

@@ -98,6 +98,40 @@ pub enum RunEvent {
     StepCancelled {
         step_id: String,
     },
+    /// A `yield` step waits for a person's answer: the run stops here (the steps already
+    /// running finish first) and is saved as waiting until an answer resumes it.
+    Waiting {
+        step_id: String,
+        message: String,
+        /// JSON Schema of the answer (an object).
+        expects: Value,
+        /// When the wait times out, in milliseconds since the Unix epoch.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
+        deadline_ms: Option<u64>,
+    },
+    /// The run ended badly: the compensation of this completed step starts.
+    Compensating {
+        step_id: String,
+        tool: String,
+    },
+    /// A compensation ended: `ok`, or not with `error`.
+    Compensated {
+        step_id: String,
+        ok: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        error: Option<String>,
+    },
+    /// An event of the child run of `workflow` step `step_id` (for a `forEach` step, of item
+    /// `item`'s child run).
+    Child {
+        step_id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        item: Option<usize>,
+        event: Box<RunEvent>,
+    },
     RunFinished {
         status: RunStatus,
         #[cfg_attr(feature = "ts", ts(type = "number"))]
@@ -134,6 +168,8 @@ pub enum RunStatus {
     Completed,
     Failed,
     Cancelled,
+    /// Stopped at a `yield` step until a person answers; saved, and resumable.
+    Waiting,
 }
 
 /// Receives run events. Must not block: the executor calls it inline.

@@ -232,6 +232,39 @@ impl Dir {
         self.sync().map_err(|e| FileError::io("write", name, e))
     }
 
+    /// Create the owner-only file `name`, which must not exist, open for appending.
+    pub fn create_new(&self, name: &str) -> Result<File, FileError> {
+        plain(name)?;
+        let flags = OFlags::WRONLY
+            | OFlags::APPEND
+            | OFlags::CREATE
+            | OFlags::EXCL
+            | OFlags::NOFOLLOW
+            | OFlags::CLOEXEC;
+        rustix::fs::openat(&self.fd, name, flags, Mode::from_raw_mode(PRIVATE_FILE))
+            .map(File::from)
+            .map_err(|e| FileError::io("create", name, e))
+    }
+
+    /// The existing regular file `name`, open for appending; `None` when there is none. A link
+    /// or anything but a regular file is refused.
+    pub fn open_append(&self, name: &str) -> Result<Option<File>, FileError> {
+        plain(name)?;
+        let flags =
+            OFlags::WRONLY | OFlags::APPEND | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let fd = match rustix::fs::openat(&self.fd, name, flags, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::NOENT) => return Ok(None),
+            Err(rustix::io::Errno::LOOP) => return Err(FileError::NotAFile { name: name.into() }),
+            Err(e) => return Err(FileError::io("open", name, e)),
+        };
+        let stat = rustix::fs::fstat(&fd).map_err(|e| FileError::io("open", name, e))?;
+        if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+            return Err(FileError::NotAFile { name: name.into() });
+        }
+        Ok(Some(File::from(fd)))
+    }
+
     /// Give the file `from` the additional name `to`, which must not exist (a hard link never
     /// replaces a name, and never follows a link at `from`).
     pub fn link(&self, from: &str, to: &str) -> Result<(), FileError> {

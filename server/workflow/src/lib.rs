@@ -26,9 +26,11 @@ pub mod edit;
 pub mod estimate;
 pub mod events;
 pub mod exec;
+pub mod expects;
 pub mod format;
 pub mod fsutil;
 pub mod inputs;
+pub mod journal;
 pub mod load;
 pub mod model;
 pub mod rules;
@@ -37,7 +39,7 @@ pub mod test_cases;
 #[cfg(test)]
 pub(crate) mod test_support;
 
-pub use compile::{Compiled, Mode, Plan, compile};
+pub use compile::{Children, Compiled, Mode, NoChildren, Plan, compile, compile_with};
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use estimate::{Estimate, estimate};
 pub use events::{EventSink, ResumeAction, RunEvent, RunStatus};

@@ -216,9 +216,33 @@ pub struct Step {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = rules::TIMEOUT_MS.minimum, max = rules::TIMEOUT_MS.maximum))]
     pub timeout_ms: Option<u64>,
+    /// What undoes this step when the run ends badly after it completed (a failed step, a
+    /// `fail` step, cancellation, a refused or timed-out `yield`). Compensations run once each,
+    /// in reverse order of completion.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compensate: Option<Compensation>,
     /// Keys this version does not know, kept on round trip.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// The call that undoes a completed step. Its templates may read the step's own output
+/// (`{{ <id>.output }}`) and whatever the step itself could read; they are resolved when the
+/// step completes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct Compensation {
+    /// The tool to call, e.g. `http`.
+    pub tool: String,
+    #[serde(default)]
+    pub inputs: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<RetryPolicy>,
+    /// Time limit of one attempt, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = rules::TIMEOUT_MS.minimum, max = rules::TIMEOUT_MS.maximum))]
+    pub timeout_ms: Option<u64>,
 }
 
 impl Step {
@@ -389,7 +413,8 @@ mod tests {
                 "continueOnError",
                 "dependsOn",
                 "retry",
-                "timeoutMs"
+                "timeoutMs",
+                "compensate"
             ]
         );
         assert_eq!(

@@ -185,7 +185,7 @@ pub async fn run_case(
             StepOutcome::Completed => Some(ExpectedStatus::Completed),
             StepOutcome::Skipped => Some(ExpectedStatus::Skipped),
             StepOutcome::Failed => Some(ExpectedStatus::Failed),
-            StepOutcome::Pending | StepOutcome::Cancelled => None,
+            StepOutcome::Pending | StepOutcome::Cancelled | StepOutcome::Waiting => None,
         };
         let want_text = status_text(want.status);
         if got == Some(want.status) {
@@ -203,6 +203,7 @@ pub async fn run_case(
                 StepOutcome::Failed => "failed",
                 StepOutcome::Pending => "never ran",
                 StepOutcome::Cancelled => "was cancelled",
+                StepOutcome::Waiting => "waits for a person",
             };
             assertions.push(fail(format!(
                 "step \"{id}\" expected {want_text}, but {got_text}{detail}"

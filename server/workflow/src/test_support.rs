@@ -130,7 +130,7 @@ impl Tool for Keep {
     }
 }
 
-/// A registry with: `echo` (returns its inputs), `fail` (always fails), `flaky` (fails
+/// A registry with: `echo` (returns its inputs), `broken` (always fails), `flaky` (fails
 /// transiently while the shared counter is below `failures`), `search` (returns `results`
 /// input, requires `query`), `keep`, and the engine's conditional and loop.
 pub(crate) fn registry() -> Registry {
@@ -142,7 +142,7 @@ pub(crate) fn registry_with(extra: impl FnOnce(&mut Registry)) -> Registry {
     r.register(Arc::new(FnTool::new("echo", &[], |inputs| {
         Ok(Value::Object(inputs))
     })));
-    r.register(Arc::new(FnTool::new("fail", &[], |inputs| {
+    r.register(Arc::new(FnTool::new("broken", &[], |inputs| {
         Err(ToolError::Failed(
             inputs
                 .get("message")

@@ -106,7 +106,13 @@ retry?: RetryPolicy,
 /**
  * Time limit of one attempt, in milliseconds.
  */
-timeoutMs?: number, } & ({ [key in string]: JsonValue });
+timeoutMs?: number, 
+/**
+ * What undoes this step when the run ends badly after it completed (a failed step, a
+ * `fail` step, cancellation, a refused or timed-out `yield`). Compensations run once each,
+ * in reverse order of completion.
+ */
+compensate?: Compensation, } & ({ [key in string]: JsonValue });
 
 /**
  * Retry policy of a step.
@@ -186,7 +192,7 @@ export type Severity = "error" | "warning" | "info";
  * Every code a finding carries: stable, listed in docs/workflows.md (a test checks), and a
  * union type in TypeScript.
  */
-export type DiagnosticCode = "CIRCULAR_DEPENDENCY" | "DUPLICATE_ID" | "EMPTY_CONDITION" | "FILE_TOO_LARGE" | "INVALID_CONDITION" | "INVALID_DEFINITION" | "INVALID_FOREACH" | "INVALID_FORMATTERS" | "INVALID_INPUT" | "INVALID_INPUT_TYPE" | "INVALID_JSON" | "INVALID_STEP_ID" | "INVALID_TOOL" | "INVALID_UI" | "INVALID_VERSION" | "LIMIT_EXCEEDED" | "MISSING_INPUTS" | "MISSING_REQUIRED_INPUT" | "MISSING_STEPS" | "MISSING_STEP_ID" | "MISSING_STEP_NAME" | "MISSING_TOOL" | "MISSING_WORKFLOW_NAME" | "NOT_UPSTREAM" | "ORPHAN_NODE" | "TEMPLATE_SYNTAX" | "TOO_DEEP" | "UNKNOWN_DEPENDS_ON" | "UNKNOWN_STEP_REF";
+export type DiagnosticCode = "CIRCULAR_DEPENDENCY" | "DUPLICATE_ID" | "EMPTY_CONDITION" | "FILE_TOO_LARGE" | "INVALID_CONDITION" | "INVALID_DEFINITION" | "INVALID_FOREACH" | "INVALID_FORMATTERS" | "INVALID_INPUT" | "INVALID_INPUT_TYPE" | "INVALID_JSON" | "INVALID_STEP_ID" | "INVALID_TOOL" | "INVALID_UI" | "INVALID_VERSION" | "LIMIT_EXCEEDED" | "MISSING_INPUTS" | "MISSING_REQUIRED_INPUT" | "MISSING_STEPS" | "MISSING_STEP_ID" | "MISSING_STEP_NAME" | "MISSING_TOOL" | "MISSING_WORKFLOW_NAME" | "NOT_UPSTREAM" | "ORPHAN_NODE" | "TEMPLATE_SYNTAX" | "TOO_DEEP" | "UNKNOWN_DEPENDS_ON" | "UNKNOWN_STEP_REF" | "UNKNOWN_WORKFLOW";
 
 /**
  * One finding.
@@ -233,7 +239,7 @@ export type Usage = { embedTokens?: number, rerankTokens?: number, llmInputToken
 /**
  * How a run ended.
  */
-export type RunStatus = "completed" | "failed" | "cancelled";
+export type RunStatus = "completed" | "failed" | "cancelled" | "waiting";
 
 /**
  * How a paused run goes on.
@@ -267,7 +273,15 @@ backend?: string, } | { "type": "step_skipped", stepId: string, reason: string, 
 /**
  * True when `continueOnError` let the run go on.
  */
-continued: boolean, } | { "type": "step_cancelled", stepId: string, } | { "type": "run_finished", status: RunStatus, durationMs: number, error?: string, usage?: Usage, };
+continued: boolean, } | { "type": "step_cancelled", stepId: string, } | { "type": "waiting", stepId: string, message: string, 
+/**
+ * JSON Schema of the answer (an object).
+ */
+expects: JsonValue, 
+/**
+ * When the wait times out, in milliseconds since the Unix epoch.
+ */
+deadlineMs?: number, } | { "type": "compensating", stepId: string, tool: string, } | { "type": "compensated", stepId: string, ok: boolean, error?: string, } | { "type": "child", stepId: string, item?: number, event: RunEvent, } | { "type": "run_finished", status: RunStatus, durationMs: number, error?: string, usage?: Usage, };
 
 /**
  * Where a workflow in the library comes from.
@@ -818,7 +832,7 @@ since: number, };
 /**
  * A run's status, `running` included.
  */
-export type RunState = "running" | "completed" | "failed" | "cancelled";
+export type RunState = "running" | "completed" | "failed" | "cancelled" | "waiting" | "interrupted";
 
 /**
  * One run in lists.
@@ -841,7 +855,7 @@ export type RunList = { runs: Array<RunSummary>, };
 /**
  * A step's state within a run.
  */
-export type StepStatus = "pending" | "running" | "retrying" | "completed" | "skipped" | "failed" | "cancelled";
+export type StepStatus = "pending" | "running" | "retrying" | "completed" | "skipped" | "failed" | "cancelled" | "waiting";
 
 /**
  * One step of a snapshot.
@@ -850,7 +864,11 @@ export type StepState = { status: StepStatus, durationMs?: number, summary?: str
 /**
  * The attempt that failed transiently, while retrying.
  */
-attempt?: number, outputBytes?: number, };
+attempt?: number, outputBytes?: number, 
+/**
+ * Its compensation, once the run ended badly after it completed.
+ */
+compensation?: CompensationState, };
 
 /**
  * A run folded from its events up to `seq`.
@@ -875,7 +893,11 @@ stepThrough?: StepThrough,
 /**
  * The step the run waits before, while it is paused.
  */
-paused?: PausedStep, };
+paused?: PausedStep, 
+/**
+ * What a waiting run waits for.
+ */
+waiting?: WaitingFor, };
 
 /**
  * `GET /api/runs/{id}/steps/{step}/output`: everything about one step, in full.
@@ -907,7 +929,7 @@ export type ApiErrorBody = { error: ErrorInfo, };
  * run socket (`error {code, message}`): the playground's and `vai mcp --http`'s transport layer.
  * docs/api.md lists each (a test checks).
  */
-export type ApiErrorCode = "BAD_REQUEST" | "INVALID_WORKFLOW" | "INVALID_INPUTS" | "INVALID_ID" | "RESERVED_ID" | "ID_TAKEN" | "INVALID_NAME" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NOT_FOUND" | "CONFLICT" | "NO_DIRECTORY" | "NOT_PAUSED" | "PAYLOAD_TOO_LARGE" | "UNREADABLE" | "NOT_EXPORTABLE" | "TOO_MANY_RUNS" | "INTERNAL" | "HISTORY_UNAVAILABLE" | "TOO_MANY_SOCKETS" | "TOO_MANY_SESSIONS" | "NOT_AVAILABLE" | "BAD_MESSAGE" | "BAD_QUESTION" | "BUSY";
+export type ApiErrorCode = "BAD_REQUEST" | "INVALID_WORKFLOW" | "INVALID_INPUTS" | "INVALID_ID" | "RESERVED_ID" | "ID_TAKEN" | "INVALID_NAME" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NOT_FOUND" | "CONFLICT" | "NO_DIRECTORY" | "NOT_PAUSED" | "INVALID_ANSWER" | "NOT_WAITING" | "PAYLOAD_TOO_LARGE" | "UNREADABLE" | "NOT_EXPORTABLE" | "TOO_MANY_RUNS" | "INTERNAL" | "HISTORY_UNAVAILABLE" | "TOO_MANY_SOCKETS" | "TOO_MANY_SESSIONS" | "NOT_AVAILABLE" | "BAD_MESSAGE" | "BAD_QUESTION" | "BUSY";
 
 /**
  * What went wrong, for people; never internal causes.
@@ -916,7 +938,11 @@ export type ErrorInfo = { code: ApiErrorCode, message: string,
 /**
  * Present on workflow errors.
  */
-diagnostics?: Array<Diagnostic>, };
+diagnostics?: Array<Diagnostic>, 
+/**
+ * Present on `INVALID_ANSWER`: each field of the answer that is wrong.
+ */
+fields?: Array<FieldError>, };
 
 /**
  * How a turn finds its answer.

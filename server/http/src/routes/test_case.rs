@@ -124,10 +124,10 @@ fn runnable_file(run: &Run, snapshot: &RunSnapshot) -> Result<String, ApiError> 
     }
     match snapshot.status {
         RunState::Completed => Ok(file.to_string()),
-        RunState::Running => Err(ApiError::Conflict(
+        RunState::Running | RunState::Waiting => Err(ApiError::Conflict(
             "the run is still going; wait for it to complete".into(),
         )),
-        RunState::Failed | RunState::Cancelled => Err(ApiError::Conflict(
+        RunState::Failed | RunState::Cancelled | RunState::Interrupted => Err(ApiError::Conflict(
             "the run did not complete; only a completed run can become a test case".into(),
         )),
     }

@@ -207,6 +207,7 @@ impl RunManager {
             usage: None,
             step_through,
             paused: None,
+            waiting: None,
         };
         let origin = RunOrigin {
             inputs: request.inputs.clone(),

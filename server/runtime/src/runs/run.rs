@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use vai_contract::{
-    INLINE_OUTPUT_LIMIT, PausedStep, RunOutput, RunSnapshot, RunSummary, ServerMessage, StepDetail,
-    StepState, StepStatus,
+    CompensationState, INLINE_OUTPUT_LIMIT, PausedStep, RunOutput, RunSnapshot, RunSummary,
+    ServerMessage, StepDetail, StepState, StepStatus, WaitingFor,
 };
 use vai_workflow::{EventSink, Resume, ResumeAction, RunEvent, Stepping};
 
@@ -380,6 +380,27 @@ impl Log {
                 }
                 set(snap, step_id, StepStatus::Cancelled);
             }
+            RunEvent::Waiting { .. } | RunEvent::Child { .. } => {
+                if let Some((step_id, waiting)) = waiting_for(event) {
+                    set(snap, &step_id, StepStatus::Waiting);
+                    snap.waiting = Some(waiting);
+                }
+            }
+            RunEvent::Compensating { step_id, .. } => {
+                set_compensation(snap, step_id, CompensationState::Compensating);
+            }
+            RunEvent::Compensated { step_id, ok, error } => {
+                let state = if *ok {
+                    CompensationState::Compensated
+                } else {
+                    CompensationState::CompensationFailed
+                };
+                if let Some(s) = set_compensation(snap, step_id, state) {
+                    if error.is_some() {
+                        s.error = error.clone();
+                    }
+                }
+            }
             RunEvent::RunFinished {
                 status,
                 duration_ms,
@@ -412,6 +433,52 @@ fn inline_output(output: &Value) -> (Option<Value>, usize) {
         (bytes <= INLINE_OUTPUT_LIMIT).then(|| output.clone()),
         bytes,
     )
+}
+
+/// The top-level step and what it waits for, when `event` is a `waiting` at any depth.
+fn waiting_for(event: &RunEvent) -> Option<(String, WaitingFor)> {
+    let mut within = Vec::new();
+    let mut event = event;
+    while let RunEvent::Child {
+        step_id,
+        event: inner,
+        ..
+    } = event
+    {
+        within.push(step_id.clone());
+        event = inner;
+    }
+    let RunEvent::Waiting {
+        step_id,
+        message,
+        expects,
+        deadline_ms,
+    } = event
+    else {
+        return None;
+    };
+    let top = within.first().cloned().unwrap_or_else(|| step_id.clone());
+    Some((
+        top,
+        WaitingFor {
+            step_id: step_id.clone(),
+            within,
+            message: message.clone(),
+            expects: expects.clone(),
+            deadline_ms: *deadline_ms,
+        },
+    ))
+}
+
+/// Record a compensation's progress on a step the snapshot knows.
+fn set_compensation<'a>(
+    snap: &'a mut RunSnapshot,
+    step_id: &str,
+    state: CompensationState,
+) -> Option<&'a mut StepState> {
+    let s = snap.steps.get_mut(step_id)?;
+    s.compensation = Some(state);
+    Some(s)
 }
 
 fn set<'a>(snap: &'a mut RunSnapshot, step_id: &str, status: StepStatus) -> &'a mut StepState {

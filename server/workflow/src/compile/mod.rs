@@ -4,19 +4,23 @@
 //! read is also described as an `Outline`, so an invalid workflow can still be drawn.
 
 mod build;
+mod children;
 mod diags;
 mod graph;
 mod nearest;
+mod orchestration;
 mod outline;
 mod plan;
 pub(crate) mod refs;
 mod step;
 mod structure;
 
+pub use children::{Children, NoChildren, compile_with};
 pub use diags::Mode;
 pub use nearest::nearest;
+pub use orchestration::child_name_problem;
 pub use outline::{InputRef, Outline, OutputRef};
-pub use plan::{DependencyKind, Edge, Plan, PlannedStep, StepKind};
+pub use plan::{Compensate, DependencyKind, Edge, Plan, PlannedStep, StepKind};
 
 use crate::diagnostic::{Diagnostic, has_errors};
 use crate::model::Workflow;
@@ -48,8 +52,14 @@ impl Compiled {
     }
 }
 
-/// Validate and plan a workflow given as JSON.
+/// Validate and plan a workflow given as JSON. Its `workflow` steps cannot load their children
+/// (they are reported as errors): use [`compile_with`] where a library or directory is at hand.
 pub fn compile(value: &Value, registry: &Registry, mode: Mode) -> Compiled {
+    compile_with(value, registry, mode, &NoChildren, "")
+}
+
+/// One workflow, its `workflow` steps' children not loaded.
+fn compile_alone(value: &Value, registry: &Registry, mode: Mode) -> Compiled {
     let mut diags = Diags::new(mode);
     let workflow = structure::read(value, registry, &mut diags);
     let (plan, outline) = match &workflow {

@@ -1,6 +1,7 @@
 //! The sealed plan: a validated workflow with every step parsed and its dependencies resolved,
 //! read-only once built (`build` makes it).
 
+use crate::expects::Expects;
 use crate::model::{RetryPolicy, Workflow};
 use crate::template::{Condition, Template};
 use crate::tool::DeferredValue;
@@ -18,6 +19,11 @@ pub struct Plan {
     pub layers: Vec<Vec<usize>>,
     pub edges: Vec<Edge>,
     pub output: Option<Template>,
+    /// The plans of the workflows the `workflow` steps call, by step index.
+    pub children: HashMap<usize, Arc<Plan>>,
+    /// What the workflow was loaded as (a file or built-in name), for messages about a chain
+    /// of workflows.
+    pub label: String,
     index: HashMap<String, usize>,
 }
 
@@ -37,6 +43,8 @@ impl Plan {
             layers,
             edges,
             output,
+            children: HashMap::new(),
+            label: String::new(),
             index,
         }
     }
@@ -71,6 +79,17 @@ pub struct PlannedStep {
     /// Indices of the steps this one waits for, ascending.
     pub deps: Vec<usize>,
     pub kind: StepKind,
+    /// What undoes the step when the run ends badly after it completed.
+    pub compensate: Option<Compensate>,
+}
+
+/// A step's compensation: its tool, and inputs resolved when the step completes.
+#[derive(Debug, Clone)]
+pub struct Compensate {
+    pub tool: String,
+    pub inputs: Template,
+    pub retry: Option<RetryPolicy>,
+    pub timeout: Option<Duration>,
 }
 
 /// How the executor runs a step.
@@ -87,6 +106,19 @@ pub enum StepKind {
         tool: String,
         inputs: Template,
     },
+    /// Run the child workflow `name` (its plan is in `Plan::children`).
+    Workflow {
+        name: String,
+    },
+    /// Wait for a person's answer.
+    Yield {
+        expects: Arc<Expects>,
+        timeout: Option<Duration>,
+        /// The answer taken when the wait times out (`onTimeout: "default"`); `None` fails.
+        on_timeout: Option<serde_json::Value>,
+    },
+    /// End the run failed with the resolved `message`.
+    Fail,
 }
 
 /// Why one step depends on another.

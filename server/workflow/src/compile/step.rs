@@ -170,8 +170,12 @@ impl StepCx<'_> {
                 }
             }
         }
+        if let Some(k) = self.orchestration_kind(spec.name) {
+            kind = k;
+        }
         let inputs = self.template(&Value::Object(resolved), "inputs", for_each_locals);
         self.depends_on();
+        let compensate = self.compensation();
 
         Some(PlannedStep {
             id: id.to_string(),
@@ -190,6 +194,7 @@ impl StepCx<'_> {
             timeout: step.timeout_ms.map(Duration::from_millis),
             deps: Vec::new(),
             kind,
+            compensate,
         })
     }
 
@@ -468,7 +473,7 @@ impl StepCx<'_> {
         }
     }
 
-    fn fail(&mut self, d: Diagnostic) {
+    pub(super) fn fail(&mut self, d: Diagnostic) {
         self.ok = false;
         self.d.push(d.step(&self.step.id));
     }

@@ -6,7 +6,8 @@ use super::nearest::nearest;
 use crate::diagnostic::DiagnosticCode;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{
-    Formatters, InputDecl, InputType, KnownKeys, RetryPolicy, Step, Workflow, WorkflowUi,
+    Compensation, Formatters, InputDecl, InputType, KnownKeys, RetryPolicy, Step, Workflow,
+    WorkflowUi,
 };
 use crate::rules::{self, NumberRule, RESERVED_IDS, is_valid_id};
 use crate::tool::Registry;
@@ -563,7 +564,8 @@ fn read_step(
             None
         }
     };
-    let retry = read_retry(obj.get("retry"), &id, d);
+    let retry = read_retry(obj.get("retry"), "retry", &id, d);
+    let compensate = read_compensate(obj.get("compensate"), &id, registry, d);
     let extra = unknown_keys::<Step>(obj);
     Some(Step {
         id,
@@ -578,7 +580,98 @@ fn read_step(
         depends_on,
         retry,
         timeout_ms,
+        compensate,
         extra,
+    })
+}
+
+/// A step's `compensate`: a tool that exists and is not one the engine steers the run with,
+/// its inputs object, and its retry and time limit.
+fn read_compensate(
+    value: Option<&Value>,
+    id: &str,
+    registry: &Registry,
+    d: &mut Diags,
+) -> Option<Compensation> {
+    let obj = match value? {
+        Value::Null => return None,
+        Value::Object(o) => o,
+        _ => {
+            d.push(
+                Diagnostic::error(
+                    DiagnosticCode::InvalidDefinition,
+                    "\"compensate\" must be an object like {\"tool\": \"http\", \"inputs\": {…}}",
+                )
+                .step(id)
+                .field("compensate"),
+            );
+            return None;
+        }
+    };
+    let tool = match obj.get("tool") {
+        Some(Value::String(t)) if registry.tool(t).is_some() => t.clone(),
+        Some(Value::String(t)) => {
+            let why = if registry.spec(t).is_some() {
+                format!("\"{t}\" steers a run and cannot undo a step")
+            } else {
+                let hint = nearest(t, registry.names())
+                    .map(|n| format!("; did you mean \"{n}\"?"))
+                    .unwrap_or_default();
+                format!("unknown tool \"{t}\"{hint}")
+            };
+            d.push(
+                Diagnostic::error(DiagnosticCode::InvalidTool, format!("compensate: {why}"))
+                    .step(id)
+                    .field("compensate.tool"),
+            );
+            return None;
+        }
+        _ => {
+            d.push(
+                Diagnostic::error(
+                    DiagnosticCode::MissingTool,
+                    "compensate needs a string \"tool\"",
+                )
+                .step(id)
+                .field("compensate.tool"),
+            );
+            return None;
+        }
+    };
+    let inputs = match obj.get("inputs") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(_) => {
+            d.push(
+                Diagnostic::error(
+                    DiagnosticCode::MissingInputs,
+                    "compensate: \"inputs\" must be an object",
+                )
+                .step(id)
+                .field("compensate.inputs"),
+            );
+            return None;
+        }
+    };
+    for key in obj.keys() {
+        if !["tool", "inputs", "retry", "timeoutMs"].contains(&key.as_str()) {
+            d.push(
+                Diagnostic::warning(
+                    DiagnosticCode::InvalidDefinition,
+                    format!("compensate: unknown key \"{key}\" is ignored"),
+                )
+                .step(id)
+                .field(format!("compensate.{key}")),
+            );
+        }
+    }
+    let retry = read_retry(obj.get("retry"), "compensate.retry", id, d);
+    let timeout_ms = bounded_int(obj, rules::TIMEOUT_MS, id, d);
+    Some(Compensation {
+        tool,
+        inputs,
+        retry,
+        timeout_ms,
     })
 }
 
@@ -615,7 +708,7 @@ fn bounded_int(obj: &Map<String, Value>, rule: NumberRule, id: &str, d: &mut Dia
     }
 }
 
-fn read_retry(value: Option<&Value>, id: &str, d: &mut Diags) -> Option<RetryPolicy> {
+fn read_retry(value: Option<&Value>, at: &str, id: &str, d: &mut Diags) -> Option<RetryPolicy> {
     let obj = match value? {
         Value::Null => return None,
         Value::Object(o) => o,
@@ -623,10 +716,10 @@ fn read_retry(value: Option<&Value>, id: &str, d: &mut Diags) -> Option<RetryPol
             d.push(
                 Diagnostic::error(
                     DiagnosticCode::InvalidDefinition,
-                    "\"retry\" must be an object like {\"maxAttempts\": 3}",
+                    format!("\"{at}\" must be an object like {{\"maxAttempts\": 3}}"),
                 )
                 .step(id)
-                .field("retry"),
+                .field(at),
             );
             return None;
         }
@@ -650,10 +743,10 @@ fn read_retry(value: Option<&Value>, id: &str, d: &mut Diags) -> Option<RetryPol
                     d.push(
                         Diagnostic::error(
                             DiagnosticCode::InvalidDefinition,
-                            format!("retry.{key} must be a {what} from {min} to {max}"),
+                            format!("{at}.{key} must be a {what} from {min} to {max}"),
                         )
                         .step(id)
-                        .field(format!("retry.{key}")),
+                        .field(format!("{at}.{key}")),
                     );
                     None
                 }

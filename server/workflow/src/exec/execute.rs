@@ -5,7 +5,8 @@ use super::resolve::resolve_inputs;
 use super::step::{Outcome, StepTask, Success};
 use crate::compile::StepKind;
 use crate::inputs::JoinGuard;
-use crate::tool::ToolOutput;
+use crate::tool::{Tool, ToolOutput};
+use std::sync::Arc;
 
 impl StepTask {
     pub(crate) async fn execute(&self) -> Outcome {
@@ -29,9 +30,13 @@ impl StepTask {
         if let StepKind::Loop { var, tool, inputs } = &step.kind {
             return self.run_loop(var, tool, inputs).await;
         }
-        let tool = match self.tool(&step.tool) {
-            Ok(tool) => tool,
-            Err(e) => return (Err(e), None),
+        let callee = if let StepKind::Workflow { .. } = &step.kind {
+            Callee::Child
+        } else {
+            match self.tool(&step.tool) {
+                Ok(tool) => Callee::Tool(tool),
+                Err(e) => return (Err(e), None),
+            }
         };
         match &step.for_each {
             None => {
@@ -41,13 +46,23 @@ impl StepTask {
                     Err(e) => return (Err(e), None),
                 };
                 let recorded = self.record(&inputs);
-                let result = self
-                    .call_guarded(tool, inputs, &self.scope, &guard)
-                    .await
-                    .and_then(|o| Success::checked(o, &self.limits));
+                let result = match callee {
+                    Callee::Tool(tool) => {
+                        self.call_guarded(tool, inputs, &self.scope, &guard).await
+                    }
+                    Callee::Child => self.run_child(&inputs, None).await,
+                }
+                .and_then(|o| Success::checked(o, &self.limits));
                 (result, recorded)
             }
-            Some(for_each) => self.run_for_each(tool, for_each).await,
+            Some(for_each) => self.run_for_each(callee, for_each).await,
         }
     }
+}
+
+/// What a step calls: its tool, or (a `workflow` step) its child workflow.
+#[derive(Clone, Copy)]
+pub(super) enum Callee<'a> {
+    Tool(&'a Arc<dyn Tool>),
+    Child,
 }

@@ -2,6 +2,8 @@
 //! concurrency) and `loop` (one call per item, in order). Each call's output is measured as it
 //! arrives against one step output budget, so an oversized result stops the step early.
 
+use super::durable::Entry;
+use super::execute::Callee;
 use super::resolve::{borrowed, resolve_inputs};
 use super::step::{Outcome, StepTask, Success};
 use crate::control::{LOOP_DEFAULT_MAX, LOOP_HARD_MAX};
@@ -9,16 +11,15 @@ use crate::inputs::{Inputs, JoinGuard};
 use crate::limits::LimitError;
 use crate::scope::Locals;
 use crate::template::Template;
-use crate::tool::{Tool, ToolOutput, Usage};
+use crate::tool::{ToolOutput, Usage};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
-use std::sync::Arc;
 
 /// Most elements a `forEach` may iterate over.
 pub const MAX_FOR_EACH_ITEMS: usize = 10_000;
 
 impl StepTask {
-    pub(super) async fn run_for_each(&self, tool: &Arc<dyn Tool>, for_each: &Template) -> Outcome {
+    pub(super) async fn run_for_each(&self, callee: Callee<'_>, for_each: &Template) -> Outcome {
         let step = self.step();
         let budget = self.limits.value_budget();
         // Borrowed from the context: iterating over a step's results copies none of them.
@@ -46,9 +47,22 @@ impl StepTask {
             return (Err(error), None);
         }
         let count = items.len();
+        // Items an earlier run of this step completed are not run again.
+        let done = self
+            .frame
+            .replay
+            .as_ref()
+            .and_then(|r| r.items.get(&step.id));
         // By index: a closure taking `&Value` would tie each future to one borrow, which the
         // spawned task's `Send` bound cannot express.
         let calls = (0..count).map(|index| async move {
+            if let Some(output) = done.and_then(|d| d.get(&index)) {
+                let out = ToolOutput {
+                    backend: Some("journal".into()),
+                    ..ToolOutput::new(output.clone())
+                };
+                return (Ok((out, true)), None);
+            }
             let item = &items[index];
             let index_value = json!(index);
             let locals = [("item", item), ("index", &index_value)];
@@ -59,10 +73,12 @@ impl StepTask {
                 Err(e) => return (Err(format!("item {index}: {e}")), None),
             };
             let recorded = self.record(&inputs);
-            let result = self
-                .call_guarded(tool, inputs, &scope, &guard)
-                .await
-                .map_err(|e| format!("item {index}: {e}"));
+            let result = match callee {
+                Callee::Tool(tool) => self.call_guarded(tool, inputs, &scope, &guard).await,
+                Callee::Child => self.run_child(&inputs, Some(index)).await,
+            }
+            .map(|out| (out, false))
+            .map_err(|e| format!("item {index}: {e}"));
             (result, recorded)
         });
         let output_budget = self.limits.step_budget();
@@ -75,13 +91,20 @@ impl StepTask {
         let mut failure = None;
         while let Some((out, inputs)) = stream.next().await {
             recorded.extend(inputs);
-            let out = match out {
+            let (out, replayed) = match out {
                 Ok(out) => out,
                 Err(e) => {
                     failure = Some(e);
                     break;
                 }
             };
+            if !replayed && let Some(journal) = &self.frame.journal {
+                journal.record(Entry::Item {
+                    id: &step.id,
+                    index: results.len(),
+                    output: &out.output,
+                });
+            }
             // Each result sits two levels down: `{results: [result]}`.
             if let Err(l) = output_budget.measure(&out.output, 2) {
                 let field = format!("output.results[{}]", results.len());

@@ -4,6 +4,7 @@
 
 use super::record::{RunResult, StepOutcome, StepRecord, Stop};
 use super::step::Finished;
+use super::undo::{CompensationReport, Undo};
 use crate::compile::Plan;
 use crate::events::{EventSink, RunEvent, RunStatus};
 use crate::limits::{Budget, LimitError, Limits};
@@ -25,8 +26,8 @@ pub(super) struct Ledger {
     context: Context,
     records: Vec<StepRecord>,
     usage: Usage,
-    /// What the step outputs of this run have taken so far.
-    run_budget: Budget,
+    /// What the step outputs of this run (and the other runs of its tree) have taken so far.
+    run_budget: Arc<Budget>,
 }
 
 impl Ledger {
@@ -34,7 +35,7 @@ impl Ledger {
         plan: Arc<Plan>,
         sink: Arc<dyn EventSink>,
         context: Context,
-        limits: &Limits,
+        run_budget: Arc<Budget>,
     ) -> Self {
         let records = plan
             .steps
@@ -55,7 +56,7 @@ impl Ledger {
             context,
             records,
             usage: Usage::default(),
-            run_budget: limits.run_budget(),
+            run_budget,
         }
     }
 
@@ -173,6 +174,11 @@ impl Ledger {
         }
     }
 
+    /// Step `i` (a `yield`, or a `workflow` whose child reached one) waits for a person.
+    pub(super) fn waiting(&mut self, i: usize) {
+        self.records[i].status = StepOutcome::Waiting;
+    }
+
     /// Step `i` stopped with the run, or never started though the run was paused before it.
     pub(super) fn cancelled(&mut self, i: usize) {
         self.records[i].status = StepOutcome::Cancelled;
@@ -183,11 +189,23 @@ impl Ledger {
 
     /// The end of the run, reported and returned: cancelled or failed with why, or completed
     /// with its output — failed after all when the output cannot be made within `limits`.
-    pub(super) fn end(self, stop: Option<Stop>, limits: &Limits, started: Instant) -> RunResult {
+    pub(super) fn end(
+        self,
+        stop: Option<Stop>,
+        compensation: Vec<CompensationReport>,
+        undo: Vec<Undo>,
+        limits: &Limits,
+        started: Instant,
+    ) -> RunResult {
+        let mut waiting = None;
         let (status, mut error) = match stop {
             None => (RunStatus::Completed, None),
             Some(Stop::Failed(e)) => (RunStatus::Failed, Some(e)),
             Some(Stop::Cancelled(e)) => (RunStatus::Cancelled, Some(e)),
+            Some(Stop::Waiting(w)) => {
+                waiting = Some(w);
+                (RunStatus::Waiting, None)
+            }
         };
         let mut output = None;
         if status == RunStatus::Completed {
@@ -219,6 +237,9 @@ impl Ledger {
             steps: self.records,
             duration_ms,
             usage: self.usage,
+            waiting,
+            compensation,
+            undo,
         }
     }
 

@@ -130,7 +130,7 @@ async fn for_each_records_what_each_item_was_given_and_failures_keep_theirs() {
     let wf = json!({"name": "t", "steps": [
         {"id": "each", "tool": "echo", "forEach": "{{ inputs.list }}",
          "inputs": {"q": "{{ item }}!", "at": "{{ index }}"}},
-        {"id": "bad", "tool": "fail", "continueOnError": true,
+        {"id": "bad", "tool": "broken", "continueOnError": true,
          "inputs": {"message": "{{ each.output.count }} done"}}
     ]});
     let mut inputs = Map::new();

@@ -1,10 +1,13 @@
 //! What a run is given besides the plan and the tools: the user's inputs, overrides of the
 //! workflow's defaults, canned outputs, cancellation, limits, a single-step run and step-through.
 
+use super::durable::{JournalAt, Recorded};
 use super::stepping::Stepping;
 use crate::limits::Limits;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 /// Canned outputs for `vai workflow test`: by step id (first) or by tool name.
@@ -46,6 +49,16 @@ pub struct RunOptions {
     /// Pause before steps until resumed through this handle (a step-through run), and give
     /// each step its `pace`.
     pub stepping: Option<Stepping>,
+    /// Where the run tells each completed step, item, wait and compensation (a durable run).
+    pub journal: Option<JournalAt>,
+    /// What an earlier run of this plan did: replayed instead of run again (a resumed run).
+    pub replay: Option<Arc<Recorded>>,
+}
+
+impl fmt::Debug for JournalAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JournalAt")
+    }
 }
 
 /// A single-step run: `step` runs; the steps it depends on (directly or not) complete at once

@@ -1,5 +1,6 @@
 //! What a run hands back: how it ended, its output, its usage, and a record of each step.
 
+use super::undo::{CompensationReport, Undo};
 use crate::events::RunStatus;
 use crate::tool::Usage;
 use serde::Serialize;
@@ -15,6 +16,8 @@ pub enum StepOutcome {
     Skipped,
     Failed,
     Cancelled,
+    /// A `yield` step waiting for a person (the run is waiting).
+    Waiting,
 }
 
 /// What happened to one step.
@@ -46,13 +49,41 @@ pub struct RunResult {
     pub steps: Vec<StepRecord>,
     pub duration_ms: u64,
     pub usage: Usage,
+    /// What a waiting run waits for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<Waiting>,
+    /// The compensations a run that ended badly ran, in the order they ran.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compensation: Vec<CompensationReport>,
+    /// What would undo this run's completed steps (a completed child run hands it to the
+    /// `workflow` step that called it).
+    #[serde(skip)]
+    pub(crate) undo: Vec<Undo>,
+}
+
+/// The `yield` step a run waits at.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Waiting {
+    pub step_id: String,
+    /// The `workflow` steps the `yield` sits in, outermost first (segments such as `book`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub within: Vec<String>,
+    pub message: String,
+    /// JSON Schema of the answer.
+    pub expects: Value,
+    /// When the wait gives up, in milliseconds since the Unix epoch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
 }
 
 /// Why a run stopped before its end.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Stop {
     /// A step failed without `continueOnError`, or the engine could not go on.
     Failed(String),
     /// The user cancelled, or a step-through pause was left idle too long.
     Cancelled(String),
+    /// A `yield` step waits for a person: nothing new starts; the run is saved as waiting.
+    Waiting(Waiting),
 }

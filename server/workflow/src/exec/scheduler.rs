@@ -4,13 +4,18 @@
 //! the ledger; a failure without `continueOnError` or a cancellation stops the steps still
 //! running.
 
+mod orchestrate;
+
+use super::Frame;
 use super::branch;
+use super::durable::{Entry, UndoCall};
 use super::ledger::Ledger;
 use super::only::{Only, Turn};
 use super::options::{Mocks, RunOptions};
-use super::record::{RunResult, Stop};
+use super::record::{RunResult, Stop, Waiting};
 use super::step::{Finished, StepTask, Success};
 use super::stepping::{self, PAUSE_IDLE_LIMIT, Resume, Stepping};
+use super::undo::{Compensator, Undo};
 use super::walk::Walk;
 use crate::compile::{Plan, StepKind};
 use crate::events::{EventSink, RunEvent};
@@ -18,6 +23,7 @@ use crate::limits::{Budget, LimitError, Limits};
 use crate::scope::Context;
 use crate::tool::{Registry, ToolOutput};
 use serde_json::Value;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
@@ -47,6 +53,12 @@ pub(super) struct Scheduler {
     stepping: Option<Stepping>,
     paused: Option<Paused>,
     started: Instant,
+    /// What this run shares with its child runs (journal, replay, depth, budget).
+    frame: Arc<Frame>,
+    /// What undoes each completed step, in order of completion.
+    undo: Vec<Undo>,
+    /// The `yield` the run waits at: nothing new starts; the steps running finish first.
+    waiting: Option<Waiting>,
 }
 
 /// A step the run waits before, and when the wait gives up (never, past the clock's range).
@@ -62,10 +74,16 @@ impl Scheduler {
         options: RunOptions,
         sink: Arc<dyn EventSink>,
         context: Context,
+        frame: Arc<Frame>,
     ) -> Self {
         let n = plan.steps.len();
         let walk = Walk::new(&plan);
-        let ledger = Ledger::new(plan.clone(), sink.clone(), context, &options.limits);
+        let ledger = Ledger::new(
+            plan.clone(),
+            sink.clone(),
+            context,
+            frame.run_budget.clone(),
+        );
         let only = options.only.map(|only| Only::new(&plan, only));
         Self {
             limits: options.limits,
@@ -85,7 +103,15 @@ impl Scheduler {
             stepping: options.stepping,
             paused: None,
             started: Instant::now(),
+            frame,
+            undo: Vec::new(),
+            waiting: None,
         }
+    }
+
+    /// `run`, boxed: a child run is a step of its parent's run.
+    pub(super) fn run_boxed(self) -> std::pin::Pin<Box<dyn Future<Output = RunResult> + Send>> {
+        Box::pin(self.run())
     }
 
     pub(super) async fn run(mut self) -> RunResult {
@@ -96,13 +122,12 @@ impl Scheduler {
         });
         let mut stop: Option<Stop> = None;
         loop {
-            while stop.is_none() && self.paused.is_none() {
+            while stop.is_none() && self.paused.is_none() && self.waiting.is_none() {
                 let Some(i) = self.walk.next_ready() else {
                     break;
                 };
-                if let Err(e) = self.start(i) {
-                    stop = Some(e);
-                }
+                let started = self.start(i);
+                self.stop_on(started, &mut stop);
             }
             if stop.is_some() || (self.tasks.is_empty() && self.paused.is_none()) {
                 break;
@@ -117,9 +142,8 @@ impl Scheduler {
                     break;
                 }
                 resume = stepping::resumed(self.stepping.as_ref()), if paused => {
-                    if let Err(e) = self.resume(resume) {
-                        stop = Some(e);
-                    }
+                    let resumed = self.resume(resume);
+                    self.stop_on(resumed, &mut stop);
                 }
                 _ = tokio::time::sleep_until(idle.unwrap_or_else(tokio::time::Instant::now)), if idle.is_some() => {
                     let limit = self.stepping.as_ref().map_or(PAUSE_IDLE_LIMIT, Stepping::idle_limit);
@@ -133,9 +157,8 @@ impl Scheduler {
                     let Some(joined) = joined else { break };
                     match joined {
                         Ok((i, finished)) => {
-                            if let Err(e) = self.finish(i, finished) {
-                                stop = Some(e);
-                            }
+                            let finished = self.finish(i, finished);
+                            self.stop_on(finished, &mut stop);
                         }
                         Err(e) if e.is_panic() => {
                             stop = Some(Stop::Failed(format!("a step task panicked: {e}")));
@@ -149,7 +172,38 @@ impl Scheduler {
         if let Some(stepping) = &self.stepping {
             stepping.close();
         }
-        self.ledger.end(stop, &self.limits, self.started)
+        let stop = match (stop, self.waiting.take()) {
+            (None, Some(waiting)) => Some(Stop::Waiting(waiting)),
+            (stop, _) => stop,
+        };
+        let mut compensation = Vec::new();
+        if matches!(stop, Some(Stop::Failed(_) | Stop::Cancelled(_))) && !self.undo.is_empty() {
+            let compensator = Compensator {
+                registry: &self.registry,
+                limits: self.limits,
+                sink: &self.sink,
+                journal: self.frame.journal.as_ref(),
+                done: self.frame.replay.as_deref(),
+            };
+            compensation = compensator.run(&self.undo).await;
+        }
+        let undo = std::mem::take(&mut self.undo);
+        self.ledger
+            .end(stop, compensation, undo, &self.limits, self.started)
+    }
+
+    /// Take what starting, resuming or finishing a step ended with: a `yield` makes the run
+    /// wait (the steps running go on); a failure or cancellation stops it.
+    fn stop_on(&mut self, result: Result<(), Stop>, stop: &mut Option<Stop>) {
+        match result {
+            Ok(()) => {}
+            Err(Stop::Waiting(waiting)) => {
+                if self.waiting.is_none() {
+                    self.waiting = Some(waiting);
+                }
+            }
+            Err(e) => *stop = Some(e),
+        }
     }
 
     /// Begin step `i`: skip it, pause before it, or launch it.
@@ -171,6 +225,15 @@ impl Scheduler {
                 Ok(false) => return self.skip(i, "condition not met".to_string()),
                 Err(l) => return self.fail_at_start(i, LimitError::new("condition", l)),
             }
+        }
+        let recorded = self
+            .frame
+            .replay
+            .as_ref()
+            .and_then(|r| r.steps.get(&step.id))
+            .cloned();
+        if let Some(recorded) = recorded {
+            return self.replay_recorded(i, recorded);
         }
         if let Some(breakpoint) = self.stepping.as_ref().and_then(|s| s.pauses_at(&step.id)) {
             self.pause(i, breakpoint);
@@ -223,6 +286,8 @@ impl Scheduler {
             scope: self.ledger.scope_of(i),
             limits: self.limits,
             record: self.record.clone(),
+            frame: self.frame.clone(),
+            side: Default::default(),
         }
     }
 
@@ -233,11 +298,24 @@ impl Scheduler {
             .map_or(Duration::ZERO, Stepping::pace)
     }
 
-    /// Start step `i`: run a conditional inline, or spawn its task.
+    /// Start step `i`: run a conditional, a `yield` or a `fail` inline, or spawn its task.
     fn launch(&mut self, i: usize) -> Result<(), Stop> {
         self.mark_started(i);
         let step = &self.plan.steps[i];
         let pace = self.pace();
+        match &step.kind {
+            StepKind::Yield {
+                expects,
+                timeout,
+                on_timeout,
+            } => {
+                let (expects, timeout, on_timeout) =
+                    (expects.clone(), *timeout, on_timeout.clone());
+                return self.ask(i, &expects, timeout, on_timeout);
+            }
+            StepKind::Fail => return self.fail_on_purpose(i),
+            _ => {}
+        }
         if let StepKind::Conditional {
             condition,
             then,
@@ -261,11 +339,11 @@ impl Scheduler {
             for j in decision.skipped {
                 self.branch_skip[j] = Some("conditional branch not taken".to_string());
             }
-            let finished = Finished {
-                result: Success::checked(ToolOutput::new(decision.output), &self.limits),
-                duration: started.elapsed(),
-                inputs: None,
-            };
+            let finished = Finished::new(
+                Success::checked(ToolOutput::new(decision.output), &self.limits),
+                started.elapsed(),
+                None,
+            );
             if pace.is_zero() {
                 return self.finish(i, finished);
             }
@@ -286,11 +364,10 @@ impl Scheduler {
             if !pace.is_zero() {
                 tokio::time::sleep_until(paced).await;
             }
-            let finished = Finished {
-                result,
-                duration,
-                inputs: inputs.map(Arc::new),
-            };
+            let side = std::mem::take(&mut *task.side.lock().unwrap_or_else(|e| e.into_inner()));
+            let mut finished = Finished::new(result, duration, inputs.map(Arc::new));
+            finished.undo = side.undo;
+            finished.waiting = side.waiting;
             (i, finished)
         });
         Ok(())
@@ -311,17 +388,18 @@ impl Scheduler {
     /// Complete step `i` at once with an output recorded earlier (single-step runs).
     fn replay(&mut self, i: usize, output: Value) -> Result<(), Stop> {
         self.mark_started(i);
-        let finished = Finished {
-            result: Success::checked(
+        let mut finished = Finished::new(
+            Success::checked(
                 ToolOutput {
                     backend: Some("replay".into()),
                     ..ToolOutput::new(output)
                 },
                 &self.limits,
             ),
-            duration: Duration::ZERO,
-            inputs: None,
-        };
+            Duration::ZERO,
+            None,
+        );
+        finished.replayed = true;
         self.finish(i, finished)
     }
 
@@ -346,8 +424,16 @@ impl Scheduler {
         }
     }
 
-    /// Record a finished task; `Err` when the failure ends the run.
-    fn finish(&mut self, i: usize, finished: Finished) -> Result<(), Stop> {
+    /// Record a finished task; `Err` when the failure ends the run, or when the step's child
+    /// run waits for a person.
+    fn finish(&mut self, i: usize, mut finished: Finished) -> Result<(), Stop> {
+        if let Some(waiting) = finished.waiting.take() {
+            self.ledger.waiting(i);
+            self.walk.stop(i);
+            return Err(Stop::Waiting(waiting));
+        }
+        let replayed = finished.replayed;
+        let child_undo = std::mem::take(&mut finished.undo);
         if let Err(error) = self.ledger.finished(i, finished) {
             let step = &self.plan.steps[i];
             if !step.continue_on_error {
@@ -357,9 +443,72 @@ impl Scheduler {
                     step.id
                 )));
             }
+            if !replayed && let Some(journal) = &self.frame.journal {
+                journal.record(Entry::Failed {
+                    id: &step.id,
+                    error: &error,
+                });
+            }
             self.skip_branches(i, "failed");
+        } else {
+            self.completed(i, child_undo, replayed)?;
         }
         self.done(i);
+        Ok(())
+    }
+
+    /// Step `i` completed: what undoes it is kept (its child runs' compensations, then its
+    /// own, resolved now over what it read and its output), and the journal is told.
+    fn completed(&mut self, i: usize, child_undo: Vec<Undo>, replayed: bool) -> Result<(), Stop> {
+        let step = &self.plan.steps[i];
+        if !child_undo.is_empty() {
+            self.undo.push(Undo::Child {
+                step_id: step.id.clone(),
+                inner: child_undo,
+            });
+        }
+        let mut call = None;
+        if let Some(compensate) = &step.compensate {
+            let mut scope = self.ledger.scope_of(i);
+            if let Some(entry) = self.ledger.context().get_arc(&step.id) {
+                scope.insert(step.id.clone(), entry.clone());
+            }
+            let inputs = compensate
+                .inputs
+                .resolve(&scope, &self.limits.value_budget())
+                .map_err(|l| {
+                    Stop::Failed(format!(
+                        "step \"{}\": {}",
+                        step.id,
+                        LimitError::new("compensate.inputs", l)
+                    ))
+                })?
+                .unwrap_or(Value::Null);
+            let undo = UndoCall {
+                tool: compensate.tool.clone(),
+                inputs,
+                retry: compensate.retry.clone(),
+                timeout_ms: compensate.timeout.map(|t| t.as_millis() as u64),
+            };
+            self.undo.push(Undo::Call {
+                step_id: step.id.clone(),
+                call: undo.clone(),
+            });
+            call = Some(undo);
+        }
+        if !replayed && let Some(journal) = &self.frame.journal {
+            static NULL: Value = Value::Null;
+            let entry = self.ledger.context().get_arc(&step.id);
+            let output = entry
+                .as_deref()
+                .and_then(|e| e.get("output"))
+                .unwrap_or(&NULL);
+            journal.record(Entry::Step {
+                id: &step.id,
+                output,
+                undo: call.as_ref(),
+            });
+        }
         Ok(())
     }
 

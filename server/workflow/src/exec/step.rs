@@ -4,7 +4,10 @@
 //! given are recorded as they were passed. What the task runs — a mock, a `loop`, a `forEach` or
 //! one call — is `execute`'s choice.
 
+use super::Frame;
 use super::options::Mocks;
+use super::record::Waiting;
+use super::undo::Undo;
 use crate::compile::{Plan, PlannedStep};
 use crate::events::{EventSink, RunEvent};
 use crate::inputs::{Inputs, JoinGuard};
@@ -58,16 +61,40 @@ pub(crate) struct Finished {
     pub(crate) duration: Duration,
     /// The inputs the step ran with, when the run records them.
     pub(crate) inputs: Option<Arc<Value>>,
+    /// What the child runs of a `workflow` step leave to undo them.
+    pub(crate) undo: Vec<Undo>,
+    /// The child run of a `workflow` step waits for a person (the result is not an outcome).
+    pub(crate) waiting: Option<Waiting>,
+    /// Replayed from an earlier run's journal, so not journaled again.
+    pub(crate) replayed: bool,
 }
 
 impl Finished {
-    pub(super) fn failed(error: String, duration: Duration) -> Self {
+    pub(super) fn new(
+        result: Result<Success, String>,
+        duration: Duration,
+        inputs: Option<Arc<Value>>,
+    ) -> Self {
         Self {
-            result: Err(error),
+            result,
             duration,
-            inputs: None,
+            inputs,
+            undo: Vec::new(),
+            waiting: None,
+            replayed: false,
         }
     }
+
+    pub(super) fn failed(error: String, duration: Duration) -> Self {
+        Self::new(Err(error), duration, None)
+    }
+}
+
+/// What a step's child runs leave besides its outcome.
+#[derive(Default)]
+pub(crate) struct ChildSide {
+    pub(crate) undo: Vec<Undo>,
+    pub(crate) waiting: Option<Waiting>,
 }
 
 /// Everything a spawned step needs, owned.
@@ -82,6 +109,10 @@ pub(crate) struct StepTask {
     pub(crate) limits: Limits,
     /// The run's budget for recorded inputs, when it records them.
     pub(crate) record: Option<Arc<Budget>>,
+    /// What the run shares with child runs: cancellation, journal, replay, depth, budget.
+    pub(crate) frame: Arc<Frame>,
+    /// What child runs leave besides the outcome (a `workflow` step).
+    pub(crate) side: std::sync::Mutex<ChildSide>,
 }
 
 impl StepTask {

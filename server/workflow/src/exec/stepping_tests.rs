@@ -363,7 +363,7 @@ async fn cancelling_while_paused_ends_the_run_cancelled() {
 #[tokio::test(start_paused = true)]
 async fn a_failure_while_paused_cancels_the_paused_step() {
     let wf = json!({"name": "t", "steps": [
-        {"id": "bad", "tool": "fail", "inputs": {"delayMs": 10}},
+        {"id": "bad", "tool": "broken", "inputs": {"delayMs": 10}},
         {"id": "b", "tool": "echo", "inputs": {}}
     ]});
     let mut run = drive(wf, settings(false, &["b"]));

@@ -183,7 +183,7 @@ async fn for_each_must_resolve_to_an_array() {
 #[tokio::test]
 async fn continue_on_error_records_the_error_and_goes_on() {
     let wf = json!({"name": "t", "steps": [
-        {"id": "bad", "tool": "fail", "inputs": {"message": "no luck"}, "continueOnError": true},
+        {"id": "bad", "tool": "broken", "inputs": {"message": "no luck"}, "continueOnError": true},
         {"id": "next", "tool": "echo", "inputs": {"err": "{{ bad.error }}", "out": "{{ bad.output }}"}}
     ], "output": "{{ next.output }}"});
     let (r, _) = run_with(registry(), wf, json!({})).await;
@@ -196,7 +196,7 @@ async fn continue_on_error_records_the_error_and_goes_on() {
 async fn a_failure_cancels_running_steps_and_starts_no_more() {
     let wf = json!({"name": "t", "steps": [
         {"id": "slow", "tool": "echo", "inputs": {"delayMs": 10000}},
-        {"id": "bad", "tool": "fail", "inputs": {"delayMs": 10}},
+        {"id": "bad", "tool": "broken", "inputs": {"delayMs": 10}},
         {"id": "later", "tool": "echo", "inputs": {"x": "{{ bad.output }}"}}
     ]});
     let (r, rec) = run_with(registry(), wf, json!({})).await;
@@ -232,7 +232,7 @@ async fn transient_errors_are_retried_with_backoff() {
 
 #[tokio::test]
 async fn permanent_errors_are_not_retried() {
-    let wf = json!({"name": "t", "steps": [{"id": "f", "tool": "fail", "inputs": {}, "retry": {"maxAttempts": 5, "initialDelayMs": 1}}]});
+    let wf = json!({"name": "t", "steps": [{"id": "f", "tool": "broken", "inputs": {}, "retry": {"maxAttempts": 5, "initialDelayMs": 1}}]});
     let (r, rec) = run_with(registry(), wf, json!({})).await;
     assert_eq!(r.status, RunStatus::Failed);
     assert!(!rec.log().iter().any(|l| l.starts_with("retry")));
@@ -408,10 +408,10 @@ async fn events_carry_timings_summaries_and_the_final_status() {
 async fn a_key_echoed_in_a_step_error_is_masked_everywhere() {
     vai_redact::register("sk-exec-test-9f8e7d6c5b4a3210");
     let wf = json!({"name": "t", "steps": [
-        {"id": "call", "tool": "fail", "continueOnError": true,
+        {"id": "call", "tool": "broken", "continueOnError": true,
          "inputs": {"message": "401: key sk-exec-test-9f8e7d6c… is not valid"}},
         {"id": "after", "tool": "echo", "inputs": {"seen": "{{ call.error }}"}},
-        {"id": "fatal", "tool": "fail", "dependsOn": ["after"],
+        {"id": "fatal", "tool": "broken", "dependsOn": ["after"],
          "inputs": {"message": "again SK-EXEC-TEST-9F8E7D6C5B4A3210"}}
     ]});
     let (result, rec) = run_with(registry(), wf, json!({})).await;

@@ -2,7 +2,7 @@
 
 use super::load::{load, print_diagnostics};
 use super::step::stepper;
-use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
+use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, EXIT_WAITING};
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};
@@ -206,12 +206,14 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
                 result.error.as_deref().unwrap_or("the run failed")
             ),
             RunStatus::Cancelled => eprintln!("cancelled after {}ms", result.duration_ms),
+            RunStatus::Waiting => {}
         }
     }
     Ok(match result.status {
         RunStatus::Completed => EXIT_OK,
         RunStatus::Failed => EXIT_FAILED,
         RunStatus::Cancelled => EXIT_INTERRUPTED,
+        RunStatus::Waiting => EXIT_WAITING,
     })
 }
 

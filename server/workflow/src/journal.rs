@@ -1,0 +1,578 @@
+//! Durable runs on disk: each run is one append-only JSON-lines file in the data directory's
+//! `runs/` (owner-only), written as the run goes — a header with the definition and inputs,
+//! then each completed step, `forEach` item, wait, answer and compensation, and the end. The
+//! process running a run holds an exclusive lock on its file, so a run nobody holds and that
+//! never ended was interrupted (its process died), and two processes never resume one run.
+//! Reading a journal folds it back into `Recorded`, which a resumed run replays.
+
+use crate::exec::durable::{Entry, Journal, Recorded, RecordedStep, UndoCall};
+use crate::fsutil::{Dir, FileError};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::fs::File;
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The journal format's version; a journal of another version is reported, never resumed.
+pub const VERSION: u64 = 1;
+/// Suffix of journal files in `runs/`.
+pub const SUFFIX: &str = ".jsonl";
+/// Largest journal read back (a run's journal is bounded by its byte budget well below this).
+pub const MAX_JOURNAL_BYTES: u64 = 512 * 1024 * 1024;
+/// Finished runs kept; older ones are pruned when a run starts.
+pub const KEEP_FINISHED: usize = 200;
+/// Age after which a finished run's journal is pruned.
+pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// What a journal starts with: enough to run the workflow again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunStart {
+    pub run_id: String,
+    /// The workflow's name.
+    pub workflow: String,
+    /// The definition as it ran.
+    pub definition: Value,
+    /// Where the definition came from, as the starter describes it (`{"path": …}` or
+    /// `{"id": "builtin:…"}`), to load it again and see whether it changed.
+    pub source: Value,
+    pub inputs: Map<String, Value>,
+    #[serde(default)]
+    pub defaults_override: Map<String, Value>,
+    pub started_at: u64,
+}
+
+/// How a journaled run ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunEnd {
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub ended_at: u64,
+}
+
+/// A `yield` a journaled run waits at.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitRecord {
+    /// The `workflow` steps it sits in (segments).
+    pub within: Vec<String>,
+    pub step_id: String,
+    pub message: String,
+    pub expects: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
+}
+
+/// A journal read back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JournalState {
+    pub start: RunStart,
+    pub recorded: Recorded,
+    /// The wait not yet answered, if the run stopped at one.
+    pub waiting: Option<WaitRecord>,
+    pub end: Option<RunEnd>,
+    /// The journal outgrew its budget: the run cannot be resumed from it.
+    pub truncated: bool,
+    /// Completed steps at the top level.
+    pub completed: usize,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// One journal line for `entry` at `at`.
+pub fn entry_line(at: &[String], entry: Entry<'_>) -> Value {
+    match entry {
+        Entry::Step { id, output, undo } => {
+            json!({"t": "step", "at": at, "id": id, "output": output, "undo": undo})
+        }
+        Entry::Failed { id, error } => json!({"t": "failed", "at": at, "id": id, "error": error}),
+        Entry::Item { id, index, output } => {
+            json!({"t": "item", "at": at, "id": id, "i": index, "output": output})
+        }
+        Entry::Waiting {
+            id,
+            message,
+            expects,
+            deadline_ms,
+        } => json!({"t": "waiting", "at": at, "id": id, "message": message,
+                    "expects": expects, "deadlineMs": deadline_ms}),
+        Entry::Compensated { id, ok, error } => {
+            json!({"t": "compensated", "at": at, "id": id, "ok": ok, "error": error})
+        }
+    }
+}
+
+/// A journal file being written. Each entry is one `write` of one line (so a killed process
+/// leaves at most a torn last line, which reading ignores); waits and the end are also synced
+/// to disk. Past its byte budget it writes one `truncated` line and nothing more.
+pub struct FileJournal {
+    file: Mutex<File>,
+    written: AtomicU64,
+    limit: u64,
+    full: AtomicBool,
+}
+
+impl FileJournal {
+    fn new(file: File, written: u64, limit: u64) -> Self {
+        Self {
+            file: Mutex::new(file),
+            written: AtomicU64::new(written),
+            limit,
+            full: AtomicBool::new(false),
+        }
+    }
+
+    /// Append `line` (a JSON object); `sync` makes it durable before returning.
+    pub fn append(&self, line: &Value, sync: bool) {
+        if self.full.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut bytes = match serde_json::to_vec(line) {
+            Ok(b) => b,
+            Err(_) => return,
+        };
+        bytes.push(b'\n');
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let used = self.written.load(Ordering::Relaxed);
+        if used + bytes.len() as u64 > self.limit {
+            self.full.store(true, Ordering::Relaxed);
+            let _ = file.write_all(b"{\"t\":\"truncated\"}\n");
+            let _ = file.sync_data();
+            return;
+        }
+        if file.write_all(&bytes).is_ok() {
+            self.written
+                .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        }
+        if sync {
+            let _ = file.sync_data();
+        }
+    }
+
+    /// Record an answer to the `yield` `step_id` within `within`.
+    pub fn answer(&self, within: &[String], step_id: &str, value: &Value) {
+        self.append(
+            &json!({"t": "answer", "at": within, "id": step_id, "value": value, "atMs": now_ms()}),
+            true,
+        );
+    }
+
+    /// Record that a process took the run up again.
+    pub fn resumed(&self) {
+        self.append(&json!({"t": "resumed", "atMs": now_ms()}), false);
+    }
+
+    /// Record the run's end.
+    pub fn end(&self, status: &str, error: Option<&str>) {
+        let end = RunEnd {
+            status: status.to_string(),
+            error: error.map(str::to_string),
+            ended_at: now_ms(),
+        };
+        self.append(&json!({"t": "end", "end": end}), true);
+    }
+}
+
+impl Journal for FileJournal {
+    fn record(&self, at: &[String], entry: Entry<'_>) {
+        let sync = matches!(entry, Entry::Waiting { .. });
+        self.append(&entry_line(at, entry), sync);
+    }
+}
+
+/// Why a journal cannot be read or a run cannot be taken up.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("no run \"{0}\"")]
+    NotFound(String),
+    #[error("run \"{0}\" is being run by another process")]
+    Busy(String),
+    #[error("the journal of run \"{id}\" cannot be used: {why}")]
+    Corrupt { id: String, why: String },
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("cannot use the runs directory: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Fold journal `text` back into a `JournalState`. A torn last line (a process killed while
+/// writing) is ignored; any other bad line, a missing header or another version is an error.
+pub fn read(text: &str) -> Result<JournalState, String> {
+    let mut lines = text.lines().enumerate().peekable();
+    let header = match lines.next() {
+        Some((_, line)) => serde_json::from_str::<Value>(line)
+            .map_err(|e| format!("its first line is not JSON ({e})"))?,
+        None => return Err("it is empty".into()),
+    };
+    if header.get("t").and_then(Value::as_str) != Some("run") {
+        return Err("it does not start with a run header".into());
+    }
+    let version = header.get("v").and_then(Value::as_u64).unwrap_or(0);
+    if version != VERSION {
+        return Err(format!(
+            "it is version {version} of the journal format; this vai reads version {VERSION}"
+        ));
+    }
+    let start: RunStart = serde_json::from_value(header["start"].clone())
+        .map_err(|e| format!("its header is not valid: {e}"))?;
+    let mut state = JournalState {
+        start,
+        recorded: Recorded::default(),
+        waiting: None,
+        end: None,
+        truncated: false,
+        completed: 0,
+    };
+    while let Some((n, line)) = lines.next() {
+        let last = lines.peek().is_none();
+        let value: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(_) if last && !text.ends_with('\n') => break,
+            Err(e) => return Err(format!("line {} is not JSON ({e})", n + 1)),
+        };
+        fold(&mut state, &value).map_err(|why| format!("line {}: {why}", n + 1))?;
+    }
+    Ok(state)
+}
+
+fn fold(state: &mut JournalState, line: &Value) -> Result<(), String> {
+    let t = line.get("t").and_then(Value::as_str).unwrap_or_default();
+    let at: Vec<String> = match line.get("at") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|_| "bad \"at\"")?,
+    };
+    let id = || {
+        line.get("id")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("a \"{t}\" line without an id"))
+    };
+    let level = state.recorded.level_mut(&at);
+    match t {
+        "step" => {
+            let id = id()?;
+            let undo: Option<UndoCall> = match line.get("undo") {
+                None | Some(Value::Null) => None,
+                Some(u) => Some(serde_json::from_value(u.clone()).map_err(|e| e.to_string())?),
+            };
+            let output = line.get("output").cloned().unwrap_or(Value::Null);
+            level.items.remove(&id);
+            level.order.push(id.clone());
+            level
+                .steps
+                .insert(id, RecordedStep::Completed { output, undo });
+            if at.is_empty() {
+                state.completed += 1;
+            }
+        }
+        "failed" => {
+            let id = id()?;
+            let error = line["error"].as_str().unwrap_or_default().to_string();
+            level.steps.insert(id, RecordedStep::Failed { error });
+        }
+        "item" => {
+            let id = id()?;
+            let index = line["i"].as_u64().ok_or("an item without an index")? as usize;
+            let output = line.get("output").cloned().unwrap_or(Value::Null);
+            level.items.entry(id).or_default().insert(index, output);
+        }
+        "waiting" => {
+            let id = id()?;
+            let deadline = line.get("deadlineMs").and_then(Value::as_u64);
+            level.waits.insert(id.clone(), deadline);
+            state.waiting = Some(WaitRecord {
+                within: at,
+                step_id: id,
+                message: line["message"].as_str().unwrap_or_default().to_string(),
+                expects: line.get("expects").cloned().unwrap_or(Value::Null),
+                deadline_ms: deadline,
+            });
+        }
+        "answer" => {
+            let id = id()?;
+            level.answers.insert(
+                id.clone(),
+                line.get("value").cloned().unwrap_or(Value::Null),
+            );
+            if state
+                .waiting
+                .as_ref()
+                .is_some_and(|w| w.step_id == id && w.within == at)
+            {
+                state.waiting = None;
+            }
+        }
+        "compensated" => {
+            let id = id()?;
+            level
+                .compensated
+                .insert(id, line["ok"].as_bool().unwrap_or(false));
+        }
+        "end" => {
+            state.end =
+                Some(serde_json::from_value(line["end"].clone()).map_err(|e| e.to_string())?);
+            state.waiting = None;
+        }
+        "truncated" => state.truncated = true,
+        "resumed" => {}
+        other => return Err(format!("unknown entry \"{other}\"")),
+    }
+    Ok(())
+}
+
+/// What `vai runs list` shows of one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunInfo {
+    pub run_id: String,
+    pub workflow: String,
+    /// `running`, `waiting`, `interrupted`, `completed`, `failed`, `cancelled`, or `unreadable`.
+    pub status: String,
+    pub started_at: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Steps completed at the top level.
+    pub completed_steps: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<WaitRecord>,
+}
+
+/// The `runs/` directory of the data directory.
+pub struct RunStore {
+    dir: Dir,
+}
+
+impl RunStore {
+    /// Open (creating, owner-only) `runs/` in `data_dir`.
+    pub fn open(data_dir: &std::path::Path) -> Result<Self, JournalError> {
+        let dir = Dir::create_private(&data_dir.join("runs"))?;
+        Ok(Self { dir })
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    /// Start the journal of a new run (locked by this process), pruning old finished runs.
+    /// `limit`: the most bytes the journal may take.
+    pub fn create(&self, start: &RunStart, limit: u64) -> Result<FileJournal, JournalError> {
+        self.prune(KEEP_FINISHED, MAX_AGE);
+        let name = file_name(&start.run_id)?;
+        let file = self.dir.create_new(&name)?;
+        lock(&file).map_err(|_| JournalError::Busy(start.run_id.clone()))?;
+        let journal = FileJournal::new(file, 0, limit.max(4096));
+        journal.append(&json!({"t": "run", "v": VERSION, "start": start}), true);
+        Ok(journal)
+    }
+
+    /// Take up run `id`: lock its journal (refused when another process holds it) and read it.
+    pub fn take(&self, id: &str, limit: u64) -> Result<(JournalState, FileJournal), JournalError> {
+        let name = file_name(id)?;
+        let file = self
+            .dir
+            .open_append(&name)?
+            .ok_or_else(|| JournalError::NotFound(id.to_string()))?;
+        lock(&file).map_err(|_| JournalError::Busy(id.to_string()))?;
+        let state = self.read(id)?;
+        let written = file.metadata().map(|m| m.len()).unwrap_or(0);
+        Ok((
+            state,
+            FileJournal::new(file, written, limit.max(written + 4096)),
+        ))
+    }
+
+    /// Read run `id`'s journal (without taking it).
+    pub fn read(&self, id: &str) -> Result<JournalState, JournalError> {
+        let name = file_name(id)?;
+        let bytes = self
+            .dir
+            .read(&name, MAX_JOURNAL_BYTES)?
+            .ok_or_else(|| JournalError::NotFound(id.to_string()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        read(&text).map_err(|why| JournalError::Corrupt {
+            id: id.to_string(),
+            why,
+        })
+    }
+
+    /// Every run, newest first.
+    pub fn list(&self) -> Vec<RunInfo> {
+        let mut out: Vec<RunInfo> = self.ids().into_iter().map(|id| self.info(&id)).collect();
+        out.sort_by(|a, b| b.started_at.cmp(&a.started_at));
+        out
+    }
+
+    /// What run `id` is now.
+    pub fn info(&self, id: &str) -> RunInfo {
+        match self.read(id) {
+            Ok(state) => {
+                let held = self.is_held(id);
+                let status = match (&state.end, &state.waiting, held) {
+                    (Some(end), _, _) => end.status.clone(),
+                    (None, _, true) => "running".into(),
+                    (None, Some(_), false) => "waiting".into(),
+                    (None, None, false) => "interrupted".into(),
+                };
+                RunInfo {
+                    run_id: id.to_string(),
+                    workflow: state.start.workflow.clone(),
+                    status,
+                    started_at: state.start.started_at,
+                    ended_at: state.end.as_ref().map(|e| e.ended_at),
+                    error: state.end.as_ref().and_then(|e| e.error.clone()),
+                    completed_steps: state.completed,
+                    waiting: state.waiting.clone(),
+                }
+            }
+            Err(e) => RunInfo {
+                run_id: id.to_string(),
+                workflow: String::new(),
+                status: "unreadable".into(),
+                started_at: 0,
+                ended_at: None,
+                error: Some(e.to_string()),
+                completed_steps: 0,
+                waiting: None,
+            },
+        }
+    }
+
+    fn ids(&self) -> Vec<String> {
+        self.dir
+            .entries()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|e| e.is_file)
+            .filter_map(|e| e.name.strip_suffix(SUFFIX).map(str::to_string))
+            .filter(|id| valid_id(id))
+            .collect()
+    }
+
+    /// Whether a process holds run `id` now.
+    fn is_held(&self, id: &str) -> bool {
+        let Ok(name) = file_name(id) else {
+            return false;
+        };
+        match self.dir.open_append(&name) {
+            Ok(Some(file)) => match lock(&file) {
+                Ok(()) => {
+                    let _ = rustix::fs::flock(&file, rustix::fs::FlockOperation::Unlock);
+                    false
+                }
+                Err(_) => true,
+            },
+            _ => false,
+        }
+    }
+
+    /// Remove finished runs beyond the newest `keep` and those older than `max_age`. Waiting
+    /// and interrupted runs are kept: someone may still take them up.
+    pub fn prune(&self, keep: usize, max_age: Duration) {
+        let now = now_ms();
+        let mut finished: Vec<(String, u64)> = self
+            .ids()
+            .into_iter()
+            .filter_map(|id| {
+                let state = self.read(&id).ok()?;
+                let end = state.end?;
+                Some((id, end.ended_at))
+            })
+            .collect();
+        finished.sort_by(|a, b| b.1.cmp(&a.1));
+        for (n, (id, ended)) in finished.iter().enumerate() {
+            let old = now.saturating_sub(*ended) > max_age.as_millis() as u64;
+            if (n >= keep || old)
+                && let Ok(name) = file_name(id)
+            {
+                let _ = self.dir.remove(&name);
+            }
+        }
+    }
+}
+
+/// Take the exclusive lock on a journal without waiting.
+fn lock(file: &File) -> rustix::io::Result<()> {
+    rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive)
+}
+
+/// Run ids are letters, digits, `-` and `_` (at most 64), so a file name never escapes.
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+fn file_name(id: &str) -> Result<String, JournalError> {
+    if valid_id(id) {
+        Ok(format!("{id}{SUFFIX}"))
+    } else {
+        Err(JournalError::NotFound(crate::value::truncate_chars(id, 64)))
+    }
+}
+
+/// A new run id: the time and a few random bits, in hex.
+pub fn new_run_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(now_ms());
+    format!("r{:x}{:06x}", now_ms(), h.finish() & 0xff_ffff)
+}
+
+/// The definition's differences from `other`, as a person reads them: steps added, removed or
+/// changed, and other top-level changes. Empty when they are the same.
+pub fn changes(old: &Value, new: &Value) -> Vec<String> {
+    if old == new {
+        return Vec::new();
+    }
+    let steps = |v: &Value| -> Vec<(String, Value)> {
+        v.get("steps")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|s| {
+                        let id = s.get("id").and_then(Value::as_str).unwrap_or("?");
+                        (id.to_string(), s.clone())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (a, b) = (steps(old), steps(new));
+    let mut out = Vec::new();
+    for (id, step) in &a {
+        match b.iter().find(|(i, _)| i == id) {
+            None => out.push(format!("step \"{id}\" was removed")),
+            Some((_, s)) if s != step => out.push(format!("step \"{id}\" changed")),
+            _ => {}
+        }
+    }
+    for (id, _) in &b {
+        if !a.iter().any(|(i, _)| i == id) {
+            out.push(format!("step \"{id}\" was added"));
+        }
+    }
+    for key in ["inputs", "output", "defaults"] {
+        if old.get(key) != new.get(key) {
+            out.push(format!("\"{key}\" changed"));
+        }
+    }
+    if out.is_empty() {
+        out.push("the definition changed (names, descriptions or layout)".into());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
