@@ -48,8 +48,10 @@ pub fn typescript() -> String {
         WidgetFormat,
     };
     use vai_workflow::model::{
-        Formatters, InputDecl, InputType, Note, RetryPolicy, Step, UiPosition, Workflow, WorkflowUi,
+        Compensation, Formatters, InputDecl, InputType, Note, RetryPolicy, Step, UiPosition, Workflow,
+        WorkflowUi,
     };
+    use vai_workflow::expects::FieldError;
     use vai_workflow::{
         ApiCalls, Category, Diagnostic, DiagnosticCode, Estimate, Mode, Resume, ResumeAction,
         RunEvent, RunStatus, Severity, StepThrough, Usage,
@@ -84,6 +86,7 @@ pub fn typescript() -> String {
         InputDecl,
         InputType,
         Step,
+        Compensation,
         RetryPolicy,
         Formatters,
         WorkflowUi,
@@ -169,6 +172,11 @@ pub fn typescript() -> String {
         ApiErrorBody,
         ApiErrorCode,
         ErrorInfo,
+        FieldError,
+        CompensationState,
+        WaitingFor,
+        RunInput,
+        InputAccepted,
         // chat
         ChatMode,
         TurnState,

@@ -55,6 +55,20 @@ pub struct Located {
     embedded_dir: Option<&'static str>,
 }
 
+impl Located {
+    /// A workflow known only by its definition (its file is gone): no directory to find
+    /// children in but the built-ins.
+    pub fn inline(name: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            display: format!("workflow \"{name}\""),
+            text: String::new(),
+            path: None,
+            embedded_dir: None,
+        }
+    }
+}
+
 /// Why an argument names no workflow.
 #[derive(Debug, thiserror::Error)]
 pub enum LocateError {

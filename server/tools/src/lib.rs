@@ -213,6 +213,9 @@ mod catalog_tests {
             "chunk",
             "aggregate",
             "http",
+            "workflow",
+            "yield",
+            "fail",
         ] {
             assert!(names.contains(&name), "{name} missing");
             let spec = r.spec(name).unwrap();
@@ -223,6 +226,6 @@ mod catalog_tests {
                 );
             }
         }
-        assert_eq!(names.len(), 20);
+        assert_eq!(names.len(), 23);
     }
 }

@@ -81,7 +81,8 @@ pub struct JournalState {
     pub completed: usize,
 }
 
-fn now_ms() -> u64 {
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)

@@ -35,3 +35,25 @@ describe('a 401', () => {
     expect(other).not.toHaveBeenCalled()
   })
 })
+
+describe('api.submitRunInput', () => {
+  it('posts the answer to the run', async () => {
+    let sent: { path: string; init?: RequestInit } | undefined
+    globalThis.fetch = (async (path: string, init?: RequestInit) => {
+      sent = { path, init }
+      return new Response(JSON.stringify({ runId: 'r 1', status: 'running' }), { status: 202 })
+    }) as typeof fetch
+    expect(await api.submitRunInput('r 1', { stepId: 'ask', input: { ok: true } })).toEqual({ runId: 'r 1', status: 'running' })
+    expect(sent?.path).toBe('/api/runs/r%201/input')
+    expect(sent?.init?.method).toBe('POST')
+    expect(JSON.parse(String(sent?.init?.body))).toEqual({ stepId: 'ask', input: { ok: true } })
+  })
+
+  it('rejects a refused answer with each bad field', async () => {
+    const fields = [{ field: 'seats', message: 'must be at most 9' }]
+    answer(400, { error: { code: 'INVALID_ANSWER', message: 'the answer does not fit', fields } })
+    await expect(api.submitRunInput('r1', { input: { seats: 12 } })).rejects.toMatchObject({ code: 'INVALID_ANSWER', status: 400, fields })
+    answer(409, { error: { code: 'NOT_WAITING', message: 'run r1 is not waiting' } })
+    await expect(api.submitRunInput('r1', { input: {} })).rejects.toMatchObject({ code: 'NOT_WAITING', status: 409, fields: [] })
+  })
+})

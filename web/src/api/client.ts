@@ -1,5 +1,6 @@
 //! Typed fetch wrappers for every route in docs/api.md. Failures reject with an `ApiError`
-//! carrying the server's `{code, message}` (and diagnostics for workflow errors). A 401 (the
+//! carrying the server's `{code, message}` (and diagnostics for workflow errors, the bad fields
+//! of a refused answer). A 401 (the
 //! page was opened without the access token `vai playground` printed) is also told to the
 //! `onDenied` the client was created with, so the shell can say what to do instead of showing
 //! broken panels.
@@ -22,6 +23,8 @@ import type {
   TestCaseRequest,
   TestCaseSaved,
   Diagnostic,
+  FieldError,
+  InputAccepted,
   PlanResponse,
   RunOutput,
   RunSnapshot,
@@ -29,6 +32,7 @@ import type {
   Resume,
   ResumeAccepted,
   RunCreated,
+  RunInput,
   StartRun,
   StepDetail,
   ToolCatalog,
@@ -46,12 +50,15 @@ export class ApiError extends Error {
   readonly code: ErrorCode
   readonly status: number
   readonly diagnostics: Diagnostic[]
-  constructor(code: ErrorCode, message: string, status = 0, diagnostics: Diagnostic[] = []) {
+  /** `INVALID_ANSWER`: each field of the answer that is wrong. */
+  readonly fields: FieldError[]
+  constructor(code: ErrorCode, message: string, status = 0, diagnostics: Diagnostic[] = [], fields: FieldError[] = []) {
     super(message)
     this.name = 'ApiError'
     this.code = code
     this.status = status
     this.diagnostics = diagnostics
+    this.fields = fields
   }
 }
 
@@ -75,12 +82,13 @@ async function request<T>(onDenied: () => void, method: string, path: string, bo
   }
   if (response.status === 401) onDenied()
   if (!response.ok) {
-    const error = (json as { error?: { code?: ApiErrorCode; message?: string; diagnostics?: Diagnostic[] } } | undefined)?.error
+    const error = (json as { error?: { code?: ApiErrorCode; message?: string; diagnostics?: Diagnostic[]; fields?: FieldError[] } } | undefined)?.error
     throw new ApiError(
       error?.code ?? `HTTP_${response.status}`,
       error?.message ?? `The server answered ${response.status} ${response.statusText}`.trim(),
       response.status,
       error?.diagnostics ?? (json as { diagnostics?: Diagnostic[] } | undefined)?.diagnostics ?? [],
+      error?.fields ?? [],
     )
   }
   return json as T
@@ -117,6 +125,8 @@ export function createApi(onDenied: () => void = () => {}) {
     getRun: (runId: string) => call<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),
     cancelRun: (runId: string) => call<CancelAccepted>('POST', `/api/runs/${enc(runId)}/cancel`),
     resumeRun: (runId: string, body: Resume) => call<ResumeAccepted>('POST', `/api/runs/${enc(runId)}/resume`, body),
+    /** The answer to the `yield` step a waiting run waits at; the run goes on on the socket. */
+    submitRunInput: (runId: string, body: RunInput) => call<InputAccepted>('POST', `/api/runs/${enc(runId)}/input`, body),
     runOutput: (runId: string) => call<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
     stepOutput: (runId: string, stepId: string) => call<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
     // The builder's routes (builder-api.md §3).

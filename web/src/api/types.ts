@@ -115,6 +115,21 @@ timeoutMs?: number,
 compensate?: Compensation, } & ({ [key in string]: JsonValue });
 
 /**
+ * The call that undoes a completed step. Its templates may read the step's own output
+ * (`{{ <id>.output }}`) and whatever the step itself could read; they are resolved when the
+ * step completes.
+ */
+export type Compensation = { 
+/**
+ * The tool to call, e.g. `http`.
+ */
+tool: string, inputs: { [key in string]: JsonValue }, retry?: RetryPolicy, 
+/**
+ * Time limit of one attempt, in milliseconds.
+ */
+timeoutMs?: number, };
+
+/**
  * Retry policy of a step.
  */
 export type RetryPolicy = { 
@@ -943,6 +958,48 @@ diagnostics?: Array<Diagnostic>,
  * Present on `INVALID_ANSWER`: each field of the answer that is wrong.
  */
 fields?: Array<FieldError>, };
+
+/**
+ * A field of an answer that does not satisfy the schema.
+ */
+export type FieldError = { field: string, message: string, };
+
+/**
+ * Where a completed step's compensation is.
+ */
+export type CompensationState = "compensating" | "compensated" | "compensation_failed";
+
+/**
+ * What a waiting run waits for.
+ */
+export type WaitingFor = { 
+/**
+ * The `yield` step; for one inside a sub-workflow, the `workflow` step ids before it.
+ */
+stepId: string, within: Array<string>, message: string, 
+/**
+ * JSON Schema of the answer.
+ */
+expects: JsonValue, deadlineMs?: number, };
+
+/**
+ * `POST /api/runs/{id}/input`: the answer to the `yield` step the run waits at.
+ */
+export type RunInput = { 
+/**
+ * The waiting step, when the client wants to be sure it answers that one.
+ */
+stepId?: string, 
+/**
+ * The answer: an object that satisfies the step's `expects`.
+ */
+input: { [key in string]: JsonValue }, };
+
+/**
+ * 202 reply to `POST /api/runs/{id}/input` (the run goes on), or to a resume of an
+ * interrupted run (`POST /api/runs/{id}/continue`).
+ */
+export type InputAccepted = { runId: string, status: RunState, };
 
 /**
  * How a turn finds its answer.

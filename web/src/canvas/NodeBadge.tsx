@@ -1,7 +1,7 @@
-//! A tiny label on a node ("if", "each", "continues"), its full text in the tooltip.
+//! A tiny label on a node ("if", "each", "continues", "undone"), its full text in the tooltip.
 import Box from '@mui/material/Box'
 
-export default function NodeBadge({ label, title, tone }: { label: string; title: string; tone?: 'warning' }) {
+export default function NodeBadge({ label, title, tone }: { label: string; title: string; tone?: 'warning' | 'error' }) {
   return (
     <Box
       component="span"

@@ -123,6 +123,7 @@ const statusSx: Partial<Record<NodeStatus, Style>> = {
   completed: { borderColor: 'success.main' },
   skipped: { opacity: 0.45 },
   failed: { borderColor: 'error.main', borderWidth: 2, borderLeftWidth: 5 },
+  waiting: { borderColor: 'warning.main', borderWidth: 2, borderLeftWidth: 5, borderStyle: 'dashed', borderLeftStyle: 'solid' },
   cancelled: { opacity: 0.6, filter: 'grayscale(1)' },
 }
 

@@ -16,6 +16,9 @@ const STATUS: Record<RunState, NodeStatus> = {
   completed: 'completed',
   failed: 'failed',
   cancelled: 'cancelled',
+  // Not ended for good: the output may still come.
+  waiting: 'pending',
+  interrupted: 'pending',
 }
 
 function OutputNode({ id, data, selected }: NodeProps<OutputFlowNode>) {

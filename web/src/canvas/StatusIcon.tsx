@@ -4,6 +4,7 @@ import Cancel from '@mui/icons-material/Cancel'
 import CheckCircle from '@mui/icons-material/CheckCircle'
 import ErrorIcon from '@mui/icons-material/Error'
 import HourglassEmpty from '@mui/icons-material/HourglassEmpty'
+import PanTool from '@mui/icons-material/PanTool'
 import Replay from '@mui/icons-material/Replay'
 import CircularProgress from '@mui/material/CircularProgress'
 import type { NodeStatus } from './useStepRun'
@@ -28,5 +29,7 @@ export default function StatusIcon({ status }: { status: NodeStatus }) {
       return <ErrorIcon sx={{ ...SIZE, color: 'error.main' }} titleAccess="failed" />
     case 'cancelled':
       return <Cancel sx={{ ...SIZE, color: 'text.disabled' }} titleAccess="cancelled" />
+    case 'waiting':
+      return <PanTool sx={{ ...SIZE, color: 'warning.main' }} titleAccess="Waiting for a person" />
   }
 }

@@ -1,5 +1,5 @@
-//! A step node's third line: the error or skip reason when there is one, else the summary of
-//! its main input.
+//! A step node's third line: the error or skip reason when there is one, that it waits for a
+//! person, else the summary of its main input.
 import Box from '@mui/material/Box'
 import { ellipsis, mono } from './textSx'
 import type { StepRun } from './useStepRun'
@@ -11,6 +11,9 @@ export default function StepDetail({ run, summary }: { run: StepRun; summary?: s
   }
   if (status === 'skipped' && state?.reason) {
     return <Box sx={{ ...ellipsis, fontStyle: 'italic', color: 'text.secondary' }}>{state.reason}</Box>
+  }
+  if (status === 'waiting') {
+    return <Box sx={{ ...ellipsis, color: 'warning.main', fontWeight: 600 }}>Waiting for a person</Box>
   }
   return <Box sx={{ ...ellipsis, ...mono, color: 'text.secondary' }}>{summary ?? '\u00a0'}</Box>
 }

@@ -155,4 +155,29 @@ describe('step nodes', () => {
     act(() => stores.run.setState({ paused: undefined }))
     expect(screen.getByTestId('node-search').dataset.paused).toBeUndefined()
   })
+
+  it('show a step waiting for a person, and the run waiting at it', () => {
+    const { stores } = renderCanvas()
+    act(() => stores.run.setState({ runId: 'r1', status: 'waiting', steps: { check: { status: 'waiting' } } }))
+    const check = screen.getByTestId('node-check')
+    expect(check.dataset.status).toBe('waiting')
+    expect(screen.getByRole('img', { name: 'Waiting for a person' })).toBeTruthy()
+    expect(check.textContent).toContain('Waiting for a person')
+    expect(check.title).toContain('answer in the inspector')
+    // The output is not there yet: the run may still go on.
+    expect(screen.getByTestId('node-__output').dataset.status).toBe('pending')
+  })
+
+  it('badge steps that are being undone, undone, or could not be undone', () => {
+    const { stores } = renderCanvas()
+    setSteps(stores, {
+      search: { status: 'completed', compensation: 'compensating' },
+      check: { status: 'completed', compensation: 'compensated' },
+      answer: { status: 'completed', compensation: 'compensation_failed', error: 'HTTP 503' },
+    })
+    expect(screen.getByTestId('node-search').textContent).toContain('undoing…')
+    expect(screen.getByTestId('node-check').textContent).toContain('undone')
+    expect(screen.getByText('undo failed').title).toBe('This step’s compensation failed: HTTP 503')
+    expect(screen.getByTestId('node-fallback').textContent).not.toContain('undo')
+  })
 })

@@ -1,8 +1,10 @@
 //! A workflow step on the canvas: category colour and icon, name, tool, a one-line summary of
-//! its main input, condition/forEach badges, and its live run status (read per node).
+//! its main input, condition/forEach badges, and its live run status (read per node): waiting
+//! for a person at a `yield`, and being undone by its compensation after the run ended badly.
 import Box from '@mui/material/Box'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
+import type { CompensationState } from '../api/types'
 import { useEditSession } from '../editor/editSession'
 import { useRunStore } from '../state/runStore'
 import BreakpointMarker from './BreakpointMarker'
@@ -52,6 +54,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
         {data.forEach && <NodeBadge label="each" title={`For each item of ${data.forEach}`} />}
         {data.continueOnError && <NodeBadge label="continues" title="Continues on error" />}
         {paused && <NodeBadge label="paused" title="The run waits before this step: Next or Continue in the run bar" tone="warning" />}
+        {run.state?.compensation && <NodeBadge {...COMPENSATION[run.state.compensation](run.state.error)} />}
         {stale && <NodeBadge label="stale" title="Edited since the last run: the output shown is out of date until the next run" />}
         <Box sx={{ flex: 1 }} />
         <StepTiming run={run} />
@@ -63,8 +66,15 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
 
 export default memo(StepNode)
 
+const COMPENSATION: Record<CompensationState, (error?: string) => { label: string; title: string; tone?: 'warning' | 'error' }> = {
+  compensating: () => ({ label: 'undoing…', title: 'The run ended badly: this step’s compensation is undoing it', tone: 'warning' }),
+  compensated: () => ({ label: 'undone', title: 'The run ended badly: this step’s compensation undid it' }),
+  compensation_failed: (error) => ({ label: 'undo failed', title: `This step’s compensation failed${error ? `: ${error}` : ''}`, tone: 'error' }),
+}
+
 function titleOf({ status, state }: StepRun, fallback?: string): string | undefined {
   if (status === 'failed' && state?.error) return `Failed: ${state.error}`
+  if (status === 'waiting') return 'Waiting for a person: answer in the inspector'
   if (status === 'skipped' && state?.reason) return `Skipped: ${state.reason}`
   return fallback
 }

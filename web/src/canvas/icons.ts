@@ -5,6 +5,7 @@
 import type SvgIcon from '@mui/material/SvgIcon'
 import AccountTree from '@mui/icons-material/AccountTree'
 import AutoAwesome from '@mui/icons-material/AutoAwesome'
+import Block from '@mui/icons-material/Block'
 import Build from '@mui/icons-material/Build'
 import Calculate from '@mui/icons-material/Calculate'
 import CallSplit from '@mui/icons-material/CallSplit'
@@ -20,6 +21,7 @@ import ManageSearch from '@mui/icons-material/ManageSearch'
 import Memory from '@mui/icons-material/Memory'
 import MergeType from '@mui/icons-material/MergeType'
 import Output from '@mui/icons-material/Output'
+import PanTool from '@mui/icons-material/PanTool'
 import School from '@mui/icons-material/School'
 import Search from '@mui/icons-material/Search'
 import Sort from '@mui/icons-material/Sort'
@@ -34,6 +36,7 @@ export type IconComponent = typeof SvgIcon
 const ICONS: Record<string, IconComponent> = {
   AccountTree,
   AutoAwesome,
+  Block,
   Build,
   Calculate,
   CallSplit,
@@ -48,6 +51,7 @@ const ICONS: Record<string, IconComponent> = {
   Memory,
   MergeType,
   Output,
+  PanTool,
   School,
   Search,
   Sort,

@@ -2,7 +2,9 @@ import Box from '@mui/material/Box'
 import Typography from '@mui/material/Typography'
 import { lazy, memo, Suspense, useEffect, useRef } from 'react'
 import { useEditSession } from '../editor/editSession'
+import { useRunStore } from '../state/runStore'
 import { useWorkflowStore } from '../state/workflowStore'
+import AnswerForm from './AnswerForm'
 import StepInspector from './StepInspector'
 import WorkflowInspector from './WorkflowInspector'
 
@@ -17,6 +19,9 @@ export default function InspectorPanel({ fill = false }: { fill?: boolean }) {
   const graph = useWorkflowStore((s) => s.graph)
   const selected = useWorkflowStore((s) => s.selected)
   const node = graph?.nodes.find((n) => n.id === selected)
+  const runId = useRunStore((s) => s.runId)
+  // Whatever is selected, a run waiting for a person asks first.
+  const waiting = useRunStore((s) => (s.status === 'waiting' ? s.waiting : undefined))
   const panel = useRef<HTMLElement>(null)
   // A new selection starts at its heading, not wherever the previous one was scrolled to.
   useEffect(() => {
@@ -34,14 +39,19 @@ export default function InspectorPanel({ fill = false }: { fill?: boolean }) {
         <Suspense fallback={null}>
           <EditorInspector />
         </Suspense>
-      ) : !hasWorkflow ? (
-        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          Open a workflow to inspect it. Select a step on the canvas to see its configuration and, after a run, its inputs and output.
-        </Typography>
-      ) : node?.kind === 'step' ? (
-        <StepInspector key={node.id} node={node} />
       ) : (
-        <WorkflowInspector graph={graph} />
+        <>
+          {runId && waiting && <AnswerForm key={`${runId} ${JSON.stringify(waiting)}`} runId={runId} waiting={waiting} />}
+          {!hasWorkflow ? (
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              Open a workflow to inspect it. Select a step on the canvas to see its configuration and, after a run, its inputs and output.
+            </Typography>
+          ) : node?.kind === 'step' ? (
+            <StepInspector key={node.id} node={node} />
+          ) : (
+            <WorkflowInspector graph={graph} />
+          )}
+        </>
       )}
     </Box>
   )

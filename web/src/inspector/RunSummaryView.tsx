@@ -2,6 +2,7 @@ import Box from '@mui/material/Box'
 import Typography from '@mui/material/Typography'
 import { formatDuration } from '../hooks/useElapsed'
 import { useRunOutput } from '../hooks/useRunOutput'
+import { isFinal, RUN_STATE_LABEL } from '../runbar/runStatus'
 import { useRunStore } from '../state/runStore'
 import OutputView from './OutputView'
 import SaveTestCase from './SaveTestCase'
@@ -29,8 +30,8 @@ export default function RunSummaryView() {
     <Box>
       <Section title="Last run">
         <Typography variant="body2">
-          {status === 'running' ? 'Running…' : status.charAt(0).toUpperCase() + status.slice(1)}
-          {durationMs !== undefined && status !== 'running' ? ` in ${formatDuration(durationMs)}` : ''}
+          {status === 'running' ? 'Running…' : RUN_STATE_LABEL[status]}
+          {durationMs !== undefined && isFinal(status) ? ` in ${formatDuration(durationMs)}` : ''}
         </Typography>
         {usageText && (
           <Typography variant="caption" sx={{ color: 'text.secondary' }}>

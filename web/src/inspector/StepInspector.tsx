@@ -16,7 +16,7 @@ import Section from './Section'
 import { childPointer } from './templateParts'
 import StepRunDetails from './StepRunDetails'
 
-const EXTRA_FIELDS: (keyof Step & string)[] = ['condition', 'forEach', 'dependsOn', 'continueOnError', 'retry', 'timeoutMs', 'forEachConcurrency']
+const EXTRA_FIELDS: (keyof Step & string)[] = ['condition', 'forEach', 'dependsOn', 'continueOnError', 'retry', 'timeoutMs', 'forEachConcurrency', 'compensate']
 
 export default function StepInspector({ node }: { node: StepNode }) {
   const tool = useCatalogStore((s) => s.tools[node.tool])

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box'
 import LinearProgress from '@mui/material/LinearProgress'
 import Typography from '@mui/material/Typography'
+import type { CompensationState, StepStatus } from '../api/types'
 import { formatDuration } from '../hooks/useElapsed'
 import { useStepDetail } from '../hooks/useStepDetail'
 import { useEditSession } from '../editor/editSession'
@@ -10,7 +11,7 @@ import JsonTree from './JsonTree'
 import OutputView from './OutputView'
 import Section from './Section'
 
-const STATUS_TEXT: Record<string, string> = {
+const STATUS_TEXT: Record<StepStatus, string> = {
   pending: 'Waiting',
   running: 'Running',
   retrying: 'Retrying',
@@ -18,6 +19,13 @@ const STATUS_TEXT: Record<string, string> = {
   skipped: 'Skipped',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  waiting: 'Waiting for a person',
+}
+
+const COMPENSATION_TEXT: Record<CompensationState, string> = {
+  compensating: 'being undone by its compensation',
+  compensated: 'undone by its compensation',
+  compensation_failed: 'its compensation failed',
 }
 
 /** What the last run did with this step: status, timing, error or skip reason, inputs and output. */
@@ -37,6 +45,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
   const duration = detail?.durationMs ?? step.durationMs
   const facts = [
     paused ? 'Paused before this step: Next runs it' : (STATUS_TEXT[step.status] ?? step.status),
+    step.compensation ? COMPENSATION_TEXT[step.compensation] : undefined,
     ...(reused
       ? [`${reused}, not run again`]
       : [
@@ -62,7 +71,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
             {step.summary}
           </Typography>
         )}
-        {failure && (step.status === 'failed' || step.status === 'retrying') && (
+        {failure && (step.status === 'failed' || step.status === 'retrying' || step.compensation === 'compensation_failed') && (
           <Typography variant="body2" sx={{ color: 'error.main', whiteSpace: 'pre-wrap', mt: 0.5 }}>
             {failure}
           </Typography>

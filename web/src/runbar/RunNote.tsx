@@ -1,16 +1,20 @@
-//! One line beside the run status: which step a step-through run waits before, or why the run
-//! ended when the server said (a cancel, the pause idle limit, a failure).
+//! One line beside the run status: which step a step-through run waits before, which step a run
+//! waits at for a person's answer, or why the run ended when the server said (a cancel, the
+//! pause idle limit, a failure).
 import Typography from '@mui/material/Typography'
+import { waitingStep } from '../state/runReducer'
 import { useRunStore } from '../state/runStore'
 import { stepName, useWorkflowStore } from '../state/workflowStore'
 
 export default function RunNote() {
   const pausedId = useRunStore((s) => s.paused?.stepId)
+  const waitingId = useRunStore((s) => (s.status === 'waiting' && s.waiting ? waitingStep(s.waiting) : undefined))
   const ended = useRunStore((s) => s.status === 'cancelled' || s.status === 'failed')
   const failed = useRunStore((s) => s.status === 'failed')
   const error = useRunStore((s) => s.error)
-  const name = useWorkflowStore((s) => stepName(s.graph, pausedId) ?? pausedId)
-  const text = pausedId ? `Paused before ${name}` : ended ? error : undefined
+  const stepId = pausedId ?? waitingId
+  const name = useWorkflowStore((s) => stepName(s.graph, stepId) ?? stepId)
+  const text = pausedId ? `Paused before ${name}` : waitingId ? `${name} waits for an answer: see the inspector` : ended ? error : undefined
   if (!text) return null
   return (
     <Typography
@@ -19,7 +23,7 @@ export default function RunNote() {
       variant="body2"
       title={text}
       noWrap
-      sx={{ maxWidth: 320, fontWeight: pausedId ? 600 : undefined, color: pausedId ? 'warning.main' : failed ? 'error.main' : 'text.secondary' }}
+      sx={{ maxWidth: 320, fontWeight: stepId ? 600 : undefined, color: stepId ? 'warning.main' : failed ? 'error.main' : 'text.secondary' }}
     >
       {text}
     </Typography>

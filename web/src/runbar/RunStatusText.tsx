@@ -1,11 +1,9 @@
 import Typography from '@mui/material/Typography'
 import { formatDuration, useElapsed } from '../hooks/useElapsed'
 import { useRunStore } from '../state/runStore'
+import { RUN_STATE_COLOR, RUN_STATE_LABEL } from './runStatus'
 
-const LABEL = { running: 'Running', completed: 'Completed', failed: 'Failed', cancelled: 'Cancelled' } as const
-const COLOR = { running: 'info.main', completed: 'success.main', failed: 'error.main', cancelled: 'warning.main' } as const
-
-/** "Ready" / "Running" / "Completed" / "Failed" / "Cancelled", and the elapsed time. */
+/** "Ready" / "Running" / "Completed" / "Failed" / "Cancelled" / "Waiting for input" / "Interrupted", and the elapsed time. */
 export default function RunStatusText() {
   const status = useRunStore((s) => s.status)
   const startedAt = useRunStore((s) => s.startedAt)
@@ -18,9 +16,9 @@ export default function RunStatusText() {
         data-testid="run-status"
         role="status"
         variant="body2"
-        sx={{ fontWeight: 600, color: status ? COLOR[status] : 'text.secondary', minWidth: 72 }}
+        sx={{ fontWeight: 600, color: status ? RUN_STATE_COLOR[status] : 'text.secondary', minWidth: 72 }}
       >
-        {status ? LABEL[status] : 'Ready'}
+        {status ? RUN_STATE_LABEL[status] : 'Ready'}
       </Typography>
       <Typography data-testid="run-elapsed" variant="body2" sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums', minWidth: 56 }}>
         {elapsed !== undefined ? formatDuration(elapsed) : ''}

@@ -1,11 +1,12 @@
 //! Presenter mode's banner: what the run is doing, large enough to read from the back of a room
-//! ("Running · Embed the query", "Paused before · Rerank", "Completed in 1.2 s").
+//! ("Running · Embed the query", "Paused before · Rerank", "Waiting for input · Approve",
+//! "Completed in 1.2 s").
 import Box from '@mui/material/Box'
 import { formatDuration, useElapsed } from '../hooks/useElapsed'
+import { RUN_STATE_COLOR } from '../runbar/runStatus'
+import { waitingStep } from '../state/runReducer'
 import { useRunStore } from '../state/runStore'
 import { stepName, useWorkflowStore } from '../state/workflowStore'
-
-const COLOR = { running: 'info.main', completed: 'success.main', failed: 'error.main', cancelled: 'warning.main' } as const
 
 export default function PresenterBanner() {
   const status = useRunStore((s) => s.status)
@@ -13,6 +14,7 @@ export default function PresenterBanner() {
   const durationMs = useRunStore((s) => s.durationMs)
   const error = useRunStore((s) => s.error)
   const paused = useRunStore((s) => s.paused?.stepId)
+  const waiting = useRunStore((s) => (s.waiting ? waitingStep(s.waiting) : undefined))
   // A joined string, so the banner re-renders only when the set of active steps changes.
   const active = useRunStore((s) =>
     Object.entries(s.steps)
@@ -31,6 +33,8 @@ export default function PresenterBanner() {
   else if (status === 'running') text = active ? `Running · ${active.split('\n').map(nameOf).join(', ')}` : 'Running'
   else if (status === 'completed') text = `Completed in ${time}`
   else if (status === 'failed') text = error ? `Failed · ${error}` : 'Failed'
+  else if (status === 'waiting') text = waiting ? `Waiting for input · ${nameOf(waiting)}` : 'Waiting for input'
+  else if (status === 'interrupted') text = 'Interrupted'
   else text = 'Cancelled'
 
   return (
@@ -49,7 +53,7 @@ export default function PresenterBanner() {
         fontSize: 30,
         fontWeight: 700,
         lineHeight: 1.2,
-        color: status ? COLOR[status] : 'text.primary',
+        color: status ? RUN_STATE_COLOR[status] : 'text.primary',
       }}
     >
       <Box component="span" sx={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>

@@ -3,7 +3,7 @@ import type { JsonValue, RunEvent, RunSnapshot, ServerMessage } from '../api/typ
 // A run the server recorded (server/http/tests/api.rs writes it): the snapshot a subscriber
 // got first, the events after it, and the server's own fold of them all.
 import recorded from './fixtures/run-fold.json'
-import { beginRun, initialRunState, runReducer, type RunView } from './runReducer'
+import { beginRun, childKey, initialRunState, runReducer, waitingFor, type RunView } from './runReducer'
 
 const RUN = 'r1'
 
@@ -221,5 +221,95 @@ describe('the recorded run (shared with the server)', () => {
     expect(cancelled.steps.a.status).toBe('cancelled')
     const joined = fold(initialRunState, snapshot({ paused: { stepId: 'b', breakpoint: false, since: 5 } }))
     expect(joined.paused).toEqual({ stepId: 'b', breakpoint: false, since: 5 })
+  })
+})
+
+describe('runs that wait, undo and run sub-workflows', () => {
+  const expects = { type: 'object', properties: { approved: { type: 'boolean' } }, required: ['approved'] }
+  const waiting: RunEvent = { type: 'waiting', stepId: 'b', message: 'Approve?', expects, deadlineMs: 99 }
+  const child = (stepId: string, event: RunEvent, item?: number): RunEvent => ({ type: 'child', stepId, item, event })
+
+  it('a yield step waits: the step shows it, the run records what it waits for, then stops as waiting', () => {
+    const s = fold(started, snapshot(), ev(1, waiting), ev(2, { type: 'run_finished', status: 'waiting', durationMs: 30 }))
+    expect(s.steps.b.status).toBe('waiting')
+    expect(s.waiting).toEqual({ stepId: 'b', within: [], message: 'Approve?', expects, deadlineMs: 99 })
+    expect(s.status).toBe('waiting')
+  })
+
+  it('the answered run goes on: the waiting step moving on ends the wait', () => {
+    const stopped = fold(started, snapshot(), ev(1, waiting), ev(2, { type: 'run_finished', status: 'waiting', durationMs: 30 }))
+    const replayed = runReducer(stopped, ev(3, { type: 'step_completed', stepId: 'a', durationMs: 0, summary: '', backend: 'replay' }))
+    expect(replayed.waiting).toBeDefined()
+    const answered = runReducer(replayed, ev(4, { type: 'step_completed', stepId: 'b', durationMs: 0, summary: 'approved' }))
+    expect(answered.waiting).toBeUndefined()
+    expect(answered.status).toBe('running')
+    expect(answered.steps.b.status).toBe('completed')
+    const done = runReducer(answered, ev(5, { type: 'run_finished', status: 'completed', durationMs: 40 }))
+    expect(done.status).toBe('completed')
+  })
+
+  it('a step starting means a waiting run goes on, and a run that ends otherwise waits no more', () => {
+    const stopped = fold(started, snapshot(), ev(1, waiting), ev(2, { type: 'run_finished', status: 'waiting', durationMs: 30 }))
+    expect(runReducer(stopped, ev(3, { type: 'step_started', stepId: 'c', name: 'C', tool: 'echo' })).status).toBe('running')
+    const failed = runReducer(stopped, ev(3, { type: 'run_finished', status: 'failed', durationMs: 31, error: 'refused' }))
+    expect(failed.waiting).toBeUndefined()
+  })
+
+  it('a yield inside a sub-workflow sets the top-level workflow step waiting, and says within what', () => {
+    const nested = child('sub', child('inner', { ...waiting, stepId: 'ask' }))
+    const s = fold(started, snapshot(), ev(1, nested))
+    expect(s.steps.sub.status).toBe('waiting')
+    expect(s.waiting).toMatchObject({ stepId: 'ask', within: ['sub', 'inner'], message: 'Approve?' })
+    expect(waitingFor(nested)?.[0]).toBe('sub')
+    expect(waitingFor({ type: 'step_cancelled', stepId: 'a' })).toBeUndefined()
+    // The child runs keep their own states, down to the yield step.
+    expect(s.children.sub.steps.inner.status).toBe('waiting')
+    expect(s.children.sub.children.inner.steps.ask.status).toBe('waiting')
+  })
+
+  it('keeps child step states by workflow step, and by item for a forEach', () => {
+    const s = fold(
+      started,
+      snapshot(),
+      ev(1, child('sub', { type: 'run_started', workflow: 'child', layers: [['x'], ['y']], totalSteps: 2 })),
+      ev(2, child('sub', { type: 'step_started', stepId: 'x', name: 'X', tool: 'echo' })),
+      ev(3, child('sub', { type: 'step_completed', stepId: 'x', durationMs: 4, summary: 'ok' })),
+      ev(4, child('each', { type: 'step_failed', stepId: 'x', error: 'boom', durationMs: 1, continued: false }, 2)),
+    )
+    expect(s.children.sub.steps).toEqual({ x: expect.objectContaining({ status: 'completed', durationMs: 4 }), y: { status: 'pending' } })
+    expect(s.children[childKey('each', 2)].steps.x).toMatchObject({ status: 'failed', error: 'boom' })
+    expect(childKey('each', 2)).toBe('each[2]')
+    // A child's events are not the parent's.
+    expect(s.steps).toEqual({ a: { status: 'pending' }, b: { status: 'pending' }, c: { status: 'pending' } })
+    expect(s.seq).toBe(4)
+  })
+
+  it('keeps child runs across a resubscribe snapshot of the same run, not of another', () => {
+    const s = fold(started, snapshot(), ev(1, child('sub', { type: 'step_started', stepId: 'x', name: 'X', tool: 'echo' })))
+    expect(fold(s, snapshot({ seq: 1 })).children.sub.steps.x.status).toBe('running')
+    expect(runReducer(initialRunState, snapshot({ seq: 1 })).children).toEqual({})
+  })
+
+  it('records compensations on the steps they undo, and a failed one with its error', () => {
+    const s = fold(
+      started,
+      snapshot({ steps: { a: { status: 'completed', durationMs: 3 }, b: { status: 'completed' } } }),
+      ev(1, { type: 'compensating', stepId: 'a', tool: 'http' }),
+      ev(2, { type: 'compensating', stepId: 'b', tool: 'http' }),
+    )
+    expect(s.steps.a).toEqual({ status: 'completed', durationMs: 3, compensation: 'compensating' })
+    const done = fold(s, ev(3, { type: 'compensated', stepId: 'a', ok: true }), ev(4, { type: 'compensated', stepId: 'b', ok: false, error: '503' }))
+    expect(done.steps.a).toEqual({ status: 'completed', durationMs: 3, compensation: 'compensated' })
+    expect(done.steps.b).toEqual({ status: 'completed', compensation: 'compensation_failed', error: '503' })
+    // A step the run does not know is not made up.
+    expect(runReducer(started, ev(1, { type: 'compensating', stepId: 'zz', tool: 'http' })).steps).toEqual({})
+  })
+
+  it('knows what a waiting or interrupted run waits for from a snapshot', () => {
+    const at = { stepId: 'ask', within: ['sub'], message: 'Approve?', expects }
+    const s = runReducer(initialRunState, snapshot({ status: 'waiting', waiting: at, steps: { sub: { status: 'waiting' } } }))
+    expect(s.waiting).toEqual(at)
+    expect(s.status).toBe('waiting')
+    expect(runReducer(initialRunState, snapshot({ status: 'interrupted' })).status).toBe('interrupted')
   })
 })

@@ -1,5 +1,5 @@
 //! Folds the server's run messages into the UI's run state. Pure: no React, no I/O.
-import type { PausedStep, RunEvent, RunSnapshot, RunState, ServerMessage, StepState, Usage } from '../api/types'
+import type { PausedStep, RunEvent, RunSnapshot, RunState, ServerMessage, StepState, Usage, WaitingFor } from '../api/types'
 
 export interface RunView {
   runId?: string
@@ -28,9 +28,38 @@ export interface RunView {
    * marks replayed steps (`backend: "replay"`) but does not say from which run.
    */
   fromRun?: string
+  /** What a run stopped at a `yield` step waits for (`within`: the `workflow` steps around it). */
+  waiting?: WaitingFor
+  /**
+   * The child runs of `workflow` steps, folded from their `child` events by `childKey` (the
+   * step's id, with the item for a `forEach` step), each folded as a run of its own. Snapshots do
+   * not carry them: a resubscribe to the same run keeps what was folded.
+   */
+  children: Record<string, RunView>
 }
 
-export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {} }
+export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {}, children: {} }
+
+/** Where `children` keeps the child run of `workflow` step `stepId` (of item `item` of a `forEach`). */
+export function childKey(stepId: string, item?: number): string {
+  return item === undefined ? stepId : `${stepId}[${item}]`
+}
+
+/**
+ * The top-level step and what it waits for, when `event` is a `waiting` at any depth of `child`
+ * events: the server's fold does the same (runtime/src/runs/run.rs, `waiting_for`).
+ */
+export function waitingFor(event: RunEvent): [string, WaitingFor] | undefined {
+  const within: string[] = []
+  let inner = event
+  while (inner.type === 'child') {
+    within.push(inner.stepId)
+    inner = inner.event
+  }
+  if (inner.type !== 'waiting') return undefined
+  const { stepId, message, expects, deadlineMs } = inner
+  return [within[0] ?? stepId, { stepId, within, message, expects, ...(deadlineMs === undefined ? {} : { deadlineMs }) }]
+}
 
 /** Starts following a run before its snapshot arrives. */
 export function beginRun(runId: string, workflowId?: string, fromRun?: string): RunView {
@@ -58,11 +87,39 @@ export function fromSnapshot(run: RunSnapshot, previous?: RunView): RunView {
     paused: run.paused,
     breakpoints: run.stepThrough?.breakpoints,
     fromRun: same ? previous.fromRun : undefined,
+    waiting: run.waiting,
+    children: same ? previous.children : {},
   }
 }
 
+/**
+ * Sets one step's state. The waiting step moving on ends the wait, and it or any step starting
+ * means a run that was waiting goes on (it was answered, here or elsewhere).
+ */
 function setStep(state: RunView, id: string, next: StepState): RunView {
-  return { ...state, steps: { ...state.steps, [id]: next } }
+  const steps = { ...state.steps, [id]: next }
+  const answered = next.status !== 'waiting' && state.waiting !== undefined && waitingStep(state.waiting) === id
+  const goesOn = state.status === 'waiting' && (answered || next.status === 'running')
+  return { ...state, steps, ...(answered ? { waiting: undefined } : {}), ...(goesOn ? { status: 'running' as const } : {}) }
+}
+
+/** The top-level step a run waits at: the `yield` step, or the `workflow` step around it. */
+export function waitingStep(waiting: WaitingFor): string {
+  return waiting.within[0] ?? waiting.stepId
+}
+
+/** Records a compensation's progress on a step the run knows (as the server's fold does). */
+function setCompensation(state: RunView, id: string, compensation: StepState['compensation'], error?: string): RunView {
+  const step = state.steps[id]
+  if (!step) return state
+  return { ...state, steps: { ...state.steps, [id]: { ...step, compensation, ...(error === undefined ? {} : { error }) } } }
+}
+
+/** Folds a `child` event into the child run of its `workflow` step, as a run of its own. */
+function foldChild(state: RunView, event: Extract<RunEvent, { type: 'child' }>): RunView {
+  const key = childKey(event.stepId, event.item)
+  const child = state.children[key] ?? initialRunState
+  return { ...state, children: { ...state.children, [key]: foldEvent(child, event.event, undefined) } }
 }
 
 function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes?: number): RunView {
@@ -106,6 +163,16 @@ function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes
       const next = setStep(state, event.stepId, { ...state.steps[event.stepId], status: 'cancelled' })
       return state.paused?.stepId === event.stepId ? { ...next, paused: undefined } : next
     }
+    case 'waiting':
+    case 'child': {
+      const found = waitingFor(event)
+      const next = found ? { ...setStep(state, found[0], { ...state.steps[found[0]], status: 'waiting' }), waiting: found[1] } : state
+      return event.type === 'child' ? foldChild(next, event) : next
+    }
+    case 'compensating':
+      return setCompensation(state, event.stepId, 'compensating')
+    case 'compensated':
+      return setCompensation(state, event.stepId, event.ok ? 'compensated' : 'compensation_failed', event.error)
     case 'paused':
       return { ...state, paused: { stepId: event.stepId, breakpoint: event.breakpoint, since: Date.now() } }
     case 'resumed':
@@ -114,6 +181,7 @@ function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes
       return {
         ...state,
         paused: undefined,
+        waiting: event.status === 'waiting' ? state.waiting : undefined,
         status: event.status,
         durationMs: event.durationMs,
         error: event.error,

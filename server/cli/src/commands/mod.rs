@@ -9,6 +9,7 @@ mod explain;
 mod mcp;
 mod ping;
 mod playground;
+mod runs;
 mod workflow;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,10 @@ enum Command {
     /// Run, validate, list, scaffold, test and format workflows.
     #[command(subcommand, visible_alias = "wf")]
     Workflow(workflow::WorkflowCommand),
+    /// The runs kept in the data directory: list, show, resume (a run that waits for a person
+    /// or whose process died) and cancel (running compensations).
+    #[command(subcommand)]
+    Runs(runs::RunsCommand),
     /// Show and change settings: API keys, MongoDB URI, LLM provider, default database.
     #[command(subcommand)]
     Config(config::ConfigCommand),
@@ -56,6 +61,7 @@ enum Command {
 pub(crate) async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Workflow(cmd) => workflow::dispatch(cmd).await,
+        Command::Runs(cmd) => runs::dispatch(cmd).await,
         Command::Config(cmd) => config::dispatch(cmd),
         Command::Chat(args) => chat::run(args).await,
         Command::Ping(args) => ping::run(args).await,

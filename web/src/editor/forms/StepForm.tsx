@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box'
 import Typography from '@mui/material/Typography'
 import { memo, useCallback, useLayoutEffect, useMemo, useRef } from 'react'
+import CompensationSectionView from './CompensationSection'
 import { placeDiagnostics } from './diagnostics'
 import FieldMessages from './FieldMessages'
 import { FormContext } from './FormContext'
@@ -17,6 +18,9 @@ import { useFocusField } from './useFocusField'
 const StepHeader = memo(StepHeaderSection)
 const StepInputs = memo(StepInputsSection)
 const StepSettings = memo(StepSettingsSection)
+const CompensationSection = memo(CompensationSectionView)
+
+const NO_TOOLS: readonly string[] = []
 
 /**
  * One step, edited: id, name, the form generated from its tool's input schema, the step
@@ -52,13 +56,14 @@ export default function StepForm(p: StepFormProps) {
           </Typography>
         )}
         {tool ? (
-          <StepInputs stepTool={step.tool} inputs={step.inputs} tool={tool} at={placed.at} update={update} />
+          <StepInputs stepTool={step.tool} inputs={step.inputs} tool={tool} at={placed.at} update={update} childWorkflows={p.childWorkflows} />
         ) : (
           <Typography variant="body2" sx={{ mt: 2, color: 'text.secondary' }}>
             Unknown tool “{step.tool}”: edit the step as JSON below.
           </Typography>
         )}
         {tool && <StepSettings settings={settings} at={placed.at} update={update} />}
+        {tool && <CompensationSection compensate={step.compensate} toolNames={p.toolNames ?? NO_TOOLS} at={placed.at} update={update} />}
         <StepJson step={step} onChange={p.onChange} initiallyOpen={!tool} />
       </Box>
     </FormContext.Provider>

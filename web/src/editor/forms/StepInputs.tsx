@@ -5,8 +5,11 @@ import Typography from '@mui/material/Typography'
 import type { Diagnostic, JsonValue, Step, ToolView } from '../../api/types'
 import Section from '../../inspector/Section'
 import AnyField from './AnyField'
+import ChildWorkflowField from './ChildWorkflowField'
+import ExpectsEditor from './ExpectsEditor'
 import FieldMessages from './FieldMessages'
 import { withKey } from './objects'
+import type { ChildWorkflow } from './orchestration'
 import SchemaField from './SchemaField'
 import { inputKeys } from './stepSettings'
 import type { StepUpdate } from './types'
@@ -18,10 +21,13 @@ interface Props {
   tool: ToolView
   at(field: string): Diagnostic[]
   update: StepUpdate
+  childWorkflows?: readonly ChildWorkflow[]
 }
 
+const NO_WORKFLOWS: readonly ChildWorkflow[] = []
+
 /** The form generated from the tool's input schema. */
-export default function StepInputs({ stepTool, inputs = {}, tool, at, update }: Props) {
+export default function StepInputs({ stepTool, inputs = {}, tool, at, update, childWorkflows = NO_WORKFLOWS }: Props) {
   const properties = tool.inputSchema.properties ?? {}
   const required = new Set(tool.inputSchema.required ?? [])
   const set = (key: string) => (value: JsonValue | undefined) =>
@@ -39,7 +45,30 @@ export default function StepInputs({ stepTool, inputs = {}, tool, at, update }: 
       )}
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
         {keys.map((key) =>
-          Object.hasOwn(properties, key) ? (
+          stepTool === 'workflow' && key === 'workflow' ? (
+            <ChildWorkflowField
+              key={key}
+              label={key}
+              field="inputs.workflow"
+              value={inputs[key]}
+              choices={childWorkflows}
+              required={required.has(key)}
+              description={properties[key]?.description}
+              diagnostics={at('inputs.workflow')}
+              onChange={set(key)}
+            />
+          ) : stepTool === 'yield' && key === 'expects' ? (
+            <ExpectsEditor
+              key={key}
+              label="Answer fields"
+              field="inputs.expects"
+              value={inputs[key]}
+              required={required.has(key)}
+              description="What the person fills in; the answer is the step's output"
+              diagnostics={at('inputs.expects')}
+              onChange={set(key)}
+            />
+          ) : Object.hasOwn(properties, key) ? (
             <SchemaField
               key={key}
               label={key}

@@ -69,6 +69,8 @@ export function stepFields(step: Step, tool?: ToolView): string[] {
     'dependsOn',
     'timeoutMs',
     'retry',
+    'compensate.tool',
+    'compensate.inputs',
   ]
   return [...settings, ...RETRY_SETTINGS.map((s) => `retry.${s.key}`), ...inputKeys(step, tool).map((k) => `inputs.${k}`)]
 }

@@ -6,7 +6,9 @@ import { useCallback, useMemo } from 'react'
 import type { Diagnostic, Step, Workflow } from '../../api/types'
 import { useCanvasStore } from '../../canvas/useCanvasStore'
 import { useCatalogStore } from '../../state/catalogStore'
+import { useWorkflowStore } from '../../state/workflowStore'
 import { findStep, inputNames, stepIds } from '../doc/model'
+import { childWorkflows } from '../forms/orchestration'
 import type { CompleteRequest, ProblemsListProps, Renamer, StepFormProps, WorkflowSettingsProps } from '../forms/types'
 import { useEditor, useEditorStore } from '../useEditor'
 
@@ -28,8 +30,25 @@ export function useStepFormProps(id: string): StepFormProps | undefined {
   const onChange = useCallback((next: Step, field?: string) => store.getState().replaceStep(id, next, field), [store, id])
   const onRename = useCallback<Renamer>((from, to) => store.getState().renameStep(from, to), [store])
   const complete = useCallback((req: CompleteRequest) => store.getState().complete(req), [store])
+  const library = useWorkflowStore((s) => s.library)
+  const currentId = useWorkflowStore((s) => s.current?.id)
+  const children = useMemo(() => childWorkflows(library, currentId), [library, currentId])
+  const tools = useCatalogStore((s) => s.tools)
+  const toolNames = useMemo(() => Object.keys(tools).sort(), [tools])
   if (!step) return undefined
-  return { step, tool, stepIds: ids, inputNames: names, diagnostics: mine.length > 0 ? mine : NONE, onChange, onRename, complete, focusField: focus }
+  return {
+    step,
+    tool,
+    stepIds: ids,
+    inputNames: names,
+    diagnostics: mine.length > 0 ? mine : NONE,
+    onChange,
+    onRename,
+    complete,
+    focusField: focus,
+    childWorkflows: children,
+    toolNames,
+  }
 }
 
 export function useWorkflowSettingsProps(): WorkflowSettingsProps {

@@ -22,12 +22,40 @@ pub(super) fn load(arg: &str, registry: &Registry, mode: Mode) -> Result<(Locate
             return Err(EXIT_INVALID);
         }
     };
-    let compiled = vai_workflow::compile(&value, registry, mode);
+    let compiled = compile_located(&located, &value, registry, mode);
     Ok((located, compiled))
 }
 
+/// Compile `value`, found as `located`: its `workflow` steps find their children beside the
+/// file (or among the built-ins).
+pub(crate) fn compile_located(
+    located: &Located,
+    value: &serde_json::Value,
+    registry: &Registry,
+    mode: Mode,
+) -> Compiled {
+    let (dir, label) = match &located.path {
+        Some(path) => (
+            Some(
+                path.parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .unwrap_or(std::path::Path::new("."))
+                    .to_path_buf(),
+            ),
+            path.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        ),
+        None => (None, located.name.clone()),
+    };
+    match builtin::library(dir.as_deref()) {
+        Ok(library) => vai_workflow::compile_with(value, registry, mode, &library, &label),
+        Err(_) => vai_workflow::compile(value, registry, mode),
+    }
+}
+
 /// Print diagnostics under a heading naming the file.
-pub(super) fn print_diagnostics(display: &str, compiled: &Compiled) {
+pub(crate) fn print_diagnostics(display: &str, compiled: &Compiled) {
     for d in &compiled.diagnostics {
         let level = match d.severity {
             vai_workflow::Severity::Error => "error",

@@ -10,6 +10,8 @@ mod test;
 mod tools;
 mod validate;
 
+pub(super) use load::{compile_located, print_diagnostics};
+
 use clap::Subcommand;
 
 #[derive(Debug, Subcommand)]

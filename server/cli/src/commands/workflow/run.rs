@@ -2,7 +2,8 @@
 
 use super::load::{load, print_diagnostics};
 use super::step::stepper;
-use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, EXIT_WAITING};
+use crate::commands::runs;
+use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};
@@ -172,22 +173,83 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         sink = Arc::new(stepper);
     }
     let options = RunOptions {
-        inputs,
-        defaults_override,
+        inputs: inputs.clone(),
+        defaults_override: defaults_override.clone(),
         cancel,
         limits: cfg.project.limits(),
         stepping,
         ..RunOptions::default()
     };
-    let result = match vai_workflow::run(plan.clone(), app.registry.clone(), options, sink).await {
+    let compiled_value = vai_workflow::load::parse_json(&located.text).unwrap_or(Value::Null);
+    // Journaled in the data directory, so a run that waits or whose process dies goes on later.
+    let durable = match runs::store() {
+        Ok(store) => {
+            let run_id = vai_workflow::journal::new_run_id();
+            let source = match &located.path {
+                Some(p) => std::path::absolute(p).unwrap_or_else(|_| p.clone()),
+                None => PathBuf::from(&located.name),
+            };
+            let start = vai_workflow::journal::RunStart {
+                run_id: run_id.clone(),
+                workflow: plan.workflow.name.clone(),
+                definition: compiled_value,
+                source: json!({"workflow": source.to_string_lossy()}),
+                inputs,
+                defaults_override,
+                started_at: vai_workflow::journal::now_ms(),
+            };
+            match store.create(&start, runs::journal_limit(&options)) {
+                Ok(journal) => Some(runs::Durable {
+                    store,
+                    journal: Arc::new(journal),
+                    run_id,
+                }),
+                Err(e) => {
+                    eprintln!("warning: the run is not journaled: {e}");
+                    None
+                }
+            }
+        }
+        Err(e) => {
+            if args.verbose {
+                eprintln!("warning: the run is not journaled: {e}");
+            }
+            None
+        }
+    };
+    let interactive = runs::interactive(args.json);
+    let result = match runs::drive(
+        plan.clone(),
+        app.registry.clone(),
+        options,
+        sink,
+        durable.as_ref(),
+        None,
+        interactive,
+    )
+    .await
+    {
         Ok(r) => r,
         Err(errors) => {
+            if let Some(d) = &durable {
+                d.journal.end("failed", Some("the inputs are not valid"));
+            }
             for e in errors {
                 eprintln!("error: {}: {e}", located.display);
             }
             return Ok(EXIT_INVALID);
         }
     };
+    if result.status == RunStatus::Waiting {
+        let (Some(d), Some(w)) = (&durable, &result.waiting) else {
+            eprintln!(
+                "error: {}: the run waits for a person but cannot be saved (no data directory)",
+                located.display
+            );
+            return Ok(EXIT_FAILED);
+        };
+        return Ok(runs::report_waiting(&d.run_id, w, args.json));
+    }
 
     if args.json {
         println!("{}", serde_json::to_string_pretty(&result)?);
@@ -198,6 +260,7 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         );
     }
     if !args.quiet {
+        runs::report_compensation(&result);
         match result.status {
             RunStatus::Completed => eprintln!("done in {}ms", result.duration_ms),
             RunStatus::Failed => eprintln!(
@@ -209,12 +272,7 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
             RunStatus::Waiting => {}
         }
     }
-    Ok(match result.status {
-        RunStatus::Completed => EXIT_OK,
-        RunStatus::Failed => EXIT_FAILED,
-        RunStatus::Cancelled => EXIT_INTERRUPTED,
-        RunStatus::Waiting => EXIT_WAITING,
-    })
+    Ok(runs::exit_code(result.status))
 }
 
 /// The run's step-through settings from `--step`, `--break` and `--pace`, or none. Pausing

@@ -1,0 +1,134 @@
+//! Driving a durable run from the command line: the run is journaled in the data directory; at
+//! a `yield`, a person at a terminal answers field by field and the run goes on in this
+//! process; without a terminal the run stays saved as waiting and the process says how to go
+//! on (exit code 3).
+
+use super::prompt;
+use crate::exit::{EXIT_WAITING, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use vai_workflow::exec::durable::{JournalAt, Recorded};
+use vai_workflow::exec::{InputError, Waiting};
+use vai_workflow::journal::{FileJournal, RunStore};
+use vai_workflow::{EventSink, Plan, Registry, RunOptions, RunResult, RunStatus};
+
+/// The data directory's store of run journals.
+pub(crate) fn store() -> anyhow::Result<RunStore> {
+    let path = vai_providers::local::store::LocalStore::default_path()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let data = path
+        .parent()
+        .ok_or_else(|| anyhow::anyhow!("no data directory"))?;
+    Ok(RunStore::open(data)?)
+}
+
+/// The most bytes a run's journal may take: twice what its step outputs may.
+pub(crate) fn journal_limit(options: &RunOptions) -> u64 {
+    options.limits.run_bytes.saturating_mul(2)
+}
+
+/// A journaled run being driven.
+pub(crate) struct Durable {
+    pub(crate) store: RunStore,
+    pub(crate) journal: Arc<FileJournal>,
+    pub(crate) run_id: String,
+}
+
+/// Whether a person can answer at this terminal.
+pub(crate) fn interactive(json: bool) -> bool {
+    !json && std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// Run `plan` (replaying `replay`) until it ends, answering waits at the terminal when
+/// `interactive`; the journal is told how it ended unless it waits.
+pub(crate) async fn drive(
+    plan: Arc<Plan>,
+    registry: Arc<Registry>,
+    base: RunOptions,
+    sink: Arc<dyn EventSink>,
+    durable: Option<&Durable>,
+    mut replay: Option<Recorded>,
+    interactive: bool,
+) -> Result<RunResult, Vec<InputError>> {
+    loop {
+        let options = RunOptions {
+            journal: durable.map(|d| JournalAt::new(d.journal.clone())),
+            replay: replay.clone().map(Arc::new),
+            ..base.clone()
+        };
+        let result = vai_workflow::run(plan.clone(), registry.clone(), options, sink.clone()).await?;
+        if let (RunStatus::Waiting, Some(d), true) = (result.status, durable, interactive)
+            && let Some(waiting) = result.waiting.clone()
+        {
+            let asked = waiting.clone();
+            let answer = tokio::task::spawn_blocking(move || prompt::ask(&asked))
+                .await
+                .ok()
+                .flatten();
+            if let Some(answer) = answer {
+                d.journal.answer(&waiting.within, &waiting.step_id, &answer);
+                replay = d.store.read(&d.run_id).ok().map(|s| s.recorded);
+                continue;
+            }
+        }
+        if let Some(d) = durable
+            && result.status != RunStatus::Waiting
+        {
+            d.journal.end(status_word(result.status), result.error.as_deref());
+        }
+        return Ok(result);
+    }
+}
+
+pub(crate) fn status_word(status: RunStatus) -> &'static str {
+    match status {
+        RunStatus::Completed => "completed",
+        RunStatus::Failed => "failed",
+        RunStatus::Cancelled => "cancelled",
+        RunStatus::Waiting => "waiting",
+    }
+}
+
+/// What to say when a run stops to wait, and the exit code.
+pub(crate) fn report_waiting(run_id: &str, waiting: &Waiting, json: bool) -> u8 {
+    if json {
+        let body = json!({
+            "status": "waiting",
+            "runId": run_id,
+            "stepId": waiting.step_id,
+            "within": waiting.within,
+            "message": waiting.message,
+            "expects": waiting.expects,
+        });
+        println!("{}", serde_json::to_string_pretty(&body).unwrap_or_default());
+    } else {
+        eprintln!(
+            "waiting: run {run_id} waits at step \"{}\": {}",
+            waiting.step_id, waiting.message
+        );
+        let example = prompt::example_inputs(&waiting.expects);
+        eprintln!("answer with: vai runs resume {run_id}{example}");
+    }
+    EXIT_WAITING
+}
+
+/// The exit code of a run that ended.
+pub(crate) fn exit_code(status: RunStatus) -> u8 {
+    match status {
+        RunStatus::Completed => EXIT_OK,
+        RunStatus::Failed => EXIT_FAILED,
+        RunStatus::Cancelled => EXIT_INTERRUPTED,
+        RunStatus::Waiting => EXIT_WAITING,
+    }
+}
+
+/// Print what the compensations of a run that ended badly did.
+pub(crate) fn report_compensation(result: &RunResult) {
+    for c in &result.compensation {
+        match &c.error {
+            None => eprintln!("compensated: {}", c.step_id),
+            Some(e) => eprintln!("compensation failed: {}: {e}", c.step_id),
+        }
+    }
+}

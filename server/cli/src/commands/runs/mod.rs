@@ -1,0 +1,421 @@
+//! `vai runs …`: the runs journaled in the data directory — list them, show one, resume one
+//! that waits for a person or whose process died, or cancel one (running its compensations).
+
+mod drive;
+mod prompt;
+
+pub(crate) use drive::{Durable, drive, exit_code, interactive, journal_limit, report_compensation, report_waiting, store};
+
+use super::workflow::compile_located;
+use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
+use crate::{app, config::Config, render};
+use clap::{Args, Subcommand};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+use vai_workflow::expects::Expects;
+use vai_workflow::journal::{JournalError, RunInfo, changes};
+use vai_workflow::{Mode, RunOptions, RunStatus};
+
+#[derive(Debug, Subcommand)]
+pub(super) enum RunsCommand {
+    /// List the journaled runs, newest first.
+    List(ListArgs),
+    /// Show one run: its status, progress and what it waits for.
+    Show(ShowArgs),
+    /// Go on with a run that waits for a person or whose process died: completed steps are
+    /// not run again.
+    Resume(ResumeArgs),
+    /// Cancel a waiting or interrupted run: the compensations of its completed steps run.
+    Cancel(CancelArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ListArgs {
+    /// Only runs with this status (running, waiting, interrupted, completed, failed, cancelled).
+    #[arg(long)]
+    status: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ShowArgs {
+    /// The run id (see `vai runs list`).
+    id: String,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ResumeArgs {
+    /// The run id (see `vai runs list`).
+    id: String,
+    /// A field of the answer to the step the run waits at, as key=value; repeatable.
+    #[arg(short, long = "input", value_name = "KEY=VALUE")]
+    inputs: Vec<String>,
+    /// A JSON file holding the answer object; --input values override it.
+    #[arg(long, value_name = "FILE")]
+    input_file: Option<PathBuf>,
+    /// Resume even though the workflow file changed since the run started.
+    #[arg(long)]
+    force: bool,
+    /// Let `http` steps reach HOST even at a loopback or private address; repeatable.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    allow_hosts: Vec<String>,
+    /// Print the whole result as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// No progress lines on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CancelArgs {
+    /// The run id (see `vai runs list`).
+    id: String,
+}
+
+pub(super) async fn dispatch(cmd: RunsCommand) -> anyhow::Result<u8> {
+    match cmd {
+        RunsCommand::List(a) => list(a),
+        RunsCommand::Show(a) => show(a),
+        RunsCommand::Resume(a) => resume(a).await,
+        RunsCommand::Cancel(a) => cancel(a).await,
+    }
+}
+
+fn list(args: ListArgs) -> anyhow::Result<u8> {
+    let store = store()?;
+    let runs: Vec<RunInfo> = store
+        .list()
+        .into_iter()
+        .filter(|r| args.status.as_deref().is_none_or(|s| s == r.status))
+        .collect();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&json!({"runs": runs}))?);
+        return Ok(EXIT_OK);
+    }
+    if runs.is_empty() {
+        eprintln!("no runs in {}", store.path().display());
+        return Ok(EXIT_OK);
+    }
+    println!("{:<22} {:<12} {:>5}  WORKFLOW", "RUN", "STATUS", "STEPS");
+    for r in runs {
+        println!(
+            "{:<22} {:<12} {:>5}  {}",
+            r.run_id, r.status, r.completed_steps, r.workflow
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+fn show(args: ShowArgs) -> anyhow::Result<u8> {
+    let store = store()?;
+    let info = store.info(&args.id);
+    if info.status == "unreadable" && info.error.as_deref().is_some_and(|e| e.starts_with("no run")) {
+        eprintln!("error: no run \"{}\" (see `vai runs list`)", args.id);
+        return Ok(EXIT_INVALID);
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&info)?);
+        return Ok(EXIT_OK);
+    }
+    println!("run {} ({}) — {}", info.run_id, info.workflow, info.status);
+    println!("steps completed: {}", info.completed_steps);
+    if let Some(e) = &info.error {
+        println!("error: {e}");
+    }
+    if let Some(w) = &info.waiting {
+        println!("waits at step \"{}\": {}", w.step_id, w.message);
+        println!("expects: {}", w.expects);
+        println!(
+            "answer with: vai runs resume {}{}",
+            info.run_id,
+            prompt::example_inputs(&w.expects)
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir()?;
+    let mut cfg = Config::load(&cwd, &[])?;
+    cfg.allow_hosts = args.allow_hosts.clone();
+    let store = store()?;
+    let base_options = RunOptions {
+        limits: cfg.project.limits(),
+        ..RunOptions::default()
+    };
+    let (state, journal) = match store.take(&args.id, journal_limit(&base_options)) {
+        Ok(x) => x,
+        Err(e @ JournalError::Busy(_)) => {
+            eprintln!("error: {e}; it cannot be resumed twice at once");
+            return Ok(EXIT_FAILED);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    if let Some(end) = &state.end {
+        eprintln!("error: run {} already ended ({})", args.id, end.status);
+        return Ok(EXIT_INVALID);
+    }
+    if state.truncated {
+        eprintln!(
+            "error: run {} outgrew its journal's budget; it cannot be resumed (start it again)",
+            args.id
+        );
+        return Ok(EXIT_INVALID);
+    }
+    let source = state.start.source.get("workflow").and_then(Value::as_str);
+    let offline = app::offline_registry(&cfg);
+    let located = source.and_then(|s| vai_runtime::builtin::locate(s).ok());
+    let definition = match &located {
+        Some(l) => match vai_workflow::load::parse_json(&l.text) {
+            Ok(now) => {
+                let changed = changes(&state.start.definition, &now);
+                if !changed.is_empty() && !args.force {
+                    eprintln!(
+                        "error: {} changed since run {} started:",
+                        l.display, args.id
+                    );
+                    for c in changed {
+                        eprintln!("  - {c}");
+                    }
+                    eprintln!("resume with --force to run the rest with the file as it is now");
+                    return Ok(EXIT_INVALID);
+                }
+                now
+            }
+            Err(_) => state.start.definition.clone(),
+        },
+        None => {
+            eprintln!("warning: the workflow's file is gone; resuming with the definition it started with");
+            state.start.definition.clone()
+        }
+    };
+    let located = located.unwrap_or_else(|| vai_runtime::builtin::Located::inline(&state.start.workflow));
+    let compiled = compile_located(&located, &definition, &offline, Mode::Strict);
+    super::workflow::print_diagnostics(&located.display, &compiled);
+    let Some(plan) = compiled.plan.clone() else {
+        return Ok(EXIT_INVALID);
+    };
+    let mut recorded = state.recorded.clone();
+    if let Some(waiting) = &state.waiting {
+        let expects = Expects::parse(&waiting.expects).unwrap_or_else(|_| Expects::empty());
+        let answer = match answer_from_args(&args, &expects) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(EXIT_INVALID);
+            }
+        };
+        let answer = match answer {
+            Some(a) => a,
+            None if interactive(args.json) => {
+                let w = vai_workflow::exec::Waiting {
+                    step_id: waiting.step_id.clone(),
+                    within: waiting.within.clone(),
+                    message: waiting.message.clone(),
+                    expects: waiting.expects.clone(),
+                    deadline_ms: waiting.deadline_ms,
+                };
+                match tokio::task::spawn_blocking(move || prompt::ask(&w)).await? {
+                    Some(a) => a,
+                    None => return Ok(report_waiting(&args.id, &waiting_of(waiting), args.json)),
+                }
+            }
+            None => return Ok(report_waiting(&args.id, &waiting_of(waiting), args.json)),
+        };
+        let errors = expects.check(&answer);
+        if !errors.is_empty() {
+            for e in &errors {
+                eprintln!("error: step \"{}\": answer field \"{}\" {}", waiting.step_id, e.field, e.message);
+            }
+            eprintln!("the run still waits; nothing was changed");
+            return Ok(EXIT_INVALID);
+        }
+        journal.answer(&waiting.within, &waiting.step_id, &answer);
+        recorded
+            .level_mut(&waiting.within)
+            .answers
+            .insert(waiting.step_id.clone(), answer);
+    }
+    journal.resumed();
+    let app = match app::live(&cfg) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let cancel = CancellationToken::new();
+    let on_signal = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("\ninterrupted: cancelling the run…");
+            on_signal.cancel();
+        }
+    });
+    let names: HashMap<String, String> = plan
+        .steps
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone()))
+        .collect();
+    let sink: Arc<dyn vai_workflow::EventSink> = if args.quiet {
+        Arc::new(vai_workflow::events::NoEvents)
+    } else {
+        Arc::new(render::Progress::new(names, false))
+    };
+    let options = RunOptions {
+        inputs: state.start.inputs.clone(),
+        defaults_override: state.start.defaults_override.clone(),
+        cancel,
+        ..base_options
+    };
+    let durable = Durable {
+        store,
+        journal: Arc::new(journal),
+        run_id: args.id.clone(),
+    };
+    let result = match drive(
+        plan.clone(),
+        app.registry.clone(),
+        options,
+        sink,
+        Some(&durable),
+        Some(recorded),
+        interactive(args.json),
+    )
+    .await
+    {
+        Ok(r) => r,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("error: {}: {e}", located.display);
+            }
+            return Ok(EXIT_INVALID);
+        }
+    };
+    finish(&args.id, &result, &plan, args.json, args.quiet)
+}
+
+/// Print a run's end as `vai workflow run` does, and its exit code.
+pub(crate) fn finish(
+    run_id: &str,
+    result: &vai_workflow::RunResult,
+    plan: &vai_workflow::Plan,
+    json: bool,
+    quiet: bool,
+) -> anyhow::Result<u8> {
+    if let (RunStatus::Waiting, Some(w)) = (result.status, &result.waiting) {
+        return Ok(report_waiting(run_id, w, json));
+    }
+    if json {
+        let mut body = serde_json::to_value(result)?;
+        body["runId"] = json!(run_id);
+        println!("{}", serde_json::to_string_pretty(&body)?);
+    } else if let Some(output) = &result.output {
+        println!("{}", render::output(output, plan.workflow.formatters.as_ref()));
+    }
+    if !quiet {
+        report_compensation(result);
+        match result.status {
+            RunStatus::Completed => eprintln!("done in {}ms", result.duration_ms),
+            RunStatus::Failed => eprintln!(
+                "error: run {run_id}: {}",
+                result.error.as_deref().unwrap_or("the run failed")
+            ),
+            RunStatus::Cancelled => eprintln!("cancelled after {}ms", result.duration_ms),
+            RunStatus::Waiting => {}
+        }
+    }
+    Ok(exit_code(result.status))
+}
+
+fn waiting_of(w: &vai_workflow::journal::WaitRecord) -> vai_workflow::exec::Waiting {
+    vai_workflow::exec::Waiting {
+        step_id: w.step_id.clone(),
+        within: w.within.clone(),
+        message: w.message.clone(),
+        expects: w.expects.clone(),
+        deadline_ms: w.deadline_ms,
+    }
+}
+
+/// The answer given with --input-file and --input, typed as `expects` declares; `None` when
+/// neither was given.
+fn answer_from_args(args: &ResumeArgs, expects: &Expects) -> anyhow::Result<Option<Value>> {
+    if args.inputs.is_empty() && args.input_file.is_none() {
+        return Ok(None);
+    }
+    let mut answer = Map::new();
+    if let Some(file) = &args.input_file {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+        match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(m)) => answer.extend(m),
+            Ok(_) => anyhow::bail!("{}: the answer file must hold a JSON object", file.display()),
+            Err(e) => anyhow::bail!("{}: not valid JSON: {e}", file.display()),
+        }
+    }
+    for pair in &args.inputs {
+        let Some((k, v)) = pair.split_once('=') else {
+            anyhow::bail!("--input \"{pair}\" must be key=value");
+        };
+        answer.insert(k.to_string(), expects.coerce(k, v));
+    }
+    Ok(Some(Value::Object(answer)))
+}
+
+async fn cancel(args: CancelArgs) -> anyhow::Result<u8> {
+    let cwd = std::env::current_dir()?;
+    let cfg = Config::load(&cwd, &[])?;
+    let store = store()?;
+    let limits = cfg.project.limits();
+    let (state, journal) = match store.take(&args.id, limits.run_bytes.saturating_mul(2)) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    if let Some(end) = &state.end {
+        eprintln!("error: run {} already ended ({})", args.id, end.status);
+        return Ok(EXIT_INVALID);
+    }
+    let app = match app::live(&cfg) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let journal = Arc::new(journal);
+    let report = vai_workflow::exec::compensate_recorded(
+        &state.recorded,
+        &app.registry,
+        limits,
+        Arc::new(vai_workflow::events::NoEvents),
+        Some(vai_workflow::exec::durable::JournalAt::new(journal.clone())),
+    )
+    .await;
+    journal.end("cancelled", Some("cancelled with vai runs cancel"));
+    let mut failed = false;
+    for c in &report {
+        match &c.error {
+            None => eprintln!("compensated: {}", c.step_id),
+            Some(e) => {
+                failed = true;
+                eprintln!("compensation failed: {}: {e}", c.step_id);
+            }
+        }
+    }
+    eprintln!("run {} cancelled", args.id);
+    Ok(if failed { EXIT_FAILED } else { EXIT_OK })
+}
