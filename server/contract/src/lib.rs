@@ -43,15 +43,15 @@ pub const INLINE_OUTPUT_LIMIT: usize = 16 * 1024;
 /// holds them.
 pub fn typescript() -> String {
     use ts_rs::{Config, TS};
+    use vai_workflow::expects::FieldError;
     use vai_workflow::input_schema::{
         AdditionalProperties, InputSchema, JsonType, ObjectType, PropertySchema, SchemaType,
         WidgetFormat,
     };
     use vai_workflow::model::{
-        Compensation, Formatters, InputDecl, InputType, Note, RetryPolicy, Step, UiPosition, Workflow,
-        WorkflowUi,
+        Compensation, Formatters, InputDecl, InputType, Note, RetryPolicy, Step, UiPosition,
+        Workflow, WorkflowUi,
     };
-    use vai_workflow::expects::FieldError;
     use vai_workflow::{
         ApiCalls, Category, Diagnostic, DiagnosticCode, Estimate, Mode, Resume, ResumeAction,
         RunEvent, RunStatus, Severity, StepThrough, Usage,

@@ -20,7 +20,7 @@ pub enum ServerMessage {
     /// To every socket when a run starts, so another tab can follow it.
     RunCreated { run: RunSummary },
     /// In reply to `subscribe`.
-    Snapshot { run: RunSnapshot },
+    Snapshot { run: Box<RunSnapshot> },
     /// One run event; `seq` counts from 1 per run with no gaps.
     Event {
         run_id: String,

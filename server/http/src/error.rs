@@ -37,6 +37,12 @@ pub enum ApiError {
     /// step-through run).
     #[error("{0}")]
     NotPaused(String),
+    /// An answer to a run that is not waiting.
+    #[error("{0}")]
+    NotWaiting(String),
+    /// An answer that does not satisfy the waiting step's `expects`.
+    #[error("the answer does not satisfy what step \"{0}\" expects")]
+    InvalidAnswer(String, Vec<vai_workflow::expects::FieldError>),
     /// The playground was started without a directory to save into.
     #[error("{0}")]
     NoDirectory(String),
@@ -90,6 +96,8 @@ impl ApiError {
             ApiError::InvalidName(_) => (StatusCode::BAD_REQUEST, ApiErrorCode::InvalidName),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, ApiErrorCode::Conflict),
             ApiError::NotPaused(_) => (StatusCode::CONFLICT, ApiErrorCode::NotPaused),
+            ApiError::NotWaiting(_) => (StatusCode::CONFLICT, ApiErrorCode::NotWaiting),
+            ApiError::InvalidAnswer(..) => (StatusCode::BAD_REQUEST, ApiErrorCode::InvalidAnswer),
             ApiError::NoDirectory(_) => (StatusCode::CONFLICT, ApiErrorCode::NoDirectory),
             ApiError::Unreadable(_) => (StatusCode::UNPROCESSABLE_ENTITY, ApiErrorCode::Unreadable),
             ApiError::ForbiddenOrigin => (StatusCode::FORBIDDEN, ApiErrorCode::ForbiddenOrigin),
@@ -142,6 +150,17 @@ impl IntoResponse for ApiError {
                         message,
                         diagnostics: Some(diagnostics),
                         fields: None,
+                    },
+                };
+                (status, Json(body)).into_response()
+            }
+            ApiError::InvalidAnswer(_, fields) => {
+                let body = ApiErrorBody {
+                    error: ErrorInfo {
+                        code,
+                        message,
+                        diagnostics: None,
+                        fields: Some(fields),
                     },
                 };
                 (status, Json(body)).into_response()

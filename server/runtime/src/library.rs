@@ -239,6 +239,56 @@ fn summarise(id: &str, stem: &str, source: WorkflowSource, text: &str) -> Workfl
     }
 }
 
+/// `workflow` steps find their children in the library: a file beside the calling workflow
+/// (`name.vai-workflow.json`, or `name` itself when it ends in `.json`), else a built-in, else
+/// an example, by name. Only names the directory's listing returns are read.
+impl vai_workflow::Children for Library {
+    fn load(&self, name: &str) -> Result<(String, Value), String> {
+        let listed = self.files_any_json();
+        let file = if name.ends_with(".json") {
+            listed.iter().find(|f| *f == name)
+        } else {
+            let full = format!("{name}{FILE_SUFFIX}");
+            listed.iter().find(|f| **f == full)
+        };
+        let (label, text) = if let Some(file) = file {
+            let dir = self.dir.as_ref().ok_or("no directory")?;
+            let text = read_listed(dir, file).map_err(|e| e.to_string())?;
+            (file.clone(), Cow::Owned(text))
+        } else if let Some(entry) = self
+            .entry(WorkflowSource::Builtin, name)
+            .or_else(|| self.entry(WorkflowSource::Example, name))
+        {
+            (entry.name.clone(), Cow::Borrowed(&*entry.text))
+        } else {
+            let beside = match &self.dir {
+                Some(dir) => format!("no {name}{FILE_SUFFIX} in {}", dir.path().display()),
+                None => "no file beside it".to_string(),
+            };
+            return Err(format!(
+                "there is no workflow \"{name}\": {beside}, and no built-in of that name"
+            ));
+        };
+        let value = vai_workflow::load::parse_json(&text).map_err(|d| format!("{label}: {d}"))?;
+        Ok((label, value))
+    }
+}
+
+impl Library {
+    /// Names of the regular `*.json` files directly in the directory.
+    fn files_any_json(&self) -> Vec<String> {
+        let Some(dir) = &self.dir else {
+            return Vec::new();
+        };
+        dir.entries()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|e| e.is_file && e.name.ends_with(".json"))
+            .map(|e| e.name)
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,55 +364,5 @@ mod tests {
     fn versions_are_the_sha256_prefix() {
         // The SHA-256 test vector of "abc".
         assert_eq!(version_of(b"abc"), "ba7816bf8f01cfea");
-    }
-}
-
-/// `workflow` steps find their children in the library: a file beside the calling workflow
-/// (`name.vai-workflow.json`, or `name` itself when it ends in `.json`), else a built-in, else
-/// an example, by name. Only names the directory's listing returns are read.
-impl vai_workflow::Children for Library {
-    fn load(&self, name: &str) -> Result<(String, Value), String> {
-        let listed = self.files_any_json();
-        let file = if name.ends_with(".json") {
-            listed.iter().find(|f| *f == name)
-        } else {
-            let full = format!("{name}{FILE_SUFFIX}");
-            listed.iter().find(|f| **f == full)
-        };
-        let (label, text) = if let Some(file) = file {
-            let dir = self.dir.as_ref().ok_or("no directory")?;
-            let text = read_listed(dir, file).map_err(|e| e.to_string())?;
-            (file.clone(), Cow::Owned(text))
-        } else if let Some(entry) = self
-            .entry(WorkflowSource::Builtin, name)
-            .or_else(|| self.entry(WorkflowSource::Example, name))
-        {
-            (entry.name.clone(), Cow::Borrowed(&*entry.text))
-        } else {
-            let beside = match &self.dir {
-                Some(dir) => format!("no {name}{FILE_SUFFIX} in {}", dir.path().display()),
-                None => "no file beside it".to_string(),
-            };
-            return Err(format!(
-                "there is no workflow \"{name}\": {beside}, and no built-in of that name"
-            ));
-        };
-        let value = vai_workflow::load::parse_json(&text).map_err(|d| format!("{label}: {d}"))?;
-        Ok((label, value))
-    }
-}
-
-impl Library {
-    /// Names of the regular `*.json` files directly in the directory.
-    fn files_any_json(&self) -> Vec<String> {
-        let Some(dir) = &self.dir else {
-            return Vec::new();
-        };
-        dir.entries()
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|e| e.is_file && e.name.ends_with(".json"))
-            .map(|e| e.name)
-            .collect()
     }
 }

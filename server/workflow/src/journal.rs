@@ -136,9 +136,8 @@ impl FileJournal {
         if self.full.load(Ordering::Relaxed) {
             return;
         }
-        let mut bytes = match serde_json::to_vec(line) {
-            Ok(b) => b,
-            Err(_) => return,
+        let Ok(mut bytes) = serde_json::to_vec(line) else {
+            return;
         };
         bytes.push(b'\n');
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
@@ -186,6 +185,57 @@ impl Journal for FileJournal {
     fn record(&self, at: &[String], entry: Entry<'_>) {
         let sync = matches!(entry, Entry::Waiting { .. });
         self.append(&entry_line(at, entry), sync);
+    }
+}
+
+/// A journal kept in memory: for a run that waits in the process that runs it (the
+/// playground), folded the way a file is read back.
+#[derive(Default)]
+pub struct MemoryJournal {
+    lines: Mutex<Vec<Value>>,
+}
+
+impl MemoryJournal {
+    /// Record an answer to the `yield` `step_id` within `within`.
+    pub fn answer(&self, within: &[String], step_id: &str, value: &Value) {
+        self.lines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(json!({"t": "answer", "at": within, "id": step_id, "value": value}));
+    }
+
+    /// What the entries so far replay.
+    pub fn recorded(&self) -> Recorded {
+        let mut state = JournalState {
+            start: RunStart {
+                run_id: String::new(),
+                workflow: String::new(),
+                definition: Value::Null,
+                source: Value::Null,
+                inputs: Map::new(),
+                defaults_override: Map::new(),
+                started_at: 0,
+            },
+            recorded: Recorded::default(),
+            waiting: None,
+            end: None,
+            truncated: false,
+            completed: 0,
+        };
+        for line in self.lines.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            // Lines this module wrote itself always fold.
+            let _ = fold(&mut state, line);
+        }
+        state.recorded
+    }
+}
+
+impl Journal for MemoryJournal {
+    fn record(&self, at: &[String], entry: Entry<'_>) {
+        self.lines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(entry_line(at, entry));
     }
 }
 
@@ -409,7 +459,7 @@ impl RunStore {
     /// Every run, newest first.
     pub fn list(&self) -> Vec<RunInfo> {
         let mut out: Vec<RunInfo> = self.ids().into_iter().map(|id| self.info(&id)).collect();
-        out.sort_by(|a, b| b.started_at.cmp(&a.started_at));
+        out.sort_by_key(|r| std::cmp::Reverse(r.started_at));
         out
     }
 
@@ -489,7 +539,7 @@ impl RunStore {
                 Some((id, end.ended_at))
             })
             .collect();
-        finished.sort_by(|a, b| b.1.cmp(&a.1));
+        finished.sort_by_key(|f| std::cmp::Reverse(f.1));
         for (n, (id, ended)) in finished.iter().enumerate() {
             let old = now.saturating_sub(*ended) > max_age.as_millis() as u64;
             if (n >= keep || old)

@@ -13,13 +13,14 @@ use serde::Serialize;
 use std::convert::Infallible;
 use std::sync::Arc;
 use vai_contract::{
-    CancelAccepted, ResumeAccepted, RunCreated, RunList, RunSnapshot, RunState, StartRun,
+    CancelAccepted, InputAccepted, ResumeAccepted, RunCreated, RunInput, RunList, RunSnapshot,
+    RunState, StartRun,
 };
 use vai_runtime::library::version_of;
 use vai_runtime::runs::kept::Kept;
-use vai_runtime::runs::{ResumeError, StartError, StartRequest};
+use vai_runtime::runs::{AnswerError, ResumeError, StartError, StartRequest};
 use vai_workflow::format::format;
-use vai_workflow::{Mode, OnlyStep, Resume, compile};
+use vai_workflow::{Mode, OnlyStep, Resume, compile_with};
 
 pub(super) async fn start(
     State(state): State<AppState>,
@@ -41,7 +42,18 @@ pub(super) async fn start(
             clip(id, QUOTE_LIMIT)
         )));
     }
-    let compiled = compile(&body.definition, &state.inner().registry, Mode::Strict);
+    let label = body
+        .workflow_id
+        .as_deref()
+        .and_then(|id| id.split_once(':'))
+        .map_or("", |(_, name)| name);
+    let compiled = compile_with(
+        &body.definition,
+        &state.inner().registry,
+        Mode::Strict,
+        &state.inner().library,
+        label,
+    );
     let plan = match compiled.plan {
         Some(plan) if compiled.diagnostics.iter().all(|d| !d.is_error()) => plan,
         _ => return Err(ApiError::InvalidWorkflow(compiled.diagnostics)),
@@ -138,6 +150,40 @@ pub(super) async fn resume(
             status: run.summary().status,
             step_id,
             action,
+        }),
+    ))
+}
+
+/// `POST /api/runs/{id}/input`: the answer to the `yield` step the run waits at.
+pub(super) async fn input(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Json(body): Json<RunInput>,
+) -> Result<(StatusCode, Json<InputAccepted>), ApiError> {
+    let run = run(&state, &id)?;
+    let waiting = run.snapshot().waiting.map(|w| w.step_id);
+    run.answer(
+        body.step_id.as_deref(),
+        serde_json::Value::Object(body.input),
+    )
+    .map_err(|e| match e {
+        AnswerError::Invalid(fields) => {
+            ApiError::InvalidAnswer(waiting.clone().unwrap_or_default(), fields)
+        }
+        AnswerError::NotWaiting => ApiError::NotWaiting(match (&waiting, &body.step_id) {
+            (Some(w), Some(asked)) => format!(
+                "run \"{}\" waits at step \"{w}\", not \"{}\"",
+                run.id,
+                clip(asked, QUOTE_LIMIT)
+            ),
+            _ => format!("run \"{}\" is not waiting for an answer", run.id),
+        }),
+    })?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(InputAccepted {
+            run_id: run.id.clone(),
+            status: RunState::Running,
         }),
     ))
 }

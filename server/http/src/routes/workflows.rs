@@ -12,7 +12,7 @@ use vai_contract::{
 };
 use vai_runtime::library::LibraryError;
 use vai_workflow::starters::Starter;
-use vai_workflow::{Compiled, Diagnostic, Mode, compile};
+use vai_workflow::{Compiled, Diagnostic, Mode, compile_with};
 
 pub(super) async fn list(State(state): State<AppState>) -> Json<WorkflowList> {
     Json(WorkflowList {
@@ -56,7 +56,16 @@ pub(super) async fn validate(
 ) -> Result<Json<ValidateResponse>, ApiError> {
     let mode = body.mode.unwrap_or_default();
     let diagnostics = match definition(body)? {
-        Ok(value) => compile(&value, &state.inner().registry, mode).diagnostics,
+        Ok(value) => {
+            compile_with(
+                &value,
+                &state.inner().registry,
+                mode,
+                &state.inner().library,
+                "",
+            )
+            .diagnostics
+        }
         Err(syntax) => vec![syntax],
     };
     Ok(Json(ValidateResponse {
@@ -73,11 +82,14 @@ pub(super) async fn plan(
     let mode = body.mode.unwrap_or_default();
     Ok(Json(match definition(body)? {
         Ok(value) => {
-            let compiled: Compiled = compile(&value, registry, mode);
+            let library = &state.inner().library;
+            let compiled: Compiled = compile_with(&value, registry, mode, library, "");
             let mut graph = graph::view(&compiled, registry);
             if let Some(graph) = graph.as_mut().filter(|_| mode == Mode::Draft) {
                 // Draft mode softens what a run needs; whether it can run is the strict answer.
-                graph.runnable = compile(&value, registry, Mode::Strict).plan.is_some();
+                graph.runnable = compile_with(&value, registry, Mode::Strict, library, "")
+                    .plan
+                    .is_some();
             }
             PlanResponse {
                 valid: compiled.is_valid(),

@@ -135,7 +135,7 @@ where
                                 let seq = snapshot.seq;
                                 // A finished run sends nothing more after its snapshot.
                                 let finished = snapshot.status != RunState::Running;
-                                if send(&mut write, &ServerMessage::Snapshot { run: snapshot }).await.is_err() {
+                                if send(&mut write, &ServerMessage::Snapshot { run: Box::new(snapshot) }).await.is_err() {
                                     break;
                                 }
                                 if !finished {

@@ -8,7 +8,7 @@ pub mod kept;
 mod run;
 pub mod step_through;
 
-pub use run::{Outgoing, ResumeError, Run, RunOrigin, StepView};
+pub use run::{AnswerError, Outgoing, ResumeError, Run, RunOrigin, StepView};
 
 use clock::now_ms;
 use indexmap::IndexMap;
@@ -25,10 +25,13 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
 use vai_workflow::exec::PAUSE_IDLE_LIMIT;
+use vai_workflow::exec::durable::JournalAt;
 use vai_workflow::exec::{InputError, prepare_inputs};
+use vai_workflow::journal::MemoryJournal;
 use vai_workflow::{
     Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions, StepThrough, Stepping,
 };
+use vai_workflow::{RunEvent, RunStatus};
 
 /// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
 /// the plan touches the store). Called before every run; it must be cheap once done.
@@ -246,10 +249,66 @@ impl RunManager {
                     _ = run.cancel.cancelled() => {}
                 }
             }
-            let sink = Arc::new(RunSink(run.clone()));
-            if let Err(errors) = vai_workflow::run(plan, registry, options, sink).await {
-                let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                run.abort(text.join("; "));
+            let sink: Arc<dyn vai_workflow::EventSink> = Arc::new(RunSink(run.clone()));
+            let memory = Arc::new(MemoryJournal::default());
+            let mut replay = None;
+            loop {
+                let this_run = RunOptions {
+                    journal: Some(JournalAt::new(memory.clone())),
+                    replay: replay.take().map(Arc::new),
+                    ..options.clone()
+                };
+                let result =
+                    match vai_workflow::run(plan.clone(), registry.clone(), this_run, sink.clone())
+                        .await
+                    {
+                        Ok(result) => result,
+                        Err(errors) => {
+                            let text: Vec<String> =
+                                errors.iter().map(ToString::to_string).collect();
+                            run.abort(text.join("; "));
+                            break;
+                        }
+                    };
+                let Some(waiting) = result.waiting.filter(|_| result.status == RunStatus::Waiting)
+                else {
+                    break;
+                };
+                // Wait for a person: an answer goes on, a timeout goes on (the engine applies
+                // it), a cancel undoes what completed.
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                run.await_answer(tx);
+                let deadline = waiting
+                    .deadline_ms
+                    .map(|d| Duration::from_millis(d.saturating_sub(now_ms())));
+                tokio::select! {
+                    answer = rx => {
+                        let Ok(answer) = answer else { break };
+                        memory.answer(&waiting.within, &waiting.step_id, &answer);
+                    }
+                    _ = tokio::time::sleep(deadline.unwrap_or(Duration::MAX)), if deadline.is_some() => {}
+                    _ = run.cancel.cancelled() => {
+                        let started = std::time::Instant::now();
+                        let recorded = memory.recorded();
+                        vai_workflow::exec::compensate_recorded(
+                            &recorded,
+                            &registry,
+                            options.limits,
+                            sink.clone(),
+                            None,
+                        )
+                        .await;
+                        sink.emit(RunEvent::RunFinished {
+                            status: RunStatus::Cancelled,
+                            duration_ms: started.elapsed().as_millis() as u64,
+                            error: Some("the run was cancelled while it waited for a person".into()),
+                            usage: None,
+                            output: None,
+                        });
+                        break;
+                    }
+                }
+                replay = Some(memory.recorded());
             }
         });
         Ok(run)

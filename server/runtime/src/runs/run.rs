@@ -42,6 +42,16 @@ pub struct Run {
     tx: broadcast::Sender<Outgoing>,
     /// Resumes a step-through run.
     stepping: Option<Stepping>,
+    /// Takes the answer a run waiting at a `yield` gets.
+    answer: Mutex<Option<tokio::sync::oneshot::Sender<Value>>>,
+}
+
+/// Why an answer was not taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnswerError {
+    NotWaiting,
+    /// The answer does not satisfy the step's `expects`.
+    Invalid(Vec<vai_workflow::expects::FieldError>),
 }
 
 /// Why a run could not be resumed.
@@ -108,7 +118,35 @@ impl Run {
             }),
             tx,
             stepping,
+            answer: Mutex::new(None),
         })
+    }
+
+    /// The run waits for an answer: `tx` takes it.
+    pub(crate) fn await_answer(&self, tx: tokio::sync::oneshot::Sender<Value>) {
+        *self.answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
+    }
+
+    /// Answer the `yield` the run waits at (`step_id`, when given, must be that step): checked
+    /// against its `expects` first; the run goes on.
+    pub fn answer(&self, step_id: Option<&str>, answer: Value) -> Result<(), AnswerError> {
+        let waiting = self.snapshot().waiting.ok_or(AnswerError::NotWaiting)?;
+        if step_id.is_some_and(|s| s != waiting.step_id) {
+            return Err(AnswerError::NotWaiting);
+        }
+        let expects = vai_workflow::expects::Expects::parse(&waiting.expects)
+            .unwrap_or_else(|_| vai_workflow::expects::Expects::empty());
+        let errors = expects.check(&answer);
+        if !errors.is_empty() {
+            return Err(AnswerError::Invalid(errors));
+        }
+        let tx = self
+            .answer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or(AnswerError::NotWaiting)?;
+        tx.send(answer).map_err(|_| AnswerError::NotWaiting)
     }
 
     fn lock(&self) -> MutexGuard<'_, Log> {
@@ -246,7 +284,8 @@ impl Run {
         let mut log = self.lock();
         let seq = log.snapshot.seq + 1;
         let (output, output_bytes) = log.fold(&event, seq);
-        let last = matches!(event, RunEvent::RunFinished { .. });
+        // A run that waits for a person goes on after an answer, on the same log.
+        let last = matches!(event, RunEvent::RunFinished { status, .. } if status != vai_workflow::RunStatus::Waiting);
         let message = ServerMessage::Event {
             run_id: self.id.clone(),
             seq,
@@ -285,7 +324,13 @@ impl Log {
         snap.seq = seq;
         let mut inline = (None, None);
         match event {
-            RunEvent::RunStarted { layers, .. } => snap.layers = layers.clone(),
+            RunEvent::RunStarted { layers, .. } => {
+                snap.layers = layers.clone();
+                // Again after an answer: the run goes on.
+                snap.status = vai_contract::RunState::Running;
+                snap.waiting = None;
+                snap.duration_ms = None;
+            }
             RunEvent::Paused {
                 step_id,
                 breakpoint,
@@ -395,10 +440,10 @@ impl Log {
                 } else {
                     CompensationState::CompensationFailed
                 };
-                if let Some(s) = set_compensation(snap, step_id, state) {
-                    if error.is_some() {
-                        s.error = error.clone();
-                    }
+                if let Some(s) = set_compensation(snap, step_id, state)
+                    && error.is_some()
+                {
+                    s.error = error.clone();
                 }
             }
             RunEvent::RunFinished {

@@ -203,7 +203,7 @@ impl Ledger {
             Some(Stop::Failed(e)) => (RunStatus::Failed, Some(e)),
             Some(Stop::Cancelled(e)) => (RunStatus::Cancelled, Some(e)),
             Some(Stop::Waiting(w)) => {
-                waiting = Some(w);
+                waiting = Some(*w);
                 (RunStatus::Waiting, None)
             }
         };

@@ -85,5 +85,5 @@ pub(crate) enum Stop {
     /// The user cancelled, or a step-through pause was left idle too long.
     Cancelled(String),
     /// A `yield` step waits for a person: nothing new starts; the run is saved as waiting.
-    Waiting(Waiting),
+    Waiting(Box<Waiting>),
 }

@@ -173,7 +173,7 @@ impl Scheduler {
             stepping.close();
         }
         let stop = match (stop, self.waiting.take()) {
-            (None, Some(waiting)) => Some(Stop::Waiting(waiting)),
+            (None, Some(waiting)) => Some(Stop::Waiting(Box::new(waiting))),
             (stop, _) => stop,
         };
         let mut compensation = Vec::new();
@@ -199,7 +199,7 @@ impl Scheduler {
             Ok(()) => {}
             Err(Stop::Waiting(waiting)) => {
                 if self.waiting.is_none() {
-                    self.waiting = Some(waiting);
+                    self.waiting = Some(*waiting);
                 }
             }
             Err(e) => *stop = Some(e),
@@ -430,7 +430,7 @@ impl Scheduler {
         if let Some(waiting) = finished.waiting.take() {
             self.ledger.waiting(i);
             self.walk.stop(i);
-            return Err(Stop::Waiting(waiting));
+            return Err(Stop::Waiting(Box::new(waiting)));
         }
         let replayed = finished.replayed;
         let child_undo = std::mem::take(&mut finished.undo);
@@ -500,7 +500,7 @@ impl Scheduler {
             static NULL: Value = Value::Null;
             let entry = self.ledger.context().get_arc(&step.id);
             let output = entry
-                .as_deref()
+                .as_ref()
                 .and_then(|e| e.get("output"))
                 .unwrap_or(&NULL);
             journal.record(Entry::Step {

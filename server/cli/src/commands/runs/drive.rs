@@ -4,7 +4,7 @@
 //! on (exit code 3).
 
 use super::prompt;
-use crate::exit::{EXIT_WAITING, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK};
+use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_WAITING};
 use serde_json::json;
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -57,7 +57,8 @@ pub(crate) async fn drive(
             replay: replay.clone().map(Arc::new),
             ..base.clone()
         };
-        let result = vai_workflow::run(plan.clone(), registry.clone(), options, sink.clone()).await?;
+        let result =
+            vai_workflow::run(plan.clone(), registry.clone(), options, sink.clone()).await?;
         if let (RunStatus::Waiting, Some(d), true) = (result.status, durable, interactive)
             && let Some(waiting) = result.waiting.clone()
         {
@@ -75,7 +76,8 @@ pub(crate) async fn drive(
         if let Some(d) = durable
             && result.status != RunStatus::Waiting
         {
-            d.journal.end(status_word(result.status), result.error.as_deref());
+            d.journal
+                .end(status_word(result.status), result.error.as_deref());
         }
         return Ok(result);
     }
@@ -101,7 +103,10 @@ pub(crate) fn report_waiting(run_id: &str, waiting: &Waiting, json: bool) -> u8 
             "message": waiting.message,
             "expects": waiting.expects,
         });
-        println!("{}", serde_json::to_string_pretty(&body).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&body).unwrap_or_default()
+        );
     } else {
         eprintln!(
             "waiting: run {run_id} waits at step \"{}\": {}",

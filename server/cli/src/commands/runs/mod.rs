@@ -4,7 +4,10 @@
 mod drive;
 mod prompt;
 
-pub(crate) use drive::{Durable, drive, exit_code, interactive, journal_limit, report_compensation, report_waiting, store};
+pub(crate) use drive::{
+    Durable, drive, exit_code, interactive, journal_limit, report_compensation, report_waiting,
+    store,
+};
 
 use super::workflow::compile_located;
 use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
@@ -116,7 +119,12 @@ fn list(args: ListArgs) -> anyhow::Result<u8> {
 fn show(args: ShowArgs) -> anyhow::Result<u8> {
     let store = store()?;
     let info = store.info(&args.id);
-    if info.status == "unreadable" && info.error.as_deref().is_some_and(|e| e.starts_with("no run")) {
+    if info.status == "unreadable"
+        && info
+            .error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("no run"))
+    {
         eprintln!("error: no run \"{}\" (see `vai runs list`)", args.id);
         return Ok(EXIT_INVALID);
     }
@@ -195,11 +203,14 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
             Err(_) => state.start.definition.clone(),
         },
         None => {
-            eprintln!("warning: the workflow's file is gone; resuming with the definition it started with");
+            eprintln!(
+                "warning: the workflow's file is gone; resuming with the definition it started with"
+            );
             state.start.definition.clone()
         }
     };
-    let located = located.unwrap_or_else(|| vai_runtime::builtin::Located::inline(&state.start.workflow));
+    let located =
+        located.unwrap_or_else(|| vai_runtime::builtin::Located::inline(&state.start.workflow));
     let compiled = compile_located(&located, &definition, &offline, Mode::Strict);
     super::workflow::print_diagnostics(&located.display, &compiled);
     let Some(plan) = compiled.plan.clone() else {
@@ -235,7 +246,10 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         let errors = expects.check(&answer);
         if !errors.is_empty() {
             for e in &errors {
-                eprintln!("error: step \"{}\": answer field \"{}\" {}", waiting.step_id, e.field, e.message);
+                eprintln!(
+                    "error: step \"{}\": answer field \"{}\" {}",
+                    waiting.step_id, e.field, e.message
+                );
             }
             eprintln!("the run still waits; nothing was changed");
             return Ok(EXIT_INVALID);
@@ -321,7 +335,10 @@ pub(crate) fn finish(
         body["runId"] = json!(run_id);
         println!("{}", serde_json::to_string_pretty(&body)?);
     } else if let Some(output) = &result.output {
-        println!("{}", render::output(output, plan.workflow.formatters.as_ref()));
+        println!(
+            "{}",
+            render::output(output, plan.workflow.formatters.as_ref())
+        );
     }
     if !quiet {
         report_compensation(result);
@@ -360,7 +377,10 @@ fn answer_from_args(args: &ResumeArgs, expects: &Expects) -> anyhow::Result<Opti
             .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
         match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(m)) => answer.extend(m),
-            Ok(_) => anyhow::bail!("{}: the answer file must hold a JSON object", file.display()),
+            Ok(_) => anyhow::bail!(
+                "{}: the answer file must hold a JSON object",
+                file.display()
+            ),
             Err(e) => anyhow::bail!("{}: not valid JSON: {e}", file.display()),
         }
     }

@@ -92,13 +92,13 @@ impl Scheduler {
         }
         self.ledger.waiting(i);
         self.walk.stop(i);
-        Err(Stop::Waiting(Waiting {
+        Err(Stop::Waiting(Box::new(Waiting {
             step_id: id,
             within: Vec::new(),
             message,
             expects: expects.schema.clone(),
             deadline_ms: deadline,
-        }))
+        })))
     }
 
     /// A `fail` step: the run ends failed with its message, whatever `continueOnError` says.
