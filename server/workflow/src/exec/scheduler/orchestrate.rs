@@ -35,12 +35,15 @@ impl Scheduler {
     ) -> Result<(), Stop> {
         let id = self.plan.steps[i].id.clone();
         let replay = self.frame.replay.clone();
-        if let Some(answer) = replay.as_ref().and_then(|r| r.answers.get(&id)) {
-            let errors = expects.check(answer);
+        // A test case answers with a mock of the step.
+        let mocked = self.mocks.for_step(&id, crate::control::YIELD).cloned();
+        let recorded = replay.as_ref().and_then(|r| r.answers.get(&id)).cloned();
+        if let Some(answer) = mocked.or(recorded) {
+            let errors = expects.check(&answer);
             if errors.is_empty() {
                 let out = ToolOutput {
                     backend: Some("person".into()),
-                    ..ToolOutput::new(answer.clone())
+                    ..ToolOutput::new(answer)
                 };
                 return self.finish(
                     i,
