@@ -10,6 +10,8 @@ mod chat;
 mod explain;
 #[path = "cli/limits.rs"]
 mod limits;
+#[path = "cli/runs.rs"]
+mod runs;
 #[path = "cli/step.rs"]
 mod step;
 mod support;

@@ -80,6 +80,9 @@ pub(super) struct ResumeArgs {
 pub(super) struct CancelArgs {
     /// The run id (see `vai runs list`).
     id: String,
+    /// Let compensating `http` calls reach HOST even at a loopback or private address.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    allow_hosts: Vec<String>,
 }
 
 pub(super) async fn dispatch(cmd: RunsCommand) -> anyhow::Result<u8> {
@@ -395,7 +398,8 @@ fn answer_from_args(args: &ResumeArgs, expects: &Expects) -> anyhow::Result<Opti
 
 async fn cancel(args: CancelArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
-    let cfg = Config::load(&cwd, &[])?;
+    let mut cfg = Config::load(&cwd, &[])?;
+    cfg.allow_hosts = args.allow_hosts.clone();
     let store = store()?;
     let limits = cfg.project.limits();
     let (state, journal) = match store.take(&args.id, limits.run_bytes.saturating_mul(2)) {
