@@ -33,6 +33,9 @@ pub struct ServerSettings {
     pub chat: Option<ChatEngine>,
     /// How chat answers unless a question says otherwise (`.vai.json` `chat`).
     pub chat_options: ChatOptions,
+    /// Where runs are journaled (the data directory's `runs/`), so a run that waits for a
+    /// person or was cut off by a restart is found again; `None`: in memory only.
+    pub run_journals: Option<vai_workflow::journal::RunStore>,
 }
 
 /// Shared by every handler.
@@ -62,6 +65,10 @@ impl AppState {
             settings.limits.run_budget(),
             settings.run_limits,
         );
+        let runs = match settings.run_journals {
+            Some(store) => runs.with_journals(store),
+            None => runs,
+        };
         let port = settings.port;
         let guard = HostGuard::new(port, &settings.extra_hosts);
         let chat = settings.chat.map(|engine| {

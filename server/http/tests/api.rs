@@ -8,6 +8,7 @@ mod run_limits;
 mod security;
 mod stepping;
 mod support;
+mod waiting;
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};

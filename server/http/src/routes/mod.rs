@@ -35,6 +35,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/runs/{id}/cancel", post(runs::cancel))
         .route("/runs/{id}/resume", post(runs::resume))
         .route("/runs/{id}/input", post(runs::input))
+        .route("/runs/{id}/continue", post(runs::continue_run))
         .route("/runs/{id}/output", get(runs::output))
         .route("/runs/{id}/test-case", post(test_case::save))
         .route("/runs/{id}/steps/{step}/output", get(runs::step))

@@ -18,7 +18,7 @@ use vai_contract::{
 };
 use vai_runtime::library::version_of;
 use vai_runtime::runs::kept::Kept;
-use vai_runtime::runs::{AnswerError, ResumeError, StartError, StartRequest};
+use vai_runtime::runs::{AnswerError, ResumeError, ResumeJournalError, StartError, StartRequest};
 use vai_workflow::format::format;
 use vai_workflow::{Mode, OnlyStep, Resume, compile_with};
 
@@ -108,7 +108,46 @@ pub(super) async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<RunSnapshot>, ApiError> {
-    Ok(Json(run(&state, &id)?.snapshot()))
+    match state.runs().get(&id) {
+        Some(run) => Ok(Json(run.snapshot())),
+        None => match state.runs().saved_snapshot(&id) {
+            Some(snapshot) => Ok(Json(snapshot)),
+            None => Err(not_found(&state, &id)),
+        },
+    }
+}
+
+/// `POST /api/runs/{id}/continue`: take up a run the journal has as interrupted (its process
+/// died): completed steps replay, the rest runs, under the same id.
+pub(super) async fn continue_run(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<(StatusCode, Json<InputAccepted>), ApiError> {
+    let run = state
+        .runs()
+        .resume_journaled(&id, None, &state.inner().library)
+        .map_err(|e| journal_error(&state, &id, e))?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(InputAccepted {
+            run_id: run.id.clone(),
+            status: RunState::Running,
+        }),
+    ))
+}
+
+fn journal_error(state: &AppState, id: &str, e: ResumeJournalError) -> ApiError {
+    match e {
+        ResumeJournalError::NotFound => not_found(state, id),
+        ResumeJournalError::Invalid(fields) => ApiError::InvalidAnswer(String::new(), fields),
+        ResumeJournalError::NeedsAnswer | ResumeJournalError::NotWaiting => {
+            ApiError::NotWaiting(format!("run \"{}\": {e}", clip(id, QUOTE_LIMIT)))
+        }
+        ResumeJournalError::NotResumable(why) => ApiError::Conflict(format!(
+            "run \"{}\" cannot be resumed: {why}",
+            clip(id, QUOTE_LIMIT)
+        )),
+    }
 }
 
 pub(super) async fn cancel(
@@ -160,7 +199,24 @@ pub(super) async fn input(
     Path(id): Path<String>,
     Json(body): Json<RunInput>,
 ) -> Result<(StatusCode, Json<InputAccepted>), ApiError> {
-    let run = run(&state, &id)?;
+    let Some(run) = state.runs().get(&id) else {
+        // A run saved as waiting by an earlier process: taken up here with the answer.
+        let run = state
+            .runs()
+            .resume_journaled(
+                &id,
+                Some(serde_json::Value::Object(body.input)),
+                &state.inner().library,
+            )
+            .map_err(|e| journal_error(&state, &id, e))?;
+        return Ok((
+            StatusCode::ACCEPTED,
+            Json(InputAccepted {
+                run_id: run.id.clone(),
+                status: RunState::Running,
+            }),
+        ));
+    };
     let waiting = run.snapshot().waiting.map(|w| w.step_id);
     run.answer(
         body.step_id.as_deref(),
@@ -217,15 +273,17 @@ pub(super) async fn step(
 }
 
 fn run(state: &AppState, id: &str) -> Result<Arc<vai_runtime::runs::Run>, ApiError> {
-    state.runs().get(id).ok_or_else(|| {
-        let limits = state.limits();
-        ApiError::NotFound(format!(
-            "no run \"{}\" (the server keeps the last {} finished runs, up to {})",
-            clip(id, QUOTE_LIMIT),
-            limits.keep_runs,
-            size(limits.keep_bytes)
-        ))
-    })
+    state.runs().get(id).ok_or_else(|| not_found(state, id))
+}
+
+fn not_found(state: &AppState, id: &str) -> ApiError {
+    let limits = state.limits();
+    ApiError::NotFound(format!(
+        "no run \"{}\" (the server keeps the last {} finished runs, up to {})",
+        clip(id, QUOTE_LIMIT),
+        limits.keep_runs,
+        size(limits.keep_bytes)
+    ))
 }
 
 /// `n` bytes for people: whole MB, else KB.

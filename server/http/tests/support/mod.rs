@@ -238,6 +238,14 @@ fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) ->
         run_limits: vai_workflow::Limits::DEFAULT,
         chat: None,
         chat_options: vai_chat::ChatOptions::default(),
+        // Journals beside the scratch directory, never in it.
+        run_journals: Some(
+            vai_workflow::journal::RunStore::open(&PathBuf::from(format!(
+                "{}-data",
+                dir.display()
+            )))
+            .unwrap(),
+        ),
     }
 }
 
@@ -260,6 +268,22 @@ impl TestApp {
         let dir = workflow_dir();
         Self {
             state: AppState::new(settings(port, dir.clone(), registry(), limits)),
+            port,
+            dir,
+        }
+    }
+
+    /// A playground started again over `dir` with `journals`, as after a restart.
+    pub(crate) fn reopen(
+        dir: PathBuf,
+        registry: Arc<Registry>,
+        journals: vai_workflow::journal::RunStore,
+    ) -> Self {
+        let port = 3333;
+        let mut settings = settings(port, dir.clone(), registry, Limits::default());
+        settings.run_journals = Some(journals);
+        Self {
+            state: AppState::new(settings),
             port,
             dir,
         }

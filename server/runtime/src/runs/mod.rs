@@ -4,6 +4,7 @@
 //! settings checked (`step_through`) and resumed through its `Run`.
 
 mod clock;
+mod durable;
 pub mod kept;
 mod run;
 pub mod step_through;
@@ -12,7 +13,6 @@ pub use run::{AnswerError, Outgoing, ResumeError, Run, RunOrigin, StepView};
 
 use clock::now_ms;
 use indexmap::IndexMap;
-use run::RunSink;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::collections::VecDeque;
@@ -25,13 +25,11 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
 use vai_workflow::exec::PAUSE_IDLE_LIMIT;
-use vai_workflow::exec::durable::JournalAt;
 use vai_workflow::exec::{InputError, prepare_inputs};
-use vai_workflow::journal::MemoryJournal;
+use vai_workflow::journal::{MemoryJournal, RunStart, RunStore};
 use vai_workflow::{
     Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions, StepThrough, Stepping,
 };
-use vai_workflow::{RunEvent, RunStatus};
 
 /// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
 /// the plan touches the store). Called before every run; it must be cheap once done.
@@ -114,6 +112,23 @@ struct Inner {
     tasks: TaskTracker,
     /// Cancelled when the server shuts down: sockets close so the server can stop.
     closing: CancellationToken,
+    /// Where runs are journaled, when they are on disk.
+    journals: Option<Arc<RunStore>>,
+}
+
+/// Why a journaled run could not be taken up.
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeJournalError {
+    #[error("no such run")]
+    NotFound,
+    #[error("it waits for a person: send the answer")]
+    NeedsAnswer,
+    #[error("it does not wait for an answer")]
+    NotWaiting,
+    #[error("the answer does not satisfy what the step expects")]
+    Invalid(Vec<vai_workflow::expects::FieldError>),
+    #[error("{0}")]
+    NotResumable(String),
 }
 
 #[derive(Default)]
@@ -152,6 +167,7 @@ impl RunManager {
             created,
             tasks: TaskTracker::new(),
             closing: CancellationToken::new(),
+            journals: None,
         }))
     }
 
@@ -197,7 +213,7 @@ impl RunManager {
         let snapshot = RunSnapshot {
             run_id: id.clone(),
             workflow: plan.workflow.name.clone(),
-            workflow_id: request.workflow_id,
+            workflow_id: request.workflow_id.clone(),
             status: RunState::Running,
             seq: 0,
             started_at,
@@ -233,6 +249,7 @@ impl RunManager {
             stepping,
             ..RunOptions::default()
         };
+        let journal = self.journal_for(&run, &plan, request.workflow_id.as_deref(), &options);
         let manager = self.clone();
         let task_run = run.clone();
         self.0.tasks.spawn(async move {
@@ -249,69 +266,293 @@ impl RunManager {
                     _ = run.cancel.cancelled() => {}
                 }
             }
-            let sink: Arc<dyn vai_workflow::EventSink> = Arc::new(RunSink(run.clone()));
-            let memory = Arc::new(MemoryJournal::default());
-            let mut replay = None;
-            loop {
-                let this_run = RunOptions {
-                    journal: Some(JournalAt::new(memory.clone())),
-                    replay: replay.take().map(Arc::new),
-                    ..options.clone()
-                };
-                let result =
-                    match vai_workflow::run(plan.clone(), registry.clone(), this_run, sink.clone())
-                        .await
-                    {
-                        Ok(result) => result,
-                        Err(errors) => {
-                            let text: Vec<String> =
-                                errors.iter().map(ToString::to_string).collect();
-                            run.abort(text.join("; "));
-                            break;
-                        }
-                    };
-                let Some(waiting) = result.waiting.filter(|_| result.status == RunStatus::Waiting)
-                else {
-                    break;
-                };
-                // Wait for a person: an answer goes on, a timeout goes on (the engine applies
-                // it), a cancel undoes what completed.
-                let (tx, rx) = tokio::sync::oneshot::channel();
-                run.await_answer(tx);
-                let deadline = waiting
-                    .deadline_ms
-                    .map(|d| Duration::from_millis(d.saturating_sub(now_ms())));
-                tokio::select! {
-                    answer = rx => {
-                        let Ok(answer) = answer else { break };
-                        memory.answer(&waiting.within, &waiting.step_id, &answer);
-                    }
-                    _ = tokio::time::sleep(deadline.unwrap_or(Duration::MAX)), if deadline.is_some() => {}
-                    _ = run.cancel.cancelled() => {
-                        let started = std::time::Instant::now();
-                        let recorded = memory.recorded();
-                        vai_workflow::exec::compensate_recorded(
-                            &recorded,
-                            &registry,
-                            options.limits,
-                            sink.clone(),
-                            None,
-                        )
-                        .await;
-                        sink.emit(RunEvent::RunFinished {
-                            status: RunStatus::Cancelled,
-                            duration_ms: started.elapsed().as_millis() as u64,
-                            error: Some("the run was cancelled while it waited for a person".into()),
-                            usage: None,
-                            output: None,
-                        });
-                        break;
-                    }
-                }
-                replay = Some(memory.recorded());
-            }
+            let closing = manager.0.closing.clone();
+            durable::drive(run, plan, registry, options, journal, None, closing).await;
         });
         Ok(run)
+    }
+
+    /// Keep each run's journal in `store` (the data directory's `runs/`): a run waiting for a
+    /// person, or cut off by the end of the process, is found there after a restart.
+    pub fn with_journals(mut self, store: RunStore) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.0) {
+            inner.journals = Some(Arc::new(store));
+        }
+        self
+    }
+
+    /// Where `run` is journaled: a file when the manager keeps journals (not for a single-step
+    /// run, which replays what another run did), else memory.
+    fn journal_for(
+        &self,
+        run: &Run,
+        plan: &Plan,
+        workflow_id: Option<&str>,
+        options: &RunOptions,
+    ) -> durable::RunJournal {
+        let memory = || durable::RunJournal::Memory(Arc::new(MemoryJournal::default()));
+        let Some(store) = self.0.journals.clone().filter(|_| options.only.is_none()) else {
+            return memory();
+        };
+        let start = RunStart {
+            run_id: run.id.clone(),
+            workflow: plan.workflow.name.clone(),
+            definition: serde_json::to_value(&plan.workflow).unwrap_or(Value::Null),
+            source: serde_json::json!({ "workflowId": workflow_id }),
+            inputs: options.inputs.clone(),
+            defaults_override: Map::new(),
+            started_at: now_ms(),
+        };
+        match store.create(&start, options.limits.run_bytes.saturating_mul(2)) {
+            Ok(journal) => durable::RunJournal::File {
+                journal: Arc::new(journal),
+                store,
+                id: run.id.clone(),
+            },
+            Err(e) => {
+                tracing::warn!(error = %e, "the run is journaled in memory only");
+                memory()
+            }
+        }
+    }
+
+    /// Take up journaled run `id` in this process — one that waits for a person (with
+    /// `answer`, checked against what it expects) or whose process died — under the same id:
+    /// completed steps replay, the rest runs. `children` finds its sub-workflows.
+    pub fn resume_journaled(
+        &self,
+        id: &str,
+        answer: Option<Value>,
+        children: &dyn vai_workflow::Children,
+    ) -> Result<Arc<Run>, ResumeJournalError> {
+        let store = self
+            .0
+            .journals
+            .clone()
+            .ok_or(ResumeJournalError::NotFound)?;
+        if self.get(id).is_some() {
+            return Err(ResumeJournalError::NotResumable(
+                "it is running in this playground".into(),
+            ));
+        }
+        let limit = self.0.run_limits.run_bytes.saturating_mul(2);
+        let (state, journal) = store.take(id, limit).map_err(|e| match e {
+            vai_workflow::journal::JournalError::NotFound(_) => ResumeJournalError::NotFound,
+            other => ResumeJournalError::NotResumable(other.to_string()),
+        })?;
+        if let Some(end) = &state.end {
+            return Err(ResumeJournalError::NotResumable(format!(
+                "it already ended ({})",
+                end.status
+            )));
+        }
+        if state.truncated {
+            return Err(ResumeJournalError::NotResumable(
+                "it outgrew its journal's budget".into(),
+            ));
+        }
+        let mut recorded = state.recorded.clone();
+        match (&state.waiting, answer) {
+            (Some(waiting), Some(answer)) => {
+                let expects = vai_workflow::expects::Expects::parse(&waiting.expects)
+                    .unwrap_or_else(|_| vai_workflow::expects::Expects::empty());
+                let errors = expects.check(&answer);
+                if !errors.is_empty() {
+                    return Err(ResumeJournalError::Invalid(errors));
+                }
+                journal.answer(&waiting.within, &waiting.step_id, &answer);
+                recorded
+                    .level_mut(&waiting.within)
+                    .answers
+                    .insert(waiting.step_id.clone(), answer);
+            }
+            (Some(_), None) => return Err(ResumeJournalError::NeedsAnswer),
+            (None, Some(_)) => return Err(ResumeJournalError::NotWaiting),
+            (None, None) => {}
+        }
+        let compiled = vai_workflow::compile_with(
+            &state.start.definition,
+            &self.0.registry,
+            vai_workflow::Mode::Strict,
+            children,
+            "",
+        );
+        let plan = compiled.plan.ok_or_else(|| {
+            ResumeJournalError::NotResumable(
+                "its workflow no longer validates (a sub-workflow changed?)".into(),
+            )
+        })?;
+        journal.resumed();
+        let started_at = state.start.started_at;
+        let steps: IndexMap<String, StepState> = plan
+            .steps
+            .iter()
+            .map(|s| (s.id.clone(), StepState::new(StepStatus::Pending)))
+            .collect();
+        let workflow_id = state
+            .start
+            .source
+            .get("workflowId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let mut runs = self.lock();
+        if runs.running() >= self.0.max_runs {
+            return Err(ResumeJournalError::NotResumable(format!(
+                "{} runs are already running",
+                self.0.max_runs
+            )));
+        }
+        let snapshot = RunSnapshot {
+            run_id: id.to_string(),
+            workflow: plan.workflow.name.clone(),
+            workflow_id,
+            status: RunState::Running,
+            seq: 0,
+            started_at,
+            duration_ms: None,
+            layers: plan.layer_ids(),
+            steps,
+            output: None,
+            output_bytes: None,
+            error: None,
+            usage: None,
+            step_through: None,
+            paused: None,
+            waiting: None,
+        };
+        let origin = RunOrigin {
+            inputs: state.start.inputs.clone(),
+            definition_version: String::new(),
+            single_step: false,
+        };
+        let run = Run::new(id.to_string(), snapshot, origin, None);
+        runs.by_id.insert(id.to_string(), run.clone());
+        drop(runs);
+        let _ = self.0.created.send(run.summary());
+        let options = RunOptions {
+            inputs: state.start.inputs.clone(),
+            cancel: run.cancel.clone(),
+            capture_inputs: true,
+            limits: self.0.run_limits,
+            ..RunOptions::default()
+        };
+        let journal = durable::RunJournal::File {
+            journal: Arc::new(journal),
+            store,
+            id: id.to_string(),
+        };
+        let manager = self.clone();
+        let task_run = run.clone();
+        let registry = self.0.registry.clone();
+        self.0.tasks.spawn(async move {
+            let run = task_run;
+            let _finish = Finish {
+                manager: manager.clone(),
+                run: run.clone(),
+            };
+            if let Some(prepare) = &manager.0.before_run {
+                tokio::select! {
+                    _ = prepare(&plan) => {}
+                    _ = run.cancel.cancelled() => {}
+                }
+            }
+            let closing = manager.0.closing.clone();
+            durable::drive(
+                run,
+                plan,
+                registry,
+                options,
+                journal,
+                Some(recorded),
+                closing,
+            )
+            .await;
+        });
+        Ok(run)
+    }
+
+    /// A snapshot of journaled run `id` that no process runs now: its top-level steps as the
+    /// journal has them, and what it waits for.
+    pub fn saved_snapshot(&self, id: &str) -> Option<RunSnapshot> {
+        let store = self.0.journals.as_ref()?;
+        let info = store.info(id);
+        if !matches!(info.status.as_str(), "waiting" | "interrupted") || self.get(id).is_some() {
+            return None;
+        }
+        let state = store.read(id).ok()?;
+        let workflow: vai_workflow::Workflow =
+            serde_json::from_value(state.start.definition.clone()).ok()?;
+        let recorded = &state.recorded;
+        let steps: IndexMap<String, StepState> = workflow
+            .steps
+            .iter()
+            .map(|s| {
+                let status = match recorded.steps.get(&s.id) {
+                    Some(vai_workflow::exec::durable::RecordedStep::Completed { .. }) => {
+                        StepStatus::Completed
+                    }
+                    Some(vai_workflow::exec::durable::RecordedStep::Failed { .. }) => {
+                        StepStatus::Failed
+                    }
+                    None if state.waiting.as_ref().is_some_and(|w| {
+                        w.within.first().map_or(w.step_id == s.id, |top| {
+                            vai_workflow::exec::durable::segment_step(top) == s.id
+                        })
+                    }) =>
+                    {
+                        StepStatus::Waiting
+                    }
+                    None => StepStatus::Pending,
+                };
+                (s.id.clone(), StepState::new(status))
+            })
+            .collect();
+        Some(RunSnapshot {
+            run_id: id.to_string(),
+            workflow: workflow.name.clone(),
+            workflow_id: state
+                .start
+                .source
+                .get("workflowId")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            status: if info.status == "waiting" {
+                RunState::Waiting
+            } else {
+                RunState::Interrupted
+            },
+            seq: 0,
+            started_at: state.start.started_at,
+            duration_ms: None,
+            layers: Vec::new(),
+            steps,
+            output: None,
+            output_bytes: None,
+            error: None,
+            usage: None,
+            step_through: None,
+            paused: None,
+            waiting: state.waiting.map(|w| vai_contract::WaitingFor {
+                step_id: w.step_id,
+                within: w.within,
+                message: w.message,
+                expects: w.expects,
+                deadline_ms: w.deadline_ms,
+            }),
+        })
+    }
+
+    /// The journaled runs no process runs now: waiting for a person, or interrupted.
+    pub fn saved(&self) -> Vec<vai_workflow::journal::RunInfo> {
+        let Some(store) = &self.0.journals else {
+            return Vec::new();
+        };
+        store
+            .list()
+            .into_iter()
+            .filter(|r| matches!(r.status.as_str(), "waiting" | "interrupted"))
+            .filter(|r| self.get(&r.run_id).is_none())
+            .collect()
     }
 
     /// Move a run to the finished ones, then drop the oldest finished runs until at most
@@ -346,10 +587,23 @@ impl RunManager {
         self.lock().by_id.get(id).cloned()
     }
 
-    /// Running runs and the last finished ones, newest first.
+    /// Running runs, the last finished ones, and the journaled runs that wait for a person or
+    /// were interrupted, newest first.
     pub fn list(&self) -> Vec<RunSummary> {
         let runs: Vec<Arc<Run>> = self.lock().by_id.values().cloned().collect();
         let mut list: Vec<RunSummary> = runs.iter().map(|r| r.summary()).collect();
+        list.extend(self.saved().into_iter().map(|r| RunSummary {
+            status: if r.status == "waiting" {
+                RunState::Waiting
+            } else {
+                RunState::Interrupted
+            },
+            run_id: r.run_id,
+            workflow: r.workflow,
+            workflow_id: None,
+            started_at: r.started_at,
+            duration_ms: None,
+        }));
         list.sort_by(|a, b| {
             b.started_at
                 .cmp(&a.started_at)

@@ -144,3 +144,8 @@ impl Recorded {
             && self.children.values().all(Recorded::is_empty)
     }
 }
+
+/// The step id of a segment (`book[3]` → `book`).
+pub fn segment_step(segment: &str) -> &str {
+    segment.split_once('[').map_or(segment, |(id, _)| id)
+}

@@ -1,0 +1,176 @@
+//! Runs that wait for a person: `POST /api/runs/{id}/input` answers (400 naming each bad field,
+//! 409 when the run does not wait), the run goes on in the same log; a run saved as waiting by
+//! an earlier server is listed after a restart and an answer takes it up under the same id.
+
+use crate::support::{TestApp, registry};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use std::time::Duration;
+use vai_http::AppState;
+
+fn asks() -> Value {
+    json!({"name": "Asks", "steps": [
+        {"id": "a", "tool": "echo", "inputs": {"text": "flight"}},
+        {"id": "ok", "tool": "yield", "inputs": {"message": "Book the {{ a.output.text }}?",
+            "expects": {"type": "object", "properties": {
+                "approved": {"type": "boolean"},
+                "seats": {"type": "integer", "minimum": 1, "maximum": 4}},
+              "required": ["approved"]}}},
+        {"id": "b", "tool": "echo", "inputs": {"text": "{{ ok.output.approved }}"}}
+    ], "output": {"approved": "{{ b.output.text }}"}})
+}
+
+async fn wait_for(app: &TestApp, id: &str, status: &str) -> Value {
+    for _ in 0..500 {
+        let (code, snapshot) = app.get(&format!("/api/runs/{id}")).await;
+        assert_eq!(code, StatusCode::OK, "{snapshot}");
+        if snapshot["status"] == status {
+            return snapshot;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("run {id} never became {status}");
+}
+
+#[tokio::test]
+async fn a_waiting_run_takes_a_checked_answer_and_goes_on() {
+    let app = TestApp::new();
+    let id = app.start(asks(), json!({})).await;
+    let snapshot = wait_for(&app, &id, "waiting").await;
+    assert_eq!(snapshot["waiting"]["stepId"], "ok");
+    assert_eq!(snapshot["waiting"]["message"], "Book the flight?");
+    assert_eq!(snapshot["steps"]["ok"]["status"], "waiting");
+
+    let uri = format!("/api/runs/{id}/input");
+    let (code, body) = app
+        .post(&uri, json!({"input": {"approved": "yes", "seats": 7}}))
+        .await;
+    assert_eq!(code, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"]["code"], "INVALID_ANSWER");
+    let fields: Vec<&str> = body["error"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["approved", "seats"]);
+    let (code, body) = app
+        .post(
+            &uri,
+            json!({"stepId": "other", "input": {"approved": true}}),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["error"]["code"], "NOT_WAITING");
+
+    let (code, body) = app.post(&uri, json!({"input": {"approved": true}})).await;
+    assert_eq!(code, StatusCode::ACCEPTED, "{body}");
+    let done = wait_for(&app, &id, "completed").await;
+    assert_eq!(done["output"]["approved"], true);
+    assert_eq!(done["steps"]["b"]["status"], "completed");
+    let (code, body) = app.post(&uri, json!({"input": {"approved": true}})).await;
+    assert_eq!(code, StatusCode::CONFLICT, "{body}");
+}
+
+#[tokio::test]
+async fn a_run_waiting_when_the_server_stopped_is_listed_and_resumed_after_a_restart() {
+    let app = TestApp::new();
+    let id = app.start(asks(), json!({})).await;
+    wait_for(&app, &id, "waiting").await;
+    // The server stops: its runs go with it; the journal stays.
+    app.state.runs().shutdown().await;
+    let journals = vai_workflow::journal::RunStore::open(&std::path::PathBuf::from(format!(
+        "{}-data",
+        app.dir.display()
+    )))
+    .unwrap();
+    let settings_dir = app.dir.clone();
+    let restarted = TestApp::reopen(settings_dir, registry(), journals);
+
+    let (code, list) = restarted.get("/api/runs").await;
+    assert_eq!(code, StatusCode::OK);
+    let listed = list["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["runId"] == id.as_str())
+        .expect("the waiting run is listed");
+    assert_eq!(listed["status"], "waiting");
+    let (code, snapshot) = restarted.get(&format!("/api/runs/{id}")).await;
+    assert_eq!(code, StatusCode::OK);
+    assert_eq!(snapshot["waiting"]["stepId"], "ok");
+    assert_eq!(snapshot["steps"]["a"]["status"], "completed");
+
+    let uri = format!("/api/runs/{id}/input");
+    let (code, body) = restarted
+        .post(&uri, json!({"input": {"approved": 3}}))
+        .await;
+    assert_eq!(code, StatusCode::BAD_REQUEST, "{body}");
+    let (code, body) = restarted
+        .post(&uri, json!({"input": {"approved": false}}))
+        .await;
+    assert_eq!(code, StatusCode::ACCEPTED, "{body}");
+    let done = wait_for(&restarted, &id, "completed").await;
+    assert_eq!(done["output"]["approved"], false);
+    // `a` was replayed from the journal, not run again.
+    assert_eq!(done["steps"]["a"]["backend"], "journal");
+    let _: &AppState = &restarted.state;
+}
+
+#[tokio::test]
+async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_completed() {
+    let app = TestApp::new();
+    let journals = || {
+        vai_workflow::journal::RunStore::open(&std::path::PathBuf::from(format!(
+            "{}-data",
+            app.dir.display()
+        )))
+        .unwrap()
+    };
+    // What a process killed after `a` completed leaves behind.
+    let definition = crate::support::chain();
+    let start = vai_workflow::journal::RunStart {
+        run_id: "run-killed-1".into(),
+        workflow: "Chain".into(),
+        definition: definition.clone(),
+        source: json!({}),
+        inputs: json!({"q": "hi"}).as_object().cloned().unwrap(),
+        defaults_override: Default::default(),
+        started_at: 1,
+    };
+    let journal = journals().create(&start, 1 << 20).unwrap();
+    use vai_workflow::exec::durable::{Entry, Journal};
+    journal.record(
+        &[],
+        Entry::Step {
+            id: "a",
+            output: &json!({"text": "from the journal"}),
+            undo: None,
+        },
+    );
+    drop(journal);
+    let restarted = TestApp::reopen(app.dir.clone(), registry(), journals());
+    let (_, list) = restarted.get("/api/runs").await;
+    let listed = list["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["runId"] == "run-killed-1")
+        .expect("listed")
+        .clone();
+    assert_eq!(listed["status"], "interrupted");
+    let (code, body) = restarted
+        .post("/api/runs/run-killed-1/input", json!({"input": {}}))
+        .await;
+    assert_eq!(code, StatusCode::CONFLICT, "{body}");
+    let (code, body) = restarted
+        .post("/api/runs/run-killed-1/continue", json!({}))
+        .await;
+    assert_eq!(code, StatusCode::ACCEPTED, "{body}");
+    let done = wait_for(&restarted, "run-killed-1", "completed").await;
+    assert_eq!(done["output"]["answer"], "from the journal!");
+    let (code, _) = restarted
+        .post("/api/runs/run-killed-1/continue", json!({}))
+        .await;
+    assert_eq!(code, StatusCode::CONFLICT);
+}
