@@ -107,7 +107,10 @@ pub(crate) fn view(compiled: &Compiled, registry: &Registry) -> Option<GraphView
             .iter()
             .map(|l| l.iter().map(|&i| id(i)).collect())
             .collect(),
-        estimate: vai_workflow::estimate(workflow, registry),
+        estimate: match &compiled.plan {
+            Some(plan) => vai_workflow::estimate_plan(plan, registry),
+            None => vai_workflow::estimate(workflow, registry),
+        },
         runnable: compiled.plan.is_some() && compiled.is_valid(),
     })
 }

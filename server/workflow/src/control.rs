@@ -1,9 +1,15 @@
 //! Declarations of the tools the executor runs itself: `conditional`, `loop`, `workflow`,
 //! `yield` and `fail`. They steer the run (skip branches, run an inner step per item, run a
-//! child workflow, wait for a person, end the run), so they live in the engine.
+//! child workflow, wait for a person, end the run), so they live in the engine. `decide` owns
+//! what a `conditional` decides: the branch taken and the steps to skip.
 
+use crate::compile::Plan;
 use crate::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
+use crate::limits::{LimitError, Limits};
+use crate::scope::Context;
+use crate::template::Condition;
 use crate::tool::{ApiCalls, Category, Effects, ToolSpec};
+use serde_json::{Value, json};
 
 pub const CONDITIONAL: &str = "conditional";
 pub const LOOP: &str = "loop";
@@ -232,4 +238,48 @@ fn step_ids(description: &str) -> PropertySchema {
         .items(PropertySchema::of(JsonType::String))
         .describe(description)
         .format(WidgetFormat::StepIds)
+}
+
+/// What a conditional decided.
+pub(crate) struct Decision {
+    /// The step's output: `conditionResult`, `branchTaken`, `enabledSteps`, `skippedSteps`.
+    pub(crate) output: Value,
+    /// The steps of the branch not taken that the taken one does not list too.
+    pub(crate) skipped: Vec<usize>,
+}
+
+/// The branch `condition` takes over `context`: `then` when it is true, `otherwise` when not.
+pub(crate) fn decide(
+    plan: &Plan,
+    condition: &Condition,
+    then: &[usize],
+    otherwise: &[usize],
+    context: &Context,
+    limits: &Limits,
+) -> Result<Decision, LimitError> {
+    let taken = condition
+        .eval(context, &limits.value_budget())
+        .map_err(|l| LimitError::new("inputs.condition", l))?;
+    let (enabled, skipped) = if taken {
+        (then, otherwise)
+    } else {
+        (otherwise, then)
+    };
+    let ids = |l: &[usize]| {
+        l.iter()
+            .map(|&j| Value::String(plan.steps[j].id.clone()))
+            .collect::<Vec<_>>()
+    };
+    let output = json!({
+        "conditionResult": taken,
+        "branchTaken": if taken { "then" } else { "else" },
+        "enabledSteps": ids(enabled),
+        "skippedSteps": ids(skipped),
+    });
+    let skipped = skipped
+        .iter()
+        .copied()
+        .filter(|j| !enabled.contains(j))
+        .collect();
+    Ok(Decision { output, skipped })
 }

@@ -49,6 +49,22 @@ pub fn estimate(workflow: &Workflow, registry: &Registry) -> Estimate {
     out
 }
 
+/// The estimate of a planned workflow with the workflows its `workflow` steps call: a child's
+/// calls count as the step's (per item when the step has `forEach`).
+pub fn estimate_plan(plan: &crate::compile::Plan, registry: &Registry) -> Estimate {
+    let mut out = estimate(&plan.workflow, registry);
+    for (&i, child) in &plan.children {
+        let inner = estimate_plan(child, registry);
+        if plan.steps[i].for_each.is_some() {
+            add(&mut out.per_item, inner.fixed);
+        } else {
+            add(&mut out.fixed, inner.fixed);
+        }
+        add(&mut out.per_item, inner.per_item);
+    }
+    out
+}
+
 /// A `loop` step's inner tool and its inputs, when it has them (`inputs.step.tool`,
 /// `inputs.step.inputs`).
 fn inner_step<'a>(

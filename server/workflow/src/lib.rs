@@ -41,7 +41,7 @@ pub(crate) mod test_support;
 
 pub use compile::{Children, Compiled, Mode, NoChildren, Plan, compile, compile_with};
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
-pub use estimate::{Estimate, estimate};
+pub use estimate::{Estimate, estimate, estimate_plan};
 pub use events::{EventSink, ResumeAction, RunEvent, RunStatus};
 pub use exec::{
     Mocks, NotPaused, OnlyStep, Resume, RunOptions, RunResult, StepOutcome, StepRecord,

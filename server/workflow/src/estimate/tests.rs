@@ -74,3 +74,28 @@ fn a_draft_with_errors_is_estimated_as_written() {
     assert_eq!(estimate(&w, &registry()).fixed, calls(1, 1, 1, 0, 0));
     assert_eq!(estimate(&w, &registry()).per_item, ApiCalls::default());
 }
+
+#[test]
+fn a_sub_workflow_counts_its_childs_calls() {
+    use crate::compile::{Children, Mode, compile_with};
+    struct One(serde_json::Value);
+    impl Children for One {
+        fn load(&self, name: &str) -> Result<(String, serde_json::Value), String> {
+            Ok((format!("{name}.json"), self.0.clone()))
+        }
+    }
+    let mut registry = crate::test_support::registry();
+    let mut embed = crate::test_support::FnTool::new("embedder", &[], |_| Ok(json!({})));
+    embed.spec_mut().api_calls.embed = 1;
+    registry.register(std::sync::Arc::new(embed));
+    let child = json!({"name": "c", "steps": [{"id": "e", "tool": "embedder", "inputs": {}}]});
+    let parent = json!({"name": "p", "inputs": {"xs": {"type": "array"}}, "steps": [
+        {"id": "once", "tool": "workflow", "inputs": {"workflow": "c"}},
+        {"id": "each", "tool": "workflow", "forEach": "{{ inputs.xs }}", "inputs": {"workflow": "c"}}
+    ]});
+    let plan = compile_with(&parent, &registry, Mode::Strict, &One(child), "p.json")
+        .plan
+        .unwrap();
+    let e = estimate_plan(&plan, &registry);
+    assert_eq!((e.fixed.embed, e.per_item.embed), (1, 1));
+}

@@ -1,11 +1,12 @@
 //! The executor: runs a sealed `Plan` on tokio. A step starts as soon as its dependencies are
-//! done (`walk`); `condition` and conditional branches skip steps (`branch`); a failure without
-//! `continueOnError` cancels the steps still running; the user can cancel at any time; a
-//! step-through run pauses before steps (`stepping`, `preview`). The `scheduler` drives all of
-//! it and reports every change as a `RunEvent`; what one step runs is its task's (`execute`,
-//! `step`, `iterate`).
+//! done (`walk`); `condition` and conditional branches skip steps (`control::decide`); a
+//! failure without `continueOnError` cancels the steps still running; the user can cancel at
+//! any time; a step-through run pauses before steps (`stepping`, `preview`). The `scheduler`
+//! drives all of it and reports every change as a `RunEvent`; what one step runs is its task's
+//! (`execute`, `step`, `iterate`), a `workflow` step's child run (`child`) included. A run
+//! that ends badly undoes its completed steps (`undo`); a journaled run replays what an
+//! earlier run of the plan recorded (`durable`).
 
-mod branch;
 mod child;
 pub mod durable;
 mod execute;

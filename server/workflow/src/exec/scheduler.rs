@@ -7,7 +7,6 @@
 mod orchestrate;
 
 use super::Frame;
-use super::branch;
 use super::durable::{Entry, UndoCall};
 use super::ledger::Ledger;
 use super::only::{Only, Turn};
@@ -323,7 +322,7 @@ impl Scheduler {
         } = &step.kind
         {
             let started = Instant::now();
-            let decision = match branch::decide(
+            let decision = match crate::control::decide(
                 &self.plan,
                 condition,
                 then,

@@ -327,6 +327,36 @@ fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {
     Ok(inputs)
 }
 
+/// A child workflow's plan as `--dry-run --json` shows it: its name and steps, children nested.
+fn child_json(plan: &Plan) -> Value {
+    let steps: Vec<Value> = plan
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut step = json!({"id": s.id, "tool": s.tool});
+            if let Some(child) = plan.children.get(&i) {
+                step["child"] = child_json(child);
+            }
+            step
+        })
+        .collect();
+    json!({"name": plan.workflow.name, "file": plan.label, "steps": steps})
+}
+
+/// Print the steps of the child workflows of `plan`'s step `i`, indented by `depth`.
+fn print_child(plan: &Plan, i: usize, depth: usize) {
+    let Some(child) = plan.children.get(&i) else {
+        return;
+    };
+    let pad = "    ".repeat(depth + 2);
+    println!("{pad}└ runs {} ({}):", child.workflow.name, child.label);
+    for (j, s) in child.steps.iter().enumerate() {
+        println!("{pad}    {} → {}", s.id, s.tool);
+        print_child(child, j, depth + 1);
+    }
+}
+
 fn dry_run(
     plan: &Plan,
     registry: &vai_workflow::Registry,
@@ -346,14 +376,21 @@ fn dry_run(
             (partial, errs.iter().map(ToString::to_string).collect())
         }
     };
-    let estimate = vai_workflow::estimate(&plan.workflow, registry);
+    let estimate = vai_workflow::estimate_plan(plan, registry);
     let mut defaults = plan.workflow.defaults.clone();
     defaults.extend(overrides.clone());
     if as_json {
         let steps: Vec<Value> = plan
             .steps
             .iter()
-            .map(|s| json!({"id": s.id, "name": s.name, "tool": s.tool, "dependsOn": s.deps.iter().map(|&d| &plan.steps[d].id).collect::<Vec<_>>(), "condition": s.condition.is_some(), "forEach": s.for_each.is_some()}))
+            .enumerate()
+            .map(|(i, s)| {
+                let mut step = json!({"id": s.id, "name": s.name, "tool": s.tool, "dependsOn": s.deps.iter().map(|&d| &plan.steps[d].id).collect::<Vec<_>>(), "condition": s.condition.is_some(), "forEach": s.for_each.is_some()});
+                if let Some(child) = plan.children.get(&i) {
+                    step["child"] = child_json(child);
+                }
+                step
+            })
             .collect();
         let out = json!({
             "name": plan.workflow.name,
@@ -419,6 +456,7 @@ fn dry_run(
                 s.tool,
                 describe_inputs(&plan.workflow.steps[i].inputs)
             );
+            print_child(plan, i, 0);
         }
         if layer.len() > 1 {
             let ids: Vec<&str> = layer.iter().map(|&i| plan.steps[i].id.as_str()).collect();
