@@ -133,8 +133,9 @@ where
                             Some(run) => {
                                 let (snapshot, rx) = run.subscribe();
                                 let seq = snapshot.seq;
-                                // A finished run sends nothing more after its snapshot.
-                                let finished = snapshot.status != RunState::Running;
+                                // A finished run sends nothing more after its snapshot; one that
+                                // waits for a person goes on after an answer.
+                                let finished = !matches!(snapshot.status, RunState::Running | RunState::Waiting);
                                 if send(&mut write, &ServerMessage::Snapshot { run: Box::new(snapshot) }).await.is_err() {
                                     break;
                                 }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::test_support::{FnTool, registry_with};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::sync::Arc;
 
 fn calls(embed: u32, rerank: u32, vector_search: u32, llm: u32, http: u32) -> ApiCalls {
@@ -78,16 +78,16 @@ fn a_draft_with_errors_is_estimated_as_written() {
 #[test]
 fn a_sub_workflow_counts_its_childs_calls() {
     use crate::compile::{Children, Mode, compile_with};
-    struct One(serde_json::Value);
+    struct One(Value);
     impl Children for One {
-        fn load(&self, name: &str) -> Result<(String, serde_json::Value), String> {
+        fn load(&self, name: &str) -> Result<(String, Value), String> {
             Ok((format!("{name}.json"), self.0.clone()))
         }
     }
     let mut registry = crate::test_support::registry();
-    let mut embed = crate::test_support::FnTool::new("embedder", &[], |_| Ok(json!({})));
+    let mut embed = FnTool::new("embedder", &[], |_| Ok(json!({})));
     embed.spec_mut().api_calls.embed = 1;
-    registry.register(std::sync::Arc::new(embed));
+    registry.register(Arc::new(embed));
     let child = json!({"name": "c", "steps": [{"id": "e", "tool": "embedder", "inputs": {}}]});
     let parent = json!({"name": "p", "inputs": {"xs": {"type": "array"}}, "steps": [
         {"id": "once", "tool": "workflow", "inputs": {"workflow": "c"}},

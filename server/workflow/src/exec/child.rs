@@ -4,7 +4,7 @@
 //! back its output and what would undo it; a child that ended badly undid itself already; a
 //! child that waits for a person makes the step (and the run) wait.
 
-use super::Frame;
+use super::frame::Frame;
 use super::inputs::prepare_inputs;
 use super::options::{Mocks, RunOptions};
 use super::record::Waiting;
@@ -71,7 +71,7 @@ impl StepTask {
             Some(i) => format!("{}[{i}]", step.id),
             None => step.id.clone(),
         };
-        let context = super::run_context(&plan, prepared, &self.frame.defaults_override);
+        let context = super::frame::run_context(&plan, prepared, &self.frame.defaults_override);
         let frame = Frame {
             cancel: self.frame.cancel.child_token(),
             journal: self

@@ -7,7 +7,7 @@ use crate::compile::{Mode, compile};
 use crate::events::RunStatus;
 use crate::limits::Limits;
 use crate::test_support::registry;
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
 /// `depth` arrays around `inner`, built without recursion.
 fn nested(depth: usize, inner: Value) -> Value {

@@ -10,6 +10,7 @@
 mod child;
 pub mod durable;
 mod execute;
+mod frame;
 mod inputs;
 mod iterate;
 mod ledger;
@@ -34,11 +35,10 @@ pub use undo::{COMPENSATION_TIMEOUT, CompensationReport, CompensationStatus};
 use crate::compile::Plan;
 use crate::events::EventSink;
 use crate::limits::Limits;
-use crate::scope::Context;
 use crate::tool::Registry;
 use durable::{JournalAt, Recorded};
+use frame::{Frame, run_context};
 use scheduler::Scheduler;
-use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// Run `plan` with `registry`'s tools. Returns the input problems, if any, before anything runs.
@@ -81,29 +81,6 @@ pub async fn compensate_recorded(
         done: Some(recorded),
     };
     compensator.run(&undos).await
-}
-
-/// The context a run of `plan` starts with: its inputs and its defaults, overridden.
-fn run_context(plan: &Plan, inputs: Map<String, Value>, overrides: &Map<String, Value>) -> Context {
-    let mut defaults = plan.workflow.defaults.clone();
-    defaults.extend(overrides.clone());
-    let mut context = Context::new();
-    context.insert("inputs", Value::Object(inputs));
-    context.insert("defaults", Value::Object(defaults));
-    context
-}
-
-/// What a run shares with the child runs of its `workflow` steps.
-pub(crate) struct Frame {
-    pub(crate) cancel: tokio_util::sync::CancellationToken,
-    pub(crate) journal: Option<JournalAt>,
-    /// This level's part of what an earlier run did.
-    pub(crate) replay: Option<Arc<Recorded>>,
-    /// 0 for the top-level run.
-    pub(crate) depth: usize,
-    /// The step outputs' share of the bytes the whole tree of runs may keep.
-    pub(crate) run_budget: Arc<crate::limits::Budget>,
-    pub(crate) defaults_override: Map<String, Value>,
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use crate::compile::{Mode, compile};
 use crate::events::{RunEvent, RunStatus};
 use crate::limits::Limits;
 use crate::test_support::registry;
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::Mutex;
 

@@ -7,7 +7,7 @@ use crate::compile::{Children, Mode, compile_with};
 use crate::events::{RunEvent, RunStatus};
 use crate::journal;
 use crate::test_support::{FnTool, registry_with};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

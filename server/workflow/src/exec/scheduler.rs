@@ -6,8 +6,8 @@
 
 mod orchestrate;
 
-use super::Frame;
 use super::durable::{Entry, UndoCall};
+use super::frame::Frame;
 use super::ledger::Ledger;
 use super::only::{Only, Turn};
 use super::options::{Mocks, RunOptions};

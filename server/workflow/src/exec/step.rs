@@ -4,7 +4,7 @@
 //! given are recorded as they were passed. What the task runs — a mock, a `loop`, a `forEach` or
 //! one call — is `execute`'s choice.
 
-use super::Frame;
+use super::frame::Frame;
 use super::options::Mocks;
 use super::record::Waiting;
 use super::undo::Undo;

@@ -6,7 +6,7 @@ use super::*;
 use crate::compile::{Mode, compile};
 use crate::events::{ResumeAction, RunEvent, RunStatus};
 use crate::test_support::registry;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;

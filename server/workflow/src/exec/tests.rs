@@ -6,7 +6,7 @@ use crate::compile::{Mode, compile};
 use crate::events::{RunEvent, RunStatus};
 use crate::test_support::{FnTool, registry, registry_with};
 use crate::tool::ToolError;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
