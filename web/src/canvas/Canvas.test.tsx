@@ -1,8 +1,10 @@
-import { act, cleanup, screen } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { act, cleanup, fireEvent, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { initialRunState } from '../state/runReducer'
 import { renderWithApp } from '../test/renderWithApp'
 import Canvas from './Canvas'
 import { branchingGraph, largeGraph } from './fixtures'
+import { holdSeatGraph, sagaDefinition, sagaGraph } from './subWorkflowGraphs'
 
 afterEach(cleanup)
 
@@ -46,5 +48,64 @@ describe('Canvas', () => {
     expect(screen.getByTestId('node-__output').dataset.status).toBe('idle')
     act(() => stores.run.setState({ status: 'completed' }))
     expect(screen.getByTestId('node-__output').dataset.status).toBe('completed')
+  })
+
+  it('opens a workflow step’s sub-workflow with its child run’s statuses, and goes back', async () => {
+    const { app } = renderWithApp(<Canvas />)
+    const { stores } = app
+    const summary = { id: 'example:hold-seat', name: 'Hold Seat', source: 'example' as const, stepCount: 2, inputs: [], readOnly: true }
+    const getWorkflow = vi.spyOn(app.api, 'getWorkflow').mockResolvedValue({ summary, text: '{"steps": []}', version: 'v1' })
+    vi.spyOn(app.api, 'plan').mockResolvedValue({ valid: true, diagnostics: [], graph: holdSeatGraph() })
+    act(() => {
+      stores.workflow.setState({
+        current: { key: 'example:trip-booking-saga', label: 'Trip Booking Saga', text: '{}', definition: sagaDefinition },
+        graph: sagaGraph(),
+      })
+      stores.workflow.getState().setLibrary([summary])
+      stores.run.setState({
+        runId: 'r1',
+        status: 'running',
+        steps: { book: { status: 'running' } },
+        children: { book: { ...initialRunState, status: 'running', steps: { hold: { status: 'completed', durationMs: 5 }, held: { status: 'running' } } } },
+      })
+    })
+    expect(screen.queryByRole('button', { name: /Open sub-workflow/ })).toBeTruthy()
+    expect(screen.getByTestId('node-pay').textContent).not.toContain('open')
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Open sub-workflow hold-seat' })))
+    expect(getWorkflow).toHaveBeenCalledWith('example:hold-seat')
+    expect(screen.getByRole('navigation', { name: 'Sub-workflow' }).textContent).toBe('Trip Booking Saga›book (hold-seat)')
+    expect(screen.queryByTestId('node-book')).toBeNull()
+    expect(screen.getByTestId('node-hold').dataset.status).toBe('completed')
+    expect(screen.getByTestId('node-held').dataset.status).toBe('running')
+    expect(screen.getByTestId('node-__output').dataset.status).toBe('pending')
+
+    // Live: the child run's next event reaches the drawn sub-workflow.
+    act(() =>
+      stores.run.setState((s) => ({
+        children: { book: { ...s.children.book, status: 'completed', steps: { ...s.children.book.steps, held: { status: 'skipped' } } } },
+      })),
+    )
+    expect(screen.getByTestId('node-held').dataset.status).toBe('skipped')
+    expect(screen.getByTestId('node-__output').dataset.status).toBe('completed')
+
+    fireEvent.click(screen.getByRole('button', { name: 'Trip Booking Saga' }))
+    expect(screen.queryByRole('navigation', { name: 'Sub-workflow' })).toBeNull()
+    expect(screen.getByTestId('node-book').dataset.status).toBe('running')
+    expect(screen.queryByTestId('node-hold')).toBeNull()
+  })
+
+  it('leaves an opened sub-workflow behind when another workflow opens', () => {
+    const { stores } = renderWithApp(<Canvas />).app
+    const saga = sagaGraph()
+    act(() => {
+      stores.workflow.setState({ current: { key: 'k', label: 'Saga', text: '{}', definition: sagaDefinition }, graph: saga })
+      stores.canvas.getState().openSub(saga, 0, { stepId: 'book', workflow: 'hold-seat', id: 'example:hold-seat', graph: holdSeatGraph() })
+    })
+    expect(screen.getByTestId('node-hold')).toBeTruthy()
+    act(() => stores.workflow.setState({ graph: branchingGraph() }))
+    expect(screen.queryByTestId('node-hold')).toBeNull()
+    expect(screen.queryByRole('navigation', { name: 'Sub-workflow' })).toBeNull()
+    expect(screen.getByTestId('node-search')).toBeTruthy()
   })
 })

@@ -1,15 +1,20 @@
 //! The canvas region: the open workflow's graph, or an empty state when there is none. In edit
 //! mode the builder's canvas (a separate chunk, loaded when editing starts) takes its place.
-//! Its size is kept for the layout, which wraps a graph too wide for it (layout.ts).
+//! Its size is kept for the layout, which wraps a graph too wide for it (layout.ts). A
+//! sub-workflow opened from a `workflow` step is drawn in place of the graph, under a
+//! breadcrumb back, its nodes showing the step's child run (canvasScope.ts).
 import Box from '@mui/material/Box'
 import { ReactFlowProvider } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
-import { lazy, memo, Suspense, useLayoutEffect, useRef } from 'react'
+import { lazy, memo, Suspense, useLayoutEffect, useMemo, useRef } from 'react'
 import { useApp } from '../app/AppContext'
 import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import CanvasEmpty from './CanvasEmpty'
 import CanvasFlow from './CanvasFlow'
+import { CanvasScopeContext, type CanvasScope } from './canvasScope'
+import SubWorkflowBar from './SubWorkflowBar'
+import { trailOf, useCanvasStore } from './useCanvasStore'
 
 // Memoised: every edit replaces the graph this component follows for the read-only view; the
 // builder reads the editor store itself.
@@ -17,6 +22,13 @@ const EditorCanvas = memo(lazy(() => import('../editor/EditorCanvas')))
 
 export default function Canvas() {
   const graph = useWorkflowStore((s) => s.graph)
+  const definition = useWorkflowStore((s) => s.current?.definition)
+  const trail = useCanvasStore((s) => trailOf(s, graph))
+  const level = trail.at(-1)
+  const scope = useMemo<CanvasScope>(
+    () => ({ path: trail.map((l) => l.stepId), definition: level ? level.definition : definition }),
+    [trail, level, definition],
+  )
   const editing = useEditSession((s) => s.active)
   const canvas = useApp().stores.canvas
   const region = useRef<HTMLElement>(null)
@@ -39,9 +51,12 @@ export default function Canvas() {
           </ReactFlowProvider>
         </Suspense>
       ) : graph ? (
-        <ReactFlowProvider>
-          <CanvasFlow graph={graph} />
-        </ReactFlowProvider>
+        <CanvasScopeContext value={scope}>
+          <ReactFlowProvider>
+            <CanvasFlow graph={level?.graph ?? graph} />
+          </ReactFlowProvider>
+          {level && <SubWorkflowBar trail={trail} />}
+        </CanvasScopeContext>
       ) : (
         <CanvasEmpty />
       )}

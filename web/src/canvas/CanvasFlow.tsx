@@ -2,7 +2,8 @@
 //! canvas as it is then) and then left to React Flow (uncontrolled), so neither run progress
 //! nor selection rebuilds them. Fitting keeps titles legible (legibleFit.ts), a run is followed
 //! (useFollowRun.ts); presenter mode lays out and fits larger and opens a node's inspector
-//! overlay on Enter or double-click.
+//! overlay on Enter or double-click. A sub-workflow's nodes are not selected: the inspector
+//! shows the open workflow's steps.
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, useStore, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
@@ -11,6 +12,7 @@ import { useApp } from '../app/AppContext'
 import type { AppStores } from '../app/createApp'
 import { PRESENTER_SCALE, usePresenterStore } from '../shell/presenter'
 import { useWorkflowStore } from '../state/workflowStore'
+import { useCanvasScope } from './canvasScope'
 import CanvasMiniMap from './CanvasMiniMap'
 import CanvasToolbar from './CanvasToolbar'
 import { IO_COLOR, MINIMAP_ABOVE, type CanvasEdge, type CanvasNode } from './flowTypes'
@@ -42,7 +44,9 @@ function laidOut(graph: GraphView, view: LayoutView | undefined) {
 export default function CanvasFlow({ graph }: { graph: GraphView }) {
   const mode = useTheme().palette.mode
   const { stores } = useApp()
-  const select = useWorkflowStore((s) => s.select)
+  const selectStep = useWorkflowStore((s) => s.select)
+  const inSub = useCanvasScope().path.length > 0
+  const select = useCallback((id?: string) => (inSub ? undefined : selectStep(id)), [inSub, selectStep])
   const flow = useReactFlow<CanvasNode, CanvasEdge>()
   const { setNodes, setEdges, getNodes, getEdges, setCenter, getNode, getZoom } = flow
   const sized = useStore((s) => s.width > 0 && s.height > 0)
@@ -116,10 +120,11 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
   const onPaneClick = useCallback(() => select(undefined), [select])
   const present = useCallback(
     (id: string) => {
+      if (inSub) return
       select(id)
       inspect(true)
     },
-    [select, inspect],
+    [inSub, select, inspect],
   )
   const onNodeDoubleClick = useCallback<NodeMouseHandler<CanvasNode>>((_, node) => present(node.id), [present])
   // Enter on a focused node: React Flow selects it; in presenter mode its inspector opens too.

@@ -1,10 +1,12 @@
-//! The workflow's output node: the output mapping's fields. Mirrors the run's final status.
+//! The workflow's output node: the output mapping's fields. Mirrors the run's final status (the
+//! child run's, in a sub-workflow).
 import Output from '@mui/icons-material/Output'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
 import { useEditSession } from '../editor/editSession'
 import type { RunState } from '../api/types'
 import { useRunStore } from '../state/runStore'
+import { runAt, useCanvasScope } from './canvasScope'
 import { IO_BAR, type OutputFlowNode } from './flowTypes'
 import IoHeader from './IoHeader'
 import IoList from './IoList'
@@ -22,7 +24,11 @@ const STATUS: Record<RunState, NodeStatus> = {
 }
 
 function OutputNode({ id, data, selected }: NodeProps<OutputFlowNode>) {
-  const status = useRunStore((s) => (s.status ? STATUS[s.status] : 'idle'))
+  const { path } = useCanvasScope()
+  const status = useRunStore((s) => {
+    const run = runAt(s, path)
+    return run?.status ? STATUS[run.status] : 'idle'
+  })
   const editing = useEditSession((s) => s.active)
   const rows = data.fields.map((field) => ({ key: field, label: field }))
   return (

@@ -1,6 +1,8 @@
 //! A workflow step on the canvas: category colour and icon, name, tool, a one-line summary of
 //! its main input, condition/forEach badges, and its live run status (read per node): waiting
-//! for a person at a `yield`, and being undone by its compensation after the run ended badly.
+//! for a person at a `yield`, and being undone by its compensation after the run ended badly. A
+//! `workflow` step opens the sub-workflow it calls. Breakpoints and pauses belong to the open
+//! workflow's run, so a sub-workflow's nodes have neither.
 import Box from '@mui/material/Box'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
@@ -8,9 +10,11 @@ import type { CompensationState } from '../api/types'
 import { useEditSession } from '../editor/editSession'
 import { useRunStore } from '../state/runStore'
 import BreakpointMarker from './BreakpointMarker'
+import { useCanvasScope } from './canvasScope'
 import type { StepFlowNode } from './flowTypes'
 import NodeBadge from './NodeBadge'
 import NodeFrame from './NodeFrame'
+import OpenSubWorkflow from './OpenSubWorkflow'
 import StatusIcon from './StatusIcon'
 import StepDetail from './StepDetail'
 import StepIcon from './StepIcon'
@@ -25,7 +29,8 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
   // Read only with a run shown: an edit marks every step downstream stale, and nodes with
   // nothing to mark must not redraw for it.
   const stale = useEditSession((s) => run.status !== 'idle' && s.stale[id] === true)
-  const paused = useRunStore((s) => s.paused?.stepId === id)
+  const inSub = useCanvasScope().path.length > 0
+  const paused = useRunStore((s) => !inSub && s.paused?.stepId === id)
   return (
     <NodeFrame
       id={id}
@@ -37,7 +42,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
       handles="both"
       selected={selected}
       paused={paused}
-      corner={<BreakpointMarker id={id} />}
+      corner={inSub ? undefined : <BreakpointMarker id={id} />}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
         <StepIcon name={data.icon} color={data.color} />
@@ -56,6 +61,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
         {paused && <NodeBadge label="paused" title="The run waits before this step: Next or Continue in the run bar" tone="warning" />}
         {run.state?.compensation && <NodeBadge {...COMPENSATION[run.state.compensation](run.state.error)} />}
         {stale && <NodeBadge label="stale" title="Edited since the last run: the output shown is out of date until the next run" />}
+        {data.tool === 'workflow' && <OpenSubWorkflow stepId={id} />}
         <Box sx={{ flex: 1 }} />
         <StepTiming run={run} />
       </Box>

@@ -1,10 +1,12 @@
 //! One step's run state, read through a selector so a status change re-renders only its node.
 //! Also keeps the "running" glow visible for at least MIN_GLOW_MS, so steps that finish in a
-//! few milliseconds still visibly light up.
+//! few milliseconds still visibly light up. In a sub-workflow drawn on the canvas, the step is
+//! the child run's (canvasScope.ts).
 import { useEffect, useState } from 'react'
 import type { StepState, StepStatus } from '../api/types'
 import { useApp } from '../app/AppContext'
 import { useRunStore } from '../state/runStore'
+import { runAt, useCanvasScope } from './canvasScope'
 
 export const MIN_GLOW_MS = 300
 
@@ -22,7 +24,8 @@ export interface StepRun {
 }
 
 export function useStepRun(id: string): StepRun {
-  const state = useRunStore((s): StepState | undefined => s.steps[id])
+  const { path } = useCanvasScope()
+  const state = useRunStore((s): StepState | undefined => runAt(s, path)?.steps[id])
   const runs = useApp().stores.run
   const [held, setHeld] = useState(false)
 
@@ -32,8 +35,8 @@ export function useStepRun(id: string): StepRun {
     let startedAt: number | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
     const unsubscribe = runs.subscribe((next, prev) => {
-      const now = next.steps[id]?.status
-      if (now === prev.steps[id]?.status) return
+      const now = runAt(next, path)?.steps[id]?.status
+      if (now === runAt(prev, path)?.steps[id]?.status) return
       if (isActive(now)) {
         startedAt ??= performance.now()
         return
@@ -50,7 +53,7 @@ export function useStepRun(id: string): StepRun {
       unsubscribe()
       clearTimeout(timer)
     }
-  }, [id, runs])
+  }, [id, path, runs])
 
   const status: NodeStatus = state?.status ?? 'idle'
   const finished = status !== 'idle' && status !== 'pending'

@@ -22,7 +22,7 @@ interface Props {
 }
 
 export default function AnswerForm({ runId, waiting }: Props) {
-  const { api } = useApp()
+  const { runs } = useApp()
   const fields = useMemo(() => answerFields(waiting.expects), [waiting.expects])
   const [values, setValues] = useState<FormValues>(() => initialAnswer(fields))
   const [errors, setErrors] = useState<Record<string, string>>({})
@@ -45,7 +45,7 @@ export default function AnswerForm({ runId, waiting }: Props) {
     if (Object.keys(answer.errors).length > 0) return
     setBusy(true)
     try {
-      await api.submitRunInput(runId, { stepId: waiting.stepId, input: answer.input })
+      await runs.answer(runId, { stepId: waiting.stepId, input: answer.input })
       setSent(true)
     } catch (e) {
       if (e instanceof ApiError && e.code === 'INVALID_ANSWER') {

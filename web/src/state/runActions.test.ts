@@ -46,3 +46,28 @@ describe('runs.pollIfSilent', () => {
     expect(fetchMock).not.toHaveBeenCalled()
   })
 })
+
+describe('runs.answer', () => {
+  it('sends the answer, then subscribes to the run again for what comes next', async () => {
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ runId: 'r1', status: 'running' }), { status: 202 }))
+    globalThis.fetch = fetchMock as unknown as typeof fetch
+    const app = createApp()
+    app.stores.run.getState().begin('r1')
+    const follow = vi.spyOn(app.socket, 'follow')
+    await app.runs.answer('r1', { stepId: 'ask', input: { ok: true } })
+    expect(fetchMock).toHaveBeenCalledWith('/api/runs/r1/input', expect.objectContaining({ method: 'POST' }))
+    expect(follow).toHaveBeenCalledWith('r1')
+  })
+
+  it('does not follow a run it answered when another is shown, nor one that refused', async () => {
+    const app = createApp()
+    app.stores.run.getState().begin('r2')
+    const follow = vi.spyOn(app.socket, 'follow')
+    globalThis.fetch = vi.fn(async () => new Response(JSON.stringify({ runId: 'r1', status: 'running' }), { status: 202 })) as unknown as typeof fetch
+    await app.runs.answer('r1', { input: {} })
+    const refusal = { error: { code: 'NOT_WAITING', message: 'not waiting' } }
+    globalThis.fetch = vi.fn(async () => new Response(JSON.stringify(refusal), { status: 409 })) as unknown as typeof fetch
+    await expect(app.runs.answer('r2', { input: {} })).rejects.toMatchObject({ code: 'NOT_WAITING' })
+    expect(follow).not.toHaveBeenCalled()
+  })
+})

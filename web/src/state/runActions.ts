@@ -1,7 +1,8 @@
-//! Starting, cancelling and re-running: the REST calls plus following the run on the socket.
+//! Starting, cancelling, answering and re-running: the REST calls plus following the run on the
+//! socket.
 import type { AppCore } from '../app/createApp'
 import { ApiError, errorInfo } from '../api/client'
-import type { JsonValue, RunSummary, StepThrough } from '../api/types'
+import type { JsonValue, RunInput, RunSummary, StepThrough } from '../api/types'
 
 export interface StartOptions {
   /** Run only this step, replaying the current run's outputs for what it depends on. */
@@ -17,6 +18,11 @@ export interface RunActions {
   /** Starts the open workflow. */
   start(inputs: Record<string, JsonValue>, options?: StartOptions): Promise<void>
   cancel(): Promise<void>
+  /**
+   * Answers the `yield` step run `runId` waits at; rejects with the server's ApiError
+   * (INVALID_ANSWER, NOT_WAITING) for the form to show.
+   */
+  answer(runId: string, body: RunInput): Promise<void>
   /**
    * Follows a run started elsewhere (another tab, or before a reload) when it belongs to the
    * open workflow and nothing else is being followed.
@@ -62,6 +68,14 @@ export function createRunActions({ stores, api, socket }: AppCore): RunActions {
       } catch (e) {
         runs().setStart({ startError: `Could not cancel: ${errorInfo(e).message}` })
       }
+    },
+
+    answer: async (runId, body) => {
+      await api.submitRunInput(runId, body)
+      // The socket forwards nothing more of a run that was waiting when it subscribed (the
+      // server counts a snapshot that is not `running` as final): subscribing again once the
+      // answer is taken brings a fresh snapshot and the events from there on.
+      if (runs().runId === runId) socket.follow(runId)
     },
 
     adopt: (run) => {
