@@ -25,6 +25,8 @@ pub(crate) enum ErrorCode {
     WorkflowTooLarge,
     WorkflowNotFound,
     RunNotFound,
+    InvalidAnswer,
+    RunNotWaiting,
     WorkflowExists,
     VersionConflict,
     ReadOnlyWorkflow,
@@ -35,6 +37,7 @@ pub(crate) enum ErrorCode {
     TooManyCalls,
     RunFailed,
     RunCancelled,
+    InputDeclined,
     Cancelled,
     NotConfigured,
     ProviderUnavailable,
@@ -45,7 +48,7 @@ pub(crate) enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order docs/mcp.md lists them.
-    pub(crate) const ALL: [ErrorCode; 23] = [
+    pub(crate) const ALL: [ErrorCode; 26] = [
         ErrorCode::InvalidArguments,
         ErrorCode::InvalidInputs,
         ErrorCode::InvalidWorkflowName,
@@ -53,6 +56,8 @@ impl ErrorCode {
         ErrorCode::WorkflowTooLarge,
         ErrorCode::WorkflowNotFound,
         ErrorCode::RunNotFound,
+        ErrorCode::InvalidAnswer,
+        ErrorCode::RunNotWaiting,
         ErrorCode::WorkflowExists,
         ErrorCode::VersionConflict,
         ErrorCode::ReadOnlyWorkflow,
@@ -63,6 +68,7 @@ impl ErrorCode {
         ErrorCode::TooManyCalls,
         ErrorCode::RunFailed,
         ErrorCode::RunCancelled,
+        ErrorCode::InputDeclined,
         ErrorCode::Cancelled,
         ErrorCode::NotConfigured,
         ErrorCode::ProviderUnavailable,
@@ -81,6 +87,8 @@ impl ErrorCode {
             ErrorCode::WorkflowTooLarge => "WORKFLOW_TOO_LARGE",
             ErrorCode::WorkflowNotFound => "WORKFLOW_NOT_FOUND",
             ErrorCode::RunNotFound => "RUN_NOT_FOUND",
+            ErrorCode::InvalidAnswer => "INVALID_ANSWER",
+            ErrorCode::RunNotWaiting => "RUN_NOT_WAITING",
             ErrorCode::WorkflowExists => "WORKFLOW_EXISTS",
             ErrorCode::VersionConflict => "VERSION_CONFLICT",
             ErrorCode::ReadOnlyWorkflow => "READ_ONLY_WORKFLOW",
@@ -91,6 +99,7 @@ impl ErrorCode {
             ErrorCode::TooManyCalls => "TOO_MANY_CALLS",
             ErrorCode::RunFailed => "RUN_FAILED",
             ErrorCode::RunCancelled => "RUN_CANCELLED",
+            ErrorCode::InputDeclined => "INPUT_DECLINED",
             ErrorCode::Cancelled => "CANCELLED",
             ErrorCode::NotConfigured => "NOT_CONFIGURED",
             ErrorCode::ProviderUnavailable => "PROVIDER_UNAVAILABLE",
@@ -106,11 +115,13 @@ impl ErrorCode {
             | ErrorCode::InvalidInputs
             | ErrorCode::InvalidWorkflowName
             | ErrorCode::WorkflowValidationFailed
-            | ErrorCode::WorkflowTooLarge => Category::Validation,
+            | ErrorCode::WorkflowTooLarge
+            | ErrorCode::InvalidAnswer => Category::Validation,
             ErrorCode::WorkflowNotFound | ErrorCode::RunNotFound => Category::NotFound,
             ErrorCode::WorkflowExists
             | ErrorCode::VersionConflict
-            | ErrorCode::ReadOnlyWorkflow => Category::Conflict,
+            | ErrorCode::ReadOnlyWorkflow
+            | ErrorCode::RunNotWaiting => Category::Conflict,
             ErrorCode::WorkflowUnreadable
             | ErrorCode::NoWorkflowDirectory
             | ErrorCode::WriteFailed
@@ -118,6 +129,7 @@ impl ErrorCode {
             | ErrorCode::TooManyCalls
             | ErrorCode::RunFailed
             | ErrorCode::RunCancelled
+            | ErrorCode::InputDeclined
             | ErrorCode::Cancelled
             | ErrorCode::NotConfigured
             | ErrorCode::ProviderUnavailable
@@ -158,6 +170,12 @@ impl ErrorCode {
             ErrorCode::RunNotFound => {
                 "no run by that id (only the most recent finished runs are kept)"
             }
+            ErrorCode::InvalidAnswer => {
+                "an answer to a waiting run does not satisfy what its `yield` step expects (each field in `violations`)"
+            }
+            ErrorCode::RunNotWaiting => {
+                "an answer was given to a run that is not waiting for one (it runs, or it ended)"
+            }
             ErrorCode::WorkflowExists => {
                 "a save would replace an existing file without its version"
             }
@@ -172,6 +190,9 @@ impl ErrorCode {
                 "a step failed (`context.step_id`; each failed step in `violations`)"
             }
             ErrorCode::RunCancelled => "the run was cancelled",
+            ErrorCode::InputDeclined => {
+                "the person asked (elicitation) declined or dismissed the question of a waiting run, so the run was cancelled and what it had done undone"
+            }
             ErrorCode::Cancelled => "the vai tool call was cancelled",
             ErrorCode::NotConfigured => "a provider the tool needs is not configured",
             ErrorCode::ProviderUnavailable => {

@@ -1,5 +1,6 @@
 //! How a workflow run reads as a tool result: once it completed, its output and a summary of
-//! each step; once it failed or was cancelled, a failure naming the failed step. A call that
+//! each step; while it waits for a person, their question and the answer it expects; once it
+//! failed or was cancelled, a failure naming the failed step. A call that
 //! waits for its run, `tasks/get` and the `w_*` tools' output schema all take it from here.
 
 use crate::codes::ErrorCode;
@@ -29,7 +30,8 @@ pub(crate) fn finished_now(run: &Run, plan: Arc<Plan>) -> Finished {
 }
 
 impl Finished {
-    /// Completed: the output and step summary. Failed or cancelled: a failure naming the step.
+    /// Completed: the output and step summary. Waiting: the question. Failed or cancelled: a
+    /// failure naming the step.
     pub(crate) fn into_result(self) -> CallToolResult {
         let snap = &self.snapshot;
         let steps = steps_json(&self.plan, snap);
@@ -40,11 +42,20 @@ impl Finished {
                     "status": snap.status,
                     "steps": steps,
                 });
+                if let Some(id) = &snap.workflow_id {
+                    body["workflow_id"] = json!(id);
+                }
                 if let Some(waiting) = &snap.waiting {
                     body["step_id"] = json!(waiting.step_id);
                     body["message"] = json!(waiting.message);
                     body["expects"] = waiting.expects.clone();
+                    if let Some(ms) = waiting.deadline_ms {
+                        body["deadline_ms"] = json!(ms);
+                    }
                 }
+                body["next"] = json!(
+                    "ask the person the message, then call workflow_resume with this run_id and their answer as input (an object that satisfies expects)"
+                );
                 CallToolResult::structured(body)
             }
             RunState::Completed | RunState::Running => {
@@ -144,14 +155,19 @@ pub(crate) fn output_schema() -> Value {
         "properties": {
             "run_id": {"type": "string", "description": "the run's id (workflow_status reads it again while the server keeps it)"},
             "workflow_id": {"type": "string", "description": "the library id of the workflow that ran"},
-            "status": {"type": "string", "enum": ["completed", "running"]},
+            "status": {"type": "string", "enum": ["completed", "running", "waiting"], "description": "waiting: a step asks a person (message, expects); answer with workflow_resume"},
             "output": {"description": "the workflow's output, as its `output` maps it (the whole run context when it maps none)"},
             "steps": {
                 "type": "array",
                 "description": "every step in file order: id, tool, status, duration_ms, summary, backend, error, reason",
                 "items": {"type": "object"}
             },
-            "duration_ms": {"type": "number"}
+            "duration_ms": {"type": "number"},
+            "step_id": {"type": "string", "description": "waiting: the yield step that asks"},
+            "message": {"type": "string", "description": "waiting: the question for the person"},
+            "expects": {"type": "object", "description": "waiting: the JSON Schema of the answer (an object of strings, numbers, integers and booleans)"},
+            "deadline_ms": {"type": "number", "description": "waiting: when the step stops waiting (ms since the Unix epoch)"},
+            "next": {"type": "string"}
         },
         "required": ["run_id", "status"]
     })

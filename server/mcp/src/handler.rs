@@ -12,7 +12,7 @@ use rmcp::model::{
     GetPromptResponse, GetTaskParams, GetTaskResult, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig,
+    ServerConfig, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -23,7 +23,9 @@ use vai_workflow::value::truncate_chars;
 const INSTRUCTIONS: &str = "vai runs retrieval (RAG) workflows. Call a `w_*` tool to run a whole \
 workflow in one call; `vai_*` tools are single retrieval steps (search, rerank, embed, …). To write \
 a workflow, read the resources vai://docs/workflows.md and vai://schema/workflow, then use \
-workflow_validate until it reports no errors, and workflow_save; it then appears as a `w_*` tool.";
+workflow_validate until it reports no errors, and workflow_save; it then appears as a `w_*` tool. \
+workflow_plan ranks the workflows for a goal. A run that asks a person returns status \
+\"waiting\" with a message and the answer it expects: ask them, then call workflow_resume.";
 
 /// The instructions of a server started with `--read-only`.
 const READ_ONLY_INSTRUCTIONS: &str = "vai runs retrieval (RAG) workflows. Call a `w_*` tool to run \
@@ -104,7 +106,7 @@ impl ServerHandler for Connection {
                 .await
                 .into(),
             Target::Workflow(w) => tools::workflows::call(self, &w, args, &context).await,
-            Target::Authoring(tool) => tools::authoring::call(self, tool, args, &context).await,
+            Target::Authoring(tool) => tools::authoring::call(self, tool, args, &context).await?,
         })
     }
 
@@ -115,6 +117,18 @@ impl ServerHandler for Connection {
     ) -> Result<GetTaskResult, McpError> {
         let inner = self.server.inner();
         inner.tasks.get(&inner.runs, &request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let inner = self.server.inner();
+        inner
+            .tasks
+            .update(&inner.runs, &request.task_id, request.input_responses)
+            .await
     }
 
     async fn cancel_task(

@@ -11,10 +11,12 @@
 //! `vai mcp tools` and docs/mcp.md are made.
 //!
 //! Inside, from the bottom up: `server` holds the state every module reads (it depends only on
-//! the leaves it is made of: `tasks`, `names`, `watch`, `sampling`); `tools`, `resources`,
-//! `prompts` and `running` work on that state, `finished` shaping how a run ended as a result;
-//! `handler` answers each client on top of them, and `stdio` and `http` serve it.
+//! the leaves it is made of: `tasks`, `names`, `plans`, `watch`, `sampling`); `tools`,
+//! `resources`, `prompts` and `running` work on that state, `finished` shaping how a run ended
+//! as a result and `answers` asking a person what a waiting run needs; `handler` answers each
+//! client on top of them, and `stdio` and `http` serve it.
 
+mod answers;
 mod codes;
 mod failure;
 mod finished;
@@ -22,6 +24,7 @@ mod handler;
 pub mod http;
 mod listing;
 mod names;
+mod plans;
 mod prompts;
 mod resources;
 mod running;

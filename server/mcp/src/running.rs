@@ -1,15 +1,17 @@
 //! Running a workflow for a tool call: start it on the shared run manager (the same kind of run
 //! as the playground's), follow its events to report progress per step when the client sent a
-//! progress token, and cancel it when the client cancels the call or goes away. `finished`
-//! shapes how it ended as a tool result.
+//! progress token, cancel it when the client cancels the call or goes away, and, when it waits
+//! for a person, ask them through the client (`answers`) or return the wait. `finished` shapes
+//! how it ended as a tool result.
 
+use crate::answers::{self, Asked};
 use crate::codes::ErrorCode;
 use crate::failure::{Failure, Violation};
 use crate::finished::{Finished, finished_now, finished_steps};
 use crate::sampling::{ClientModel, generates};
 use crate::server::McpServer;
 use crate::tasks;
-use rmcp::model::{CallToolResponse, ProgressNotificationParam, ProgressToken};
+use rmcp::model::{CallToolResponse, CallToolResult, ProgressNotificationParam, ProgressToken};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Map, Value};
@@ -78,10 +80,14 @@ pub(crate) fn start(server: &McpServer, request: RunRequest) -> Result<Arc<Run>,
         definition_version: request.definition_version,
         step_through: None,
     };
+    let plan = start.plan.clone();
     let started = match client_registry {
         Some(registry) => inner.runs.start_with(start, registry),
         None => inner.runs.start(start),
     };
+    if let Ok(run) = &started {
+        inner.plans.remember(&run.id, plan);
+    }
     started.map_err(|e| {
         let failure = match e {
             StartError::Inputs(errors) => Failure::new(
@@ -120,31 +126,25 @@ fn input_violation(e: &InputError) -> Violation {
     }
 }
 
-/// Start a run and wait for its end.
-pub(crate) async fn run(
-    server: &McpServer,
-    request: RunRequest,
-    progress: Option<Progress>,
-    cancel: CancellationToken,
-) -> Result<Finished, Failure> {
-    let plan = request.plan.clone();
-    let run = start(server, request)?;
-    Ok(wait(run, plan, progress, cancel).await)
-}
-
-/// Follow `run` until it ends, reporting each finished step; when `cancel` fires, cancel the run
-/// and wait for it to say so.
+/// Follow `run` until it ends or waits for a person, reporting each finished step; when
+/// `cancel` fires, cancel the run and wait for it to say so. `answered` is the event a wait was
+/// answered at: the run still reads as waiting there until it goes on.
 pub(crate) async fn wait(
-    run: Arc<Run>,
+    run: &Arc<Run>,
     plan: Arc<Plan>,
-    progress: Option<Progress>,
-    cancel: CancellationToken,
+    progress: Option<&Progress>,
+    cancel: &CancellationToken,
+    answered: Option<u64>,
 ) -> Finished {
     let total = plan.steps.len();
     let (mut snapshot, mut events) = run.subscribe();
     let mut reported = finished_steps(&snapshot);
     let mut deadline: Option<tokio::time::Instant> = None;
-    while snapshot.status == RunState::Running {
+    let going = |s: &RunSnapshot| {
+        s.status == RunState::Running
+            || (s.status == RunState::Waiting && answered.is_some_and(|seq| s.seq <= seq))
+    };
+    while going(&snapshot) {
         let give_up = async {
             match deadline {
                 Some(at) => tokio::time::sleep_until(at).await,
@@ -161,7 +161,7 @@ pub(crate) async fn wait(
                 };
                 let before = snapshot;
                 snapshot = run.snapshot();
-                if let Some(progress) = &progress {
+                if let Some(progress) = progress {
                     let now = finished_steps(&snapshot);
                     if now > reported {
                         reported = now;
@@ -179,23 +179,72 @@ pub(crate) async fn wait(
             () = give_up => break,
         }
     }
-    finished_now(&run, plan)
+    finished_now(run, plan)
+}
+
+/// Follow `run` to its end as a tool call's result. Each time it waits for a person, a client
+/// that shows forms (`client`) asks them: an answer goes on, a refusal cancels the run, and an
+/// answer still invalid after being asked again cancels it too. Without one, a run that waits
+/// is the result (`workflow_resume` answers it).
+pub(crate) async fn follow(
+    run: &Arc<Run>,
+    plan: Arc<Plan>,
+    progress: Option<&Progress>,
+    cancel: &CancellationToken,
+    client: Option<&Peer<RoleServer>>,
+    mut answered: Option<u64>,
+) -> CallToolResult {
+    let asker = client.filter(|peer| answers::can_ask(peer));
+    loop {
+        let done = wait(run, plan.clone(), progress, cancel, answered).await;
+        let (Some(peer), Some(waiting)) = (asker, done.snapshot.waiting.clone()) else {
+            return done.into_result();
+        };
+        if done.snapshot.status != RunState::Waiting {
+            return done.into_result();
+        }
+        let seq = done.snapshot.seq;
+        let failure = match answers::ask(peer, run, &waiting, seq, cancel).await {
+            Asked::Answered | Asked::MovedOn => {
+                answered = Some(seq);
+                continue;
+            }
+            Asked::Unasked => return done.into_result(),
+            Asked::Refused { declined } => answers::refused(run, &waiting, declined),
+            Asked::Invalid(errors) => answers::invalid(run, &errors),
+        };
+        // Cancel the run (its compensations undo what it did) and report once it says so, or
+        // after the grace a cancelled run has.
+        let stop = CancellationToken::new();
+        stop.cancel();
+        wait(run, plan, None, &stop, Some(seq)).await;
+        return failure.into_result();
+    }
 }
 
 /// Answer a tool call that runs a workflow: a task at once when the client asked for tasks,
-/// else the result when the run ends.
+/// else the result when the run ends or waits for a person.
 pub(crate) async fn respond(
     server: &McpServer,
     request: RunRequest,
     context: &RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, Failure> {
     let plan = request.plan.clone();
+    let run = start(server, request)?;
     if tasks::wanted(context) {
-        let run = start(server, request)?;
         return Ok(server.inner().tasks.create(&run, plan));
     }
-    let done = run(server, request, Progress::of(context), context.ct.clone()).await?;
-    Ok(done.into_result().into())
+    let progress = Progress::of(context);
+    let result = follow(
+        &run,
+        plan,
+        progress.as_ref(),
+        &context.ct,
+        Some(&context.peer),
+        None,
+    )
+    .await;
+    Ok(result.into())
 }
 
 /// `step "search" completed (2/5)`, naming the steps that finished since `before`.

@@ -4,6 +4,7 @@
 //! and runs read it, and the `ServerHandler` (`handler`) answers each client on top of them.
 
 use crate::names::Names;
+use crate::plans::Plans;
 use crate::sampling::WithLlm;
 use crate::tasks::Tasks;
 use crate::watch::Watch;
@@ -62,6 +63,8 @@ pub(crate) struct Inner {
     pub(crate) tasks: Tasks,
     /// The `w_*` names given so far, kept for the server's life.
     pub(crate) names: Names,
+    /// The plan of each run started here, to shape its results (also after it waited).
+    pub(crate) plans: Plans,
 }
 
 impl McpServer {
@@ -82,6 +85,7 @@ impl McpServer {
             closing: CancellationToken::new(),
             tasks: Tasks::default(),
             names: Default::default(),
+            plans: Plans::default(),
         }))
     }
 

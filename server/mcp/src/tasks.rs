@@ -1,13 +1,16 @@
 //! The protocol's tasks extension: when the client declares it, a workflow run (`w_*`,
 //! `workflow_run`) answers at once with a task whose id is the run's; the client polls
 //! `tasks/get` for its status and, once the run ended, the same result a waiting call returns;
-//! `tasks/cancel` cancels the run. Clients without it get the result when the run ends.
+//! `tasks/cancel` cancels the run. A run that waits for a person is `input_required`: its
+//! question is an elicitation in `inputRequests`, and `tasks/update` answers it. Clients without it get the result when the run ends.
 
+use crate::answers;
 use crate::finished::{finished_now, finished_steps};
 use rmcp::ErrorData as McpError;
 use rmcp::RoleServer;
 use rmcp::model::{
-    CallToolResponse, CreateTaskResult, DetailedTask, GetTaskResult, Task, TaskPayload, TaskStatus,
+    CallToolResponse, CreateTaskResult, DetailedTask, ElicitRequest, ElicitResult, GetTaskResult,
+    InputRequest, InputResponses, Task, TaskPayload, TaskStatus,
 };
 use rmcp::service::RequestContext;
 use std::collections::{HashMap, VecDeque};
@@ -68,8 +71,20 @@ impl Tasks {
         let payload = match snapshot.status {
             RunState::Running => TaskPayload::Working,
             RunState::Cancelled => TaskPayload::Cancelled,
+            // The question, keyed by the step that asks; `tasks/update` answers it.
+            RunState::Waiting => TaskPayload::InputRequired {
+                input_requests: snapshot
+                    .waiting
+                    .as_ref()
+                    .and_then(|w| Some((w.step_id.clone(), answers::request(w, &[])?)))
+                    .map(|(key, params)| {
+                        (key, InputRequest::Elicitation(ElicitRequest::new(params)))
+                    })
+                    .into_iter()
+                    .collect(),
+            },
             // A failed run is a tool result with `isError`, as a waiting call gets it.
-            RunState::Completed | RunState::Failed | RunState::Waiting | RunState::Interrupted => {
+            RunState::Completed | RunState::Failed | RunState::Interrupted => {
                 let result = finished_now(&run, plan).into_result();
                 let value = serde_json::to_value(result)
                     .map_err(|e| McpError::internal_error(e.to_string(), None))?;
@@ -86,6 +101,49 @@ impl Tasks {
             task(&snapshot),
             payload,
         )))
+    }
+
+    /// `tasks/update`: the person's answer to the question the run waits at (the elicitation
+    /// result under the key `tasks/get` gave it). Accepted, it goes to the run, checked first;
+    /// declined or dismissed, the run is cancelled.
+    pub(crate) async fn update(
+        &self,
+        runs: &RunManager,
+        id: &str,
+        responses: InputResponses,
+    ) -> Result<(), McpError> {
+        let (run, _) = self.find(runs, id)?;
+        let snapshot = run.snapshot();
+        let waiting = snapshot
+            .waiting
+            .filter(|_| snapshot.status == RunState::Waiting)
+            .ok_or_else(|| {
+                McpError::invalid_params(format!("task \"{id}\" is not waiting for input"), None)
+            })?;
+        let Some(response) = responses.get(&waiting.step_id) else {
+            return Err(McpError::invalid_params(
+                format!(
+                    "task \"{id}\" waits for the input request \"{}\"",
+                    waiting.step_id
+                ),
+                None,
+            ));
+        };
+        let result: ElicitResult = serde_json::from_value(response.clone()).map_err(|e| {
+            McpError::invalid_params(format!("not an elicitation result: {e}"), None)
+        })?;
+        match answers::reply(result) {
+            Ok(answer) => answers::take(&run, Some(&waiting.step_id), snapshot.seq, answer)
+                .await
+                .map_err(|e| {
+                    let failure = answers::rejected(&run, e);
+                    McpError::invalid_params(failure.message, None)
+                }),
+            Err(_) => {
+                run.cancel.cancel();
+                Ok(())
+            }
+        }
     }
 
     /// `tasks/cancel`: cancel the run (a finished one stays as it ended).

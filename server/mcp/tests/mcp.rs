@@ -17,11 +17,13 @@ mod guard;
 mod listing;
 #[path = "mcp/reference.rs"]
 mod reference;
+#[path = "mcp/waiting.rs"]
+mod waiting;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
-    CreateMessageRequestParams, CreateMessageResult, Implementation, ProgressNotificationParam,
-    SamplingMessage,
+    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+    Implementation, ProgressNotificationParam, SamplingMessage,
 };
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -140,6 +142,11 @@ pub(crate) struct Seen {
     pub(crate) sampled: Arc<Mutex<Vec<CreateMessageRequestParams>>>,
     /// Declare the tasks extension: workflow runs answer with a task.
     pub(crate) tasks: bool,
+    /// Declare elicitation, answering each question with the next of these (the last one
+    /// again once they run out).
+    pub(crate) elicit: Option<Arc<Vec<ElicitResult>>>,
+    /// The elicitation requests received.
+    pub(crate) elicited: Arc<Mutex<Vec<ElicitRequestParams>>>,
 }
 
 impl ClientHandler for Seen {
@@ -148,6 +155,8 @@ impl ClientHandler for Seen {
             ClientCapabilities::builder().enable_sampling().build()
         } else if self.tasks {
             ClientCapabilities::builder().enable_tasks().build()
+        } else if self.elicit.is_some() {
+            ClientCapabilities::builder().enable_elicitation().build()
         } else {
             ClientCapabilities::default()
         };
@@ -165,6 +174,24 @@ impl ClientHandler for Seen {
             SamplingMessage::assistant_text(answer),
             "client-model-1".to_string(),
         ))
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        let mut elicited = self.elicited.lock().unwrap();
+        elicited.push(params);
+        let answers = self
+            .elicit
+            .as_deref()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let answer = answers.get(elicited.len() - 1).or(answers.last());
+        answer.cloned().ok_or_else(|| {
+            rmcp::ErrorData::method_not_found::<rmcp::model::ElicitationCreateRequestMethod>()
+        })
     }
 
     async fn on_progress(

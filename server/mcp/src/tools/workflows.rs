@@ -2,7 +2,7 @@
 //! "Workflow tools") — its input schema from the workflow's `inputs`, its description the
 //! workflow's own plus an outline of its steps, its annotations what its steps' tools may do
 //! together. A call runs the whole DAG through the run manager and returns the workflow's output
-//! and a step summary. How workflows are named is `names`'s.
+//! and a step summary (or, when a step waits for a person, their answer or the wait: `running`). How workflows are named is `names`'s.
 
 use super::entry::{Entry, Target, WorkflowTool, annotations};
 use crate::finished::{output_schema, step_tool};
@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 use vai_contract::{WorkflowDocument, WorkflowSummary};
 use vai_runtime::version_of;
+use vai_workflow::compile::StepKind;
 use vai_workflow::value::truncate_chars;
 use vai_workflow::{Effects, Mode, Plan, Registry, compile};
 
@@ -124,7 +125,18 @@ fn description(summary: &WorkflowSummary, plan: &Plan) -> String {
         let names: Vec<&str> = fields.keys().map(String::as_str).collect();
         out.push_str(&format!("\nOutput: {}", names.join(", ")));
     }
+    if asks(plan) {
+        out.push_str("\nA step asks a person: a client that shows forms (elicitation) asks them; otherwise the result has status \"waiting\" with the question, and workflow_resume answers it.");
+    }
     out
+}
+
+/// Whether a run of `plan` may wait for a person: a `yield` step, here or in a workflow it calls.
+fn asks(plan: &Plan) -> bool {
+    plan.steps
+        .iter()
+        .any(|s| matches!(s.kind, StepKind::Yield { .. }))
+        || plan.children.values().any(|child| asks(child))
 }
 
 /// `retrieve (query) → rerank (rerank) ∥ expand (generate) → answer (generate)`, cut when long.

@@ -43,7 +43,17 @@ pub struct Run {
     /// Resumes a step-through run.
     stepping: Option<Stepping>,
     /// Takes the answer a run waiting at a `yield` gets.
-    answer: Mutex<Option<tokio::sync::oneshot::Sender<Value>>>,
+    answer: Mutex<AnswerSlot>,
+}
+
+/// Where an answer goes. The snapshot says the run waits (its `run_finished` is logged) a
+/// moment before the run's task asks for the answer: an answer in between is kept for it.
+/// Each wait (the seq of its `run_finished`) takes one answer.
+#[derive(Default)]
+struct AnswerSlot {
+    tx: Option<tokio::sync::oneshot::Sender<Value>>,
+    pending: Option<(u64, Value)>,
+    answered: Option<u64>,
 }
 
 /// Why an answer was not taken.
@@ -118,19 +128,28 @@ impl Run {
             }),
             tx,
             stepping,
-            answer: Mutex::new(None),
+            answer: Mutex::new(AnswerSlot::default()),
         })
     }
 
     /// The run waits for an answer: `tx` takes it.
     pub(crate) fn await_answer(&self, tx: tokio::sync::oneshot::Sender<Value>) {
-        *self.answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
+        let seq = self.snapshot().seq;
+        let mut slot = self.answer.lock().unwrap_or_else(|e| e.into_inner());
+        match slot.pending.take() {
+            Some((at, answer)) if at == seq => {
+                let _ = tx.send(answer);
+            }
+            _ => slot.tx = Some(tx),
+        }
     }
 
     /// Answer the `yield` the run waits at (`step_id`, when given, must be that step): checked
     /// against its `expects` first; the run goes on.
     pub fn answer(&self, step_id: Option<&str>, answer: Value) -> Result<(), AnswerError> {
-        let waiting = self.snapshot().waiting.ok_or(AnswerError::NotWaiting)?;
+        let snapshot = self.snapshot();
+        let seq = snapshot.seq;
+        let waiting = snapshot.waiting.ok_or(AnswerError::NotWaiting)?;
         if step_id.is_some_and(|s| s != waiting.step_id) {
             return Err(AnswerError::NotWaiting);
         }
@@ -140,13 +159,18 @@ impl Run {
         if !errors.is_empty() {
             return Err(AnswerError::Invalid(errors));
         }
-        let tx = self
-            .answer
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .ok_or(AnswerError::NotWaiting)?;
-        tx.send(answer).map_err(|_| AnswerError::NotWaiting)
+        let mut slot = self.answer.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.answered == Some(seq) {
+            return Err(AnswerError::NotWaiting);
+        }
+        slot.answered = Some(seq);
+        match slot.tx.take() {
+            Some(tx) => tx.send(answer).map_err(|_| AnswerError::NotWaiting),
+            None => {
+                slot.pending = Some((seq, answer));
+                Ok(())
+            }
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Log> {

@@ -1,19 +1,24 @@
-//! `workflow_run`, `workflow_status` and `workflow_cancel`: runs on the shared run manager, so a
-//! run started here shows in the playground and one started there can be read or cancelled here.
+//! `workflow_run`, `workflow_resume`, `workflow_status` and `workflow_cancel`: runs on the shared
+//! run manager, so a run started here shows in the playground and one started there can be read,
+//! answered or cancelled here.
 
 use super::args::string;
 use super::source::plan;
+use crate::answers;
 use crate::codes::ErrorCode;
 use crate::failure::Failure;
-use crate::running::{self, RunRequest};
+use crate::running::{self, Progress, RunRequest};
 use crate::server::McpServer;
-use rmcp::RoleServer;
 use rmcp::model::{CallToolResponse, CallToolResult};
 use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
+use vai_contract::RunState;
+use vai_runtime::runs::AnswerError;
 use vai_runtime::{Run, version_of};
 use vai_workflow::value::truncate_chars;
+use vai_workflow::{Mode, Plan, compile};
 
 pub(super) async fn run(
     server: &McpServer,
@@ -46,6 +51,83 @@ pub(super) async fn run(
         return Ok(CallToolResult::structured(body).into());
     }
     running::respond(server, request, context).await
+}
+
+/// `workflow_resume`: the person's answer to the question `run_id` waits at; the run then goes
+/// on and is followed as its `w_*` call would follow it. A run this server does not know is
+/// invalid params; one that does not wait, or an answer that is not right, a failed call.
+pub(super) async fn resume(
+    server: &McpServer,
+    args: &Map<String, Value>,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, McpError> {
+    let id = string(args, "run_id").unwrap_or_default();
+    let Some(run) = server.inner().runs.get(id) else {
+        return Err(McpError::invalid_params(
+            format!(
+                "no run \"{}\" (the server keeps only the most recent finished runs)",
+                truncate_chars(id, 80)
+            ),
+            None,
+        ));
+    };
+    let snapshot = run.snapshot();
+    if snapshot.status != RunState::Waiting {
+        return Ok(answers::rejected(&run, AnswerError::NotWaiting)
+            .into_result()
+            .into());
+    }
+    let Some(plan) = plan_of(server, &run) else {
+        return Ok(Failure::new(
+            ErrorCode::WorkflowNotFound,
+            format!(
+                "the workflow run \"{}\" waits in is no longer in the library as it ran",
+                run.id
+            ),
+            "answer it where it was started (the playground, or vai runs resume)",
+        )
+        .run(run.id.clone())
+        .into_result()
+        .into());
+    };
+    let input = args.get("input").cloned().unwrap_or_else(|| json!({}));
+    let step_id = string(args, "step_id");
+    if let Err(e) = answers::take(&run, step_id, snapshot.seq, input).await {
+        return Ok(answers::rejected(&run, e).into_result().into());
+    }
+    let progress = Progress::of(context);
+    let result = running::follow(
+        &run,
+        plan,
+        progress.as_ref(),
+        &context.ct,
+        Some(&context.peer),
+        Some(snapshot.seq),
+    )
+    .await;
+    Ok(result.into())
+}
+
+/// The plan `run` runs: remembered when this server started it, else its workflow's from the
+/// library when that is still the definition it ran.
+fn plan_of(server: &McpServer, run: &Run) -> Option<Arc<Plan>> {
+    let inner = server.inner();
+    if let Some(plan) = inner.plans.get(&run.id) {
+        return Some(plan);
+    }
+    let id = run.snapshot().workflow_id?;
+    let document = inner.library.get(&id).ok()?;
+    let definition = document.definition.as_ref()?;
+    if version_of(vai_workflow::format::format(definition).as_bytes())
+        != run.origin.definition_version
+    {
+        return None;
+    }
+    let compiled = compile(definition, &inner.registry, Mode::Strict);
+    let valid = compiled.is_valid();
+    let plan = compiled.plan.filter(|_| valid)?;
+    inner.plans.remember(&run.id, plan.clone());
+    Some(plan)
 }
 
 fn find(server: &McpServer, args: &Map<String, Value>) -> Result<Arc<Run>, Failure> {

@@ -18,13 +18,15 @@ pub(crate) enum Authoring {
     Save,
     Rename,
     Run,
+    Resume,
     Status,
     Delete,
     Cancel,
+    Plan,
 }
 
 impl Authoring {
-    pub(crate) const ALL: [Authoring; 13] = [
+    pub(crate) const ALL: [Authoring; 15] = [
         Authoring::List,
         Authoring::Get,
         Authoring::Validate,
@@ -35,9 +37,11 @@ impl Authoring {
         Authoring::Save,
         Authoring::Rename,
         Authoring::Run,
+        Authoring::Resume,
         Authoring::Status,
         Authoring::Delete,
         Authoring::Cancel,
+        Authoring::Plan,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -52,9 +56,11 @@ impl Authoring {
             Authoring::Save => "workflow_save",
             Authoring::Rename => "workflow_rename",
             Authoring::Run => "workflow_run",
+            Authoring::Resume => "workflow_resume",
             Authoring::Status => "workflow_status",
             Authoring::Delete => "workflow_delete",
             Authoring::Cancel => "workflow_cancel",
+            Authoring::Plan => "workflow_plan",
         }
     }
 
@@ -70,9 +76,11 @@ impl Authoring {
             Authoring::Save => "Save a workflow",
             Authoring::Rename => "Rename a workflow file",
             Authoring::Run => "Run a workflow",
+            Authoring::Resume => "Answer a waiting run",
             Authoring::Status => "Read a run's status",
             Authoring::Delete => "Delete a workflow file",
             Authoring::Cancel => "Cancel a run",
+            Authoring::Plan => "Find workflows for a goal",
         }
     }
 
@@ -92,8 +100,9 @@ impl Authoring {
                 idempotent: false,
                 open_world: false,
             },
-            // A workflow may ingest, aggregate with writes, or call any allowed URL.
-            Authoring::Run => Effects::MAY_CHANGE_REMOTE,
+            // A workflow may ingest, aggregate with writes, or call any allowed URL; an answered
+            // run goes on to do so.
+            Authoring::Run | Authoring::Resume => Effects::MAY_CHANGE_REMOTE,
             Authoring::Delete | Authoring::Cancel => Effects {
                 read_only: false,
                 destructive: true,
@@ -137,6 +146,9 @@ impl Authoring {
             Authoring::Run => {
                 "Run a workflow (workflow_id, or an unsaved definition/content) with inputs, as its w_* tool would: wait (default) returns the output and a step summary; wait false returns the run_id at once (read it with workflow_status, stop it with workflow_cancel)."
             }
+            Authoring::Resume => {
+                "Answer a run that waits for a person (a w_* or workflow_run result with status \"waiting\"): input is the person's answer, an object that satisfies the result's expects; it is checked first and every wrong field reported. The run then goes on and, as its w_* call would, this returns its output, its failure, or the next question when it waits again."
+            }
             Authoring::Status => {
                 "A run's status, each step's state, and its output once finished, by run_id (the server keeps the most recent finished runs)."
             }
@@ -145,6 +157,9 @@ impl Authoring {
             }
             Authoring::Cancel => {
                 "Cancel a running workflow run by its run_id; steps in flight are stopped and reported as cancelled."
+            }
+            Authoring::Plan => {
+                "Rank the workflows of the library for a goal in plain words: the best five with their w_* tool, a score, why they match and the inputs each takes, and the method used to rank them (lexical: BM25 over each workflow's name, description and inputs). Then call the best one's w_* tool with its inputs."
             }
         }
     }
@@ -198,7 +213,19 @@ impl Authoring {
                 }),
                 &[],
             ),
+            Authoring::Resume => (
+                json!({
+                    "run_id": run_id,
+                    "input": {"type": "object", "description": "The person's answer: an object that satisfies the waiting result's expects"},
+                    "step_id": {"type": "string", "description": "The step the answer is for (the waiting result's step_id); the one the run waits at when left out"}
+                }),
+                &["run_id", "input"],
+            ),
             Authoring::Status | Authoring::Cancel => (json!({"run_id": run_id}), &["run_id"]),
+            Authoring::Plan => (
+                json!({"goal": {"type": "string", "minLength": 1, "maxLength": 2000, "description": "What the person wants done, in plain words"}}),
+                &["goal"],
+            ),
             Authoring::Delete => (
                 json!({"workflow_id": workflow_id, "version": version}),
                 &["workflow_id", "version"],
@@ -253,12 +280,23 @@ impl Authoring {
                 json!({"workflow_id": {"type": "string"}, "path": {"type": "string"}, "version": {"type": "string"}, "tool": {"type": ["string", "null"]}}),
                 &["workflow_id", "path", "version"],
             ),
-            Authoring::Run => Some(finished::output_schema()),
+            Authoring::Run | Authoring::Resume => Some(finished::output_schema()),
             Authoring::Status => object(
                 json!({"run_id": {"type": "string"}, "status": {"type": "string"}, "steps": {"type": "object"}, "output": {}}),
                 &["run_id", "status"],
             ),
             Authoring::Delete => object(json!({"deleted": {"type": "string"}}), &["deleted"]),
+            Authoring::Plan => object(
+                json!({
+                    "workflows": {
+                        "type": "array",
+                        "description": "best first: name (the w_* tool), workflow_id, score, why, inputs ({name: {type, required, description}})",
+                        "items": {"type": "object"}
+                    },
+                    "method": {"type": "string", "description": "how they were ranked"}
+                }),
+                &["workflows", "method"],
+            ),
             Authoring::Cancel => object(
                 json!({"run_id": {"type": "string"}, "status": {"type": "string"}}),
                 &["run_id", "status"],
