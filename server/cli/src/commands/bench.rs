@@ -151,6 +151,50 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
     figures.insert("chain503_run_ms".into(), json!(ms(chain_run)));
     figures.insert("chain503_report".into(), json!(report));
 
+    // 1b. The same run journaled to a file, as `vai workflow run` journals every run.
+    let scratch = std::env::temp_dir().join(format!("vai-bench-journal-{}", std::process::id()));
+    let store = vai_workflow::journal::RunStore::open(&scratch)?;
+    let mut times = Vec::new();
+    let mut journal_bytes = 0;
+    for n in 0..iterations {
+        let start = vai_workflow::journal::RunStart {
+            run_id: format!("bench-{n}"),
+            workflow: plan.workflow.name.clone(),
+            definition: workflow.clone(),
+            source: json!({}),
+            inputs: inputs.as_object().cloned().unwrap_or_default(),
+            defaults_override: Default::default(),
+            started_at: 0,
+        };
+        let t = Instant::now();
+        let journal = Arc::new(store.create(&start, u64::MAX / 4)?);
+        let options = RunOptions {
+            inputs: inputs.as_object().cloned().unwrap_or_default(),
+            journal: Some(vai_workflow::exec::durable::JournalAt::new(journal.clone())),
+            ..RunOptions::default()
+        };
+        let result =
+            vai_workflow::run(plan.clone(), registry.clone(), options, Arc::new(NoEvents)).await;
+        journal.end("completed", None);
+        drop(journal);
+        times.push(t.elapsed());
+        if !matches!(&result, Ok(r) if r.status == RunStatus::Completed) {
+            anyhow::bail!("journaled bench run failed");
+        }
+        journal_bytes =
+            std::fs::metadata(store.path().join(format!("bench-{n}.jsonl"))).map_or(0, |m| m.len());
+    }
+    let journaled = median(times);
+    figures.insert("chain503_journaled_run_ms".into(), json!(ms(journaled)));
+    figures.insert(
+        "chain503_journal_mb".into(),
+        json!(journal_bytes as f64 / 1e6),
+    );
+    figures.insert(
+        "chain503_journal_overhead_pct".into(),
+        json!((ms(journaled) / ms(chain_run) - 1.0) * 100.0),
+    );
+
     // 2. The same as a whole process: `vai workflow run <file> --inputs-file <items>`.
     let dir = match &args.write {
         Some(d) => {
@@ -230,12 +274,27 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
     figures.insert("validate_plan_steps".into(), json!(steps));
     figures.insert("validate_plan_ms".into(), json!(ms(median(times))));
 
+    // 5. A 10,000-item forEach interrupted at half, resumed: only the other half runs.
+    let resume = for_each_resume(&registry, &scratch).await?;
+    let _ = std::fs::remove_dir_all(&scratch);
+    for (k, v) in resume {
+        figures.insert(k, v);
+    }
+
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
     } else {
         println!(
             "503-step chain workflow (2,000 items), in process   {:>9.1} ms",
             figures["chain503_run_ms"].as_f64().unwrap_or(0.0)
+        );
+        println!(
+            "the same, journaled to a file ({:.1} MB)               {:>9.1} ms  ({:+.1}%)",
+            figures["chain503_journal_mb"].as_f64().unwrap_or(0.0),
+            figures["chain503_journaled_run_ms"].as_f64().unwrap_or(0.0),
+            figures["chain503_journal_overhead_pct"]
+                .as_f64()
+                .unwrap_or(0.0)
         );
         println!(
             "503-step chain workflow, whole `vai workflow run`    {:>9.1} ms",
@@ -257,9 +316,113 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
             "validate + plan {steps} steps                           {:>9.2} ms",
             figures["validate_plan_ms"].as_f64().unwrap_or(0.0)
         );
+        println!(
+            "10,000-item forEach, whole run, journaled            {:>9.1} ms",
+            figures["foreach10k_full_ms"].as_f64().unwrap_or(0.0)
+        );
+        println!(
+            "the same resumed after half its items, runs {:>5} items {:>6.1} ms",
+            figures["foreach10k_resumed_items_run"]
+                .as_u64()
+                .unwrap_or(0),
+            figures["foreach10k_resume_ms"].as_f64().unwrap_or(0.0)
+        );
         println!("(medians of {iterations} runs; result: {report})");
     }
     Ok(EXIT_OK)
+}
+
+/// Run a 10,000-item `forEach` journaled, cut its journal after half of the items (as a
+/// process killed there leaves it), resume it, and count the items the resumed run made.
+async fn for_each_resume(
+    registry: &Arc<vai_workflow::Registry>,
+    scratch: &std::path::Path,
+) -> anyhow::Result<serde_json::Map<String, Value>> {
+    use vai_workflow::exec::durable::JournalAt;
+    let workflow = json!({"name": "bench: forEach 10,000", "inputs": {"items": {"type": "array"}},
+        "steps": [{"id": "each", "tool": "template", "forEach": "{{ inputs.items }}",
+                   "inputs": {"text": "{{ item.text }} #{{ index }}"}}],
+        "output": "{{ each.output.count }}"});
+    let inputs = json!({"items": items(10_000)});
+    let plan = vai_workflow::compile(&workflow, registry, Mode::Strict)
+        .plan
+        .ok_or_else(|| anyhow::anyhow!("forEach bench workflow invalid"))?;
+    let store = vai_workflow::journal::RunStore::open(scratch)?;
+    let start = |id: &str| vai_workflow::journal::RunStart {
+        run_id: id.into(),
+        workflow: plan.workflow.name.clone(),
+        definition: workflow.clone(),
+        source: json!({}),
+        inputs: inputs.as_object().cloned().unwrap_or_default(),
+        defaults_override: Default::default(),
+        started_at: 0,
+    };
+    let options = |journal: JournalAt, replay| RunOptions {
+        inputs: inputs.as_object().cloned().unwrap_or_default(),
+        journal: Some(journal),
+        replay,
+        ..RunOptions::default()
+    };
+    // The whole run.
+    let journal = Arc::new(store.create(&start("full"), u64::MAX / 4)?);
+    let t = Instant::now();
+    let full = vai_workflow::run(
+        plan.clone(),
+        registry.clone(),
+        options(JournalAt::new(journal.clone()), None),
+        Arc::new(NoEvents),
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let full_ms = ms(t.elapsed());
+    drop(journal);
+    if full.status != RunStatus::Completed {
+        anyhow::bail!("forEach bench run failed");
+    }
+    // Its journal up to the 5,000th item: what a kill at half leaves.
+    let text = std::fs::read_to_string(store.path().join("full.jsonl"))?;
+    let header = json!({"t": "run", "v": vai_workflow::journal::VERSION, "start": start("half")});
+    let mut cut = format!("{header}\n");
+    let mut items_kept = 0;
+    for line in text.lines().skip(1) {
+        if line.contains("\"t\":\"item\"") && items_kept < 5_000 {
+            cut.push_str(line);
+            cut.push('\n');
+            items_kept += 1;
+        }
+    }
+    std::fs::write(store.path().join("half.jsonl"), cut)?;
+    let (state, journal) = store.take("half", u64::MAX / 4)?;
+    let journal = Arc::new(journal);
+    let t = Instant::now();
+    let resumed = vai_workflow::run(
+        plan.clone(),
+        registry.clone(),
+        options(
+            JournalAt::new(journal.clone()),
+            Some(Arc::new(state.recorded)),
+        ),
+        Arc::new(NoEvents),
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let resume_ms = ms(t.elapsed());
+    drop(journal);
+    if resumed.status != RunStatus::Completed || resumed.output != full.output {
+        anyhow::bail!("the resumed forEach did not end as the whole run did");
+    }
+    // Items the resumed run made are the item lines it added to the journal.
+    let after = std::fs::read_to_string(store.path().join("half.jsonl"))?;
+    let items_run = after
+        .lines()
+        .filter(|l| l.contains("\"t\":\"item\""))
+        .count()
+        - items_kept;
+    let mut out = serde_json::Map::new();
+    out.insert("foreach10k_full_ms".into(), json!(full_ms));
+    out.insert("foreach10k_resume_ms".into(), json!(resume_ms));
+    out.insert("foreach10k_resumed_items_run".into(), json!(items_run));
+    Ok(out)
 }
 
 fn ms(d: Duration) -> f64 {

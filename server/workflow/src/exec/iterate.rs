@@ -189,7 +189,20 @@ impl StepTask {
         let mut errors = Vec::new();
         let mut usage = Usage::default();
         let mut backend = None;
+        // Items an earlier run of this step completed are not run again.
+        let done = self
+            .frame
+            .replay
+            .as_ref()
+            .and_then(|r| r.items.get(&self.step().id));
         for (index, item) in items.iter().take(max).enumerate() {
+            if let Some(output) = done.and_then(|d| d.get(&index)) {
+                output_budget.measure(output, 2).map_err(|l| {
+                    LimitError::new(format!("output.results[{}]", results.len()), l).to_string()
+                })?;
+                results.push(output.clone());
+                continue;
+            }
             let index_value = json!(index);
             let locals = [
                 (var, item),
@@ -216,6 +229,13 @@ impl StepTask {
                     })?;
                     if let Some(u) = &out.usage {
                         usage.add(u);
+                    }
+                    if let Some(journal) = &self.frame.journal {
+                        journal.record(Entry::Item {
+                            id: &self.step().id,
+                            index,
+                            output: &out.output,
+                        });
                     }
                     backend = backend.or(out.backend);
                     results.push(out.output);

@@ -470,3 +470,39 @@ async fn a_resumed_for_each_runs_only_the_items_not_yet_done() {
     assert_eq!(result.output, Some(json!(10)));
     assert_eq!(calls.load(Ordering::SeqCst), 5);
 }
+
+#[tokio::test]
+async fn a_resumed_loop_runs_only_the_items_not_yet_done() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let reg = counting(calls.clone());
+    let wf = json!({"name": "w", "steps": [
+        {"id": "each", "tool": "loop", "inputs": {"items": [1, 2, 3, 4, 5, 6], "as": "n",
+            "step": {"tool": "counted", "inputs": {"x": "{{ n }}"}}}}
+    ], "output": "{{ each.output.iterations }}"});
+    let plan = plan_of(&wf, &reg, &Library(HashMap::new()));
+    let memory = Arc::new(Memory(Mutex::new(Vec::new())));
+    let mut recorded = Recorded::default();
+    let done: HashMap<usize, Value> = (0..3).map(|i| (i, json!({"x": i + 1}))).collect();
+    recorded.items.insert("each".into(), done);
+    let (result, _) = go(
+        &plan,
+        &reg,
+        RunOptions {
+            journal: Some(JournalAt::new(memory.clone())),
+            replay: Some(Arc::new(recorded)),
+            ..RunOptions::default()
+        },
+    )
+    .await;
+    assert_eq!(result.status, RunStatus::Completed);
+    assert_eq!(result.output, Some(json!(6)));
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
+    let journaled_items = memory
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l["t"] == "item")
+        .count();
+    assert_eq!(journaled_items, 3, "only the items run now are journaled");
+}
