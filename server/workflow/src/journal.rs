@@ -385,6 +385,9 @@ fn fold(state: &mut JournalState, line: &Value) -> Result<(), String> {
 pub struct RunInfo {
     pub run_id: String,
     pub workflow: String,
+    /// The playground library id the run's workflow came from, when it says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workflow_id: Option<String>,
     /// `running`, `waiting`, `interrupted`, `completed`, `failed`, `cancelled`, or `unreadable`.
     pub status: String,
     pub started_at: u64,
@@ -477,6 +480,12 @@ impl RunStore {
                 RunInfo {
                     run_id: id.to_string(),
                     workflow: state.start.workflow.clone(),
+                    workflow_id: state
+                        .start
+                        .source
+                        .get("workflowId")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
                     status,
                     started_at: state.start.started_at,
                     ended_at: state.end.as_ref().map(|e| e.ended_at),
@@ -488,6 +497,7 @@ impl RunStore {
             Err(e) => RunInfo {
                 run_id: id.to_string(),
                 workflow: String::new(),
+                workflow_id: None,
                 status: "unreadable".into(),
                 started_at: 0,
                 ended_at: None,

@@ -127,6 +127,7 @@ export function createApi(onDenied: () => void = () => {}) {
     resumeRun: (runId: string, body: Resume) => call<ResumeAccepted>('POST', `/api/runs/${enc(runId)}/resume`, body),
     /** The answer to the `yield` step a waiting run waits at; the run goes on on the socket. */
     submitRunInput: (runId: string, body: RunInput) => call<InputAccepted>('POST', `/api/runs/${enc(runId)}/input`, body),
+    continueRun: (runId: string) => call<InputAccepted>('POST', `/api/runs/${enc(runId)}/continue`),
     runOutput: (runId: string) => call<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
     stepOutput: (runId: string, stepId: string) => call<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
     // The builder's routes (builder-api.md §3).

@@ -86,12 +86,16 @@ export function createOpenActions(app: App): OpenActions {
     if (hasDraft(key)) void app.editing.start({ kind: 'current' })
   }
 
-  /** After a reload (or in a second tab), picks up a run of this workflow that is still going. */
+  /**
+   * After a reload (or in a second tab, or a restart of the server), picks up a run of this
+   * workflow that is still going, waits for an answer, or was interrupted.
+   */
   async function followRunningRun(mine: number): Promise<void> {
     try {
       const { runs } = await api.listRuns()
       if (mine !== generation) return
-      const running = runs.find((r) => r.status === 'running' && r.workflowId === workflow().current?.id)
+      const goesOn = (r: (typeof runs)[number]) => r.status === 'running' || r.status === 'waiting' || r.status === 'interrupted'
+      const running = runs.find((r) => goesOn(r) && r.workflowId === workflow().current?.id)
       if (running) app.runs.adopt(running)
     } catch {
       // Only a convenience: the run bar still works.

@@ -71,3 +71,38 @@ describe('runs.answer', () => {
     expect(follow).not.toHaveBeenCalled()
   })
 })
+
+describe('runs.continueRun', () => {
+  it('asks the server to take the interrupted run up, then follows it', async () => {
+    const app = createApp()
+    app.stores.run.getState().begin('r1')
+    const follow = vi.spyOn(app.socket, 'follow')
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ runId: 'r1', status: 'running' }), { status: 202 }))
+    globalThis.fetch = fetchMock as unknown as typeof fetch
+    await app.runs.continueRun('r1')
+    expect(fetchMock).toHaveBeenCalledWith('/api/runs/r1/continue', expect.objectContaining({ method: 'POST' }))
+    expect(follow).toHaveBeenCalledWith('r1')
+  })
+
+  it('says why when the run cannot be continued', async () => {
+    const app = createApp()
+    app.stores.run.getState().begin('r1')
+    const refusal = { error: { code: 'CONFLICT', message: 'run "r1" cannot be resumed: it already ended (completed)' } }
+    globalThis.fetch = vi.fn(async () => new Response(JSON.stringify(refusal), { status: 409 })) as unknown as typeof fetch
+    await app.runs.continueRun('r1')
+    expect(app.stores.run.getState().startError).toContain('it already ended')
+  })
+})
+
+describe('runs.adopt', () => {
+  it('follows a run of the open workflow that waits or was interrupted, not one that ended', () => {
+    const app = createApp()
+    app.stores.workflow.setState({ current: { id: 'file:a.vai-workflow.json' } } as never)
+    const follow = vi.spyOn(app.socket, 'follow')
+    const summary = { runId: 'r9', workflow: 'A', workflowId: 'file:a.vai-workflow.json', startedAt: 0 }
+    app.runs.adopt({ ...summary, status: 'completed' })
+    expect(follow).not.toHaveBeenCalled()
+    app.runs.adopt({ ...summary, status: 'waiting' })
+    expect(follow).toHaveBeenCalledWith('r9')
+  })
+})

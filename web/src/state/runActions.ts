@@ -23,9 +23,12 @@ export interface RunActions {
    * (INVALID_ANSWER, NOT_WAITING) for the form to show.
    */
   answer(runId: string, body: RunInput): Promise<void>
+  /** Takes up an interrupted run (its process died) where its journal left it. */
+  continueRun(runId: string): Promise<void>
   /**
-   * Follows a run started elsewhere (another tab, or before a reload) when it belongs to the
-   * open workflow and nothing else is being followed.
+   * Follows a run started elsewhere (another tab, or before a reload, or a run an earlier
+   * server left waiting or interrupted) when it belongs to the open workflow and nothing else
+   * is being followed.
    */
   adopt(run: RunSummary): void
   /**
@@ -78,10 +81,20 @@ export function createRunActions({ stores, api, socket }: AppCore): RunActions {
       if (runs().runId === runId) socket.follow(runId)
     },
 
+    continueRun: async (runId) => {
+      try {
+        await api.continueRun(runId)
+        if (runs().runId === runId) socket.follow(runId)
+      } catch (e) {
+        runs().setStart({ startError: `Could not continue: ${errorInfo(e).message}` })
+      }
+    },
+
     adopt: (run) => {
       const { current } = workflow()
       const followed = runs()
-      if (run.status !== 'running' || !current?.id || run.workflowId !== current.id) return
+      const goesOn = run.status === 'running' || run.status === 'waiting' || run.status === 'interrupted'
+      if (!goesOn || !current?.id || run.workflowId !== current.id) return
       if (followed.starting || followed.status === 'running' || followed.runId === run.runId) return
       followed.begin(run.runId, run.workflowId)
       socket.follow(run.runId)

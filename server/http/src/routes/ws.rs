@@ -145,6 +145,15 @@ where
                                 }
                                 None
                             }
+                            // A run saved as waiting or interrupted by an earlier server: its
+                            // snapshot; an answer or a continue takes it up, and the client
+                            // subscribes again.
+                            None if let Some(snapshot) = runs.saved_snapshot(&run_id) => {
+                                if send(&mut write, &ServerMessage::Snapshot { run: Box::new(snapshot) }).await.is_err() {
+                                    break;
+                                }
+                                None
+                            }
                             None => {
                                 let quoted = clip(&run_id, QUOTE_LIMIT);
                                 Some(ServerMessage::Error {

@@ -600,7 +600,7 @@ impl RunManager {
             },
             run_id: r.run_id,
             workflow: r.workflow,
-            workflow_id: None,
+            workflow_id: r.workflow_id,
             started_at: r.started_at,
             duration_ms: None,
         }));
