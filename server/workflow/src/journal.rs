@@ -6,13 +6,12 @@
 //! Reading a journal folds it back into `Recorded`, which a resumed run replays.
 
 use crate::exec::durable::{Entry, Journal, Recorded, RecordedStep, UndoCall};
-use crate::fsutil::{Dir, FileError};
+use crate::fsutil::{Dir, FileError, FileMode, OverLink};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::fs::File;
 use std::io::Write;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The journal format's version; a journal of another version is reported, never resumed.
@@ -25,6 +24,8 @@ pub const MAX_JOURNAL_BYTES: u64 = 512 * 1024 * 1024;
 pub const KEEP_FINISHED: usize = 200;
 /// Age after which a finished run's journal is pruned.
 pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
+/// Most bytes the journals of finished runs may take together; the oldest go first.
+pub const KEEP_FINISHED_BYTES: u64 = 512 * 1024 * 1024;
 
 /// What a journal starts with: enough to run the workflow again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,6 +68,43 @@ pub struct WaitRecord {
     pub deadline_ms: Option<u64>,
 }
 
+/// A run's summary beside its journal (`<id>.meta.json`): what listing and pruning read, so
+/// they never read a journal whole. Rewritten (atomically) when the run starts, waits, is
+/// answered and ends; a run whose process died keeps the last one written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    pub run_id: String,
+    pub workflow: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workflow_id: Option<String>,
+    pub started_at: u64,
+    /// Top-level steps completed when it was written.
+    pub completed_steps: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<WaitRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<RunEnd>,
+}
+
+impl Meta {
+    fn of(start: &RunStart) -> Self {
+        Self {
+            run_id: start.run_id.clone(),
+            workflow: start.workflow.clone(),
+            workflow_id: start
+                .source
+                .get("workflowId")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            started_at: start.started_at,
+            completed_steps: 0,
+            waiting: None,
+            end: None,
+        }
+    }
+}
+
 /// A journal read back.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JournalState {
@@ -91,7 +129,8 @@ pub fn now_ms() -> u64 {
 /// One journal line for `entry` at `at`.
 pub fn entry_line(at: &[String], entry: Entry<'_>) -> Value {
     match entry {
-        Entry::Step { id, output, undo } => {
+        Entry::Step { id, entry, undo } => {
+            let output = entry.get("output").unwrap_or(&Value::Null);
             json!({"t": "step", "at": at, "id": id, "output": output, "undo": undo})
         }
         Entry::Failed { id, error } => json!({"t": "failed", "at": at, "id": id, "error": error}),
@@ -111,50 +150,121 @@ pub fn entry_line(at: &[String], entry: Entry<'_>) -> Value {
     }
 }
 
-/// A journal file being written. Each entry is one `write` of one line (so a killed process
-/// leaves at most a torn last line, which reading ignores); waits and the end are also synced
-/// to disk. Past its byte budget it writes one `truncated` line and nothing more.
+/// A journal file being written. Entries go to a writer thread, which serialises each as one
+/// line (a step's output straight from the run's context, never copied) and writes them in
+/// order, flushing whenever it has caught up — so the run does not wait for its journal, and a
+/// killed process leaves at most a torn last line, which reading ignores. Waits, answers and
+/// the end are synced to disk before they return. Past its byte budget the journal writes one
+/// `truncated` line and nothing more.
 pub struct FileJournal {
-    file: Mutex<File>,
-    written: AtomicU64,
-    limit: u64,
-    full: AtomicBool,
+    tx: Mutex<Option<mpsc::Sender<Job>>>,
+    writer: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The run's summary, and the directory it is written to.
+    meta: Mutex<Meta>,
+    dir: Arc<Dir>,
+}
+
+/// One line for the writer thread, and whether to sync it.
+enum Job {
+    Line(Line),
+    /// Flush, sync, and say so.
+    Sync(mpsc::Sender<()>),
+}
+
+/// A line, owned, to be serialised on the writer thread.
+enum Line {
+    /// A completed step: `entry` is its context entry (`{output}`).
+    Step {
+        at: Vec<String>,
+        id: String,
+        entry: Arc<Value>,
+        undo: Option<UndoCall>,
+    },
+    Value(Value),
+}
+
+/// A completed step's line as written.
+#[derive(Serialize)]
+struct StepLine<'a> {
+    t: &'static str,
+    at: &'a [String],
+    id: &'a str,
+    output: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    undo: Option<&'a UndoCall>,
+}
+
+impl Line {
+    fn write(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        static NULL: Value = Value::Null;
+        match self {
+            Line::Step {
+                at,
+                id,
+                entry,
+                undo,
+            } => serde_json::to_writer(
+                &mut *out,
+                &StepLine {
+                    t: "step",
+                    at,
+                    id,
+                    output: entry.get("output").unwrap_or(&NULL),
+                    undo: undo.as_ref(),
+                },
+            ),
+            Line::Value(v) => serde_json::to_writer(&mut *out, v),
+        }
+    }
 }
 
 impl FileJournal {
-    fn new(file: File, written: u64, limit: u64) -> Self {
+    fn new(file: File, written: u64, limit: u64, meta: Meta, dir: Arc<Dir>) -> Self {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let writer = std::thread::Builder::new()
+            .name("vai-journal".into())
+            .spawn(move || write_lines(file, written, limit, &rx))
+            .ok();
         Self {
-            file: Mutex::new(file),
-            written: AtomicU64::new(written),
-            limit,
-            full: AtomicBool::new(false),
+            tx: Mutex::new(Some(tx)),
+            writer: Mutex::new(writer),
+            meta: Mutex::new(meta),
+            dir,
+        }
+    }
+
+    /// Change the summary and write it beside the journal.
+    fn update_meta(&self, change: impl FnOnce(&mut Meta)) {
+        let mut meta = self.meta.lock().unwrap_or_else(|e| e.into_inner());
+        change(&mut meta);
+        if let Ok(bytes) = serde_json::to_vec(&*meta) {
+            let _ = self.dir.write(
+                &meta_name(&meta.run_id),
+                &bytes,
+                FileMode::Exactly(crate::fsutil::PRIVATE_FILE),
+                OverLink::Replace,
+            );
+        }
+    }
+
+    fn send(&self, line: Line, sync: bool) {
+        let tx = self.tx.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(tx) = tx.as_ref() else {
+            return;
+        };
+        if sync {
+            let (done, wait) = mpsc::channel();
+            if tx.send(Job::Line(line)).is_ok() && tx.send(Job::Sync(done)).is_ok() {
+                let _ = wait.recv();
+            }
+        } else {
+            let _ = tx.send(Job::Line(line));
         }
     }
 
     /// Append `line` (a JSON object); `sync` makes it durable before returning.
     pub fn append(&self, line: &Value, sync: bool) {
-        if self.full.load(Ordering::Relaxed) {
-            return;
-        }
-        let Ok(mut bytes) = serde_json::to_vec(line) else {
-            return;
-        };
-        bytes.push(b'\n');
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        let used = self.written.load(Ordering::Relaxed);
-        if used + bytes.len() as u64 > self.limit {
-            self.full.store(true, Ordering::Relaxed);
-            let _ = file.write_all(b"{\"t\":\"truncated\"}\n");
-            let _ = file.sync_data();
-            return;
-        }
-        if file.write_all(&bytes).is_ok() {
-            self.written
-                .fetch_add(bytes.len() as u64, Ordering::Relaxed);
-        }
-        if sync {
-            let _ = file.sync_data();
-        }
+        self.send(Line::Value(line.clone()), sync);
     }
 
     /// Record an answer to the `yield` `step_id` within `within`.
@@ -163,6 +273,7 @@ impl FileJournal {
             &json!({"t": "answer", "at": within, "id": step_id, "value": value, "atMs": now_ms()}),
             true,
         );
+        self.update_meta(|m| m.waiting = None);
     }
 
     /// Record that a process took the run up again.
@@ -178,13 +289,97 @@ impl FileJournal {
             ended_at: now_ms(),
         };
         self.append(&json!({"t": "end", "end": end}), true);
+        self.update_meta(|m| {
+            m.waiting = None;
+            m.end = Some(end);
+        });
     }
+}
+
+/// Everything sent is written before the file (and its lock) is let go.
+impl Drop for FileJournal {
+    fn drop(&mut self) {
+        drop(self.tx.lock().unwrap_or_else(|e| e.into_inner()).take());
+        if let Some(writer) = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+/// The writer thread: lines in order, flushed whenever no more are waiting.
+fn write_lines(file: File, mut written: u64, limit: u64, rx: &mpsc::Receiver<Job>) {
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut line = Vec::new();
+    let mut full = false;
+    while let Ok(job) = rx.recv() {
+        let mut next = Some(job);
+        while let Some(job) = next.take() {
+            match job {
+                Job::Line(l) if !full => {
+                    line.clear();
+                    if l.write(&mut line).is_err() {
+                        continue;
+                    }
+                    line.push(b'\n');
+                    if written + line.len() as u64 > limit {
+                        full = true;
+                        let _ = out.write_all(b"{\"t\":\"truncated\"}\n");
+                    } else if out.write_all(&line).is_ok() {
+                        written += line.len() as u64;
+                    }
+                }
+                Job::Line(_) => {}
+                Job::Sync(done) => {
+                    let _ = out.flush();
+                    let _ = out.get_ref().sync_data();
+                    let _ = done.send(());
+                }
+            }
+            next = rx.try_recv().ok();
+        }
+        let _ = out.flush();
+    }
+    let _ = out.flush();
 }
 
 impl Journal for FileJournal {
     fn record(&self, at: &[String], entry: Entry<'_>) {
-        let sync = matches!(entry, Entry::Waiting { .. });
-        self.append(&entry_line(at, entry), sync);
+        match entry {
+            Entry::Step { id, entry, undo } => {
+                if at.is_empty() {
+                    self.meta
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .completed_steps += 1;
+                }
+                self.send(
+                    Line::Step {
+                        at: at.to_vec(),
+                        id: id.to_string(),
+                        entry: entry.clone(),
+                        undo: undo.cloned(),
+                    },
+                    false,
+                );
+            }
+            Entry::Waiting {
+                id,
+                message,
+                expects,
+                deadline_ms,
+            } => {
+                self.send(Line::Value(entry_line(at, entry)), true);
+                let waiting = WaitRecord {
+                    within: at.to_vec(),
+                    step_id: id.to_string(),
+                    message: message.to_string(),
+                    expects: expects.clone(),
+                    deadline_ms,
+                };
+                self.update_meta(|m| m.waiting = Some(waiting));
+            }
+            other => self.send(Line::Value(entry_line(at, other)), false),
+        }
     }
 }
 
@@ -403,14 +598,14 @@ pub struct RunInfo {
 
 /// The `runs/` directory of the data directory.
 pub struct RunStore {
-    dir: Dir,
+    dir: Arc<Dir>,
 }
 
 impl RunStore {
     /// Open (creating, owner-only) `runs/` in `data_dir`.
     pub fn open(data_dir: &std::path::Path) -> Result<Self, JournalError> {
         let dir = Dir::create_private(&data_dir.join("runs"))?;
-        Ok(Self { dir })
+        Ok(Self { dir: Arc::new(dir) })
     }
 
     pub fn path(&self) -> &std::path::Path {
@@ -424,8 +619,9 @@ impl RunStore {
         let name = file_name(&start.run_id)?;
         let file = self.dir.create_new(&name)?;
         lock(&file).map_err(|_| JournalError::Busy(start.run_id.clone()))?;
-        let journal = FileJournal::new(file, 0, limit.max(4096));
+        let journal = FileJournal::new(file, 0, limit.max(4096), Meta::of(start), self.dir.clone());
         journal.append(&json!({"t": "run", "v": VERSION, "start": start}), true);
+        journal.update_meta(|_| {});
         Ok(journal)
     }
 
@@ -439,10 +635,20 @@ impl RunStore {
         lock(&file).map_err(|_| JournalError::Busy(id.to_string()))?;
         let state = self.read(id)?;
         let written = file.metadata().map(|m| m.len()).unwrap_or(0);
-        Ok((
-            state,
-            FileJournal::new(file, written, limit.max(written + 4096)),
-        ))
+        let meta = Meta {
+            completed_steps: state.completed,
+            waiting: state.waiting.clone(),
+            end: state.end.clone(),
+            ..Meta::of(&state.start)
+        };
+        let journal = FileJournal::new(
+            file,
+            written,
+            limit.max(written + 4096),
+            meta,
+            self.dir.clone(),
+        );
+        Ok((state, journal))
     }
 
     /// Read run `id`'s journal (without taking it).
@@ -466,8 +672,53 @@ impl RunStore {
         out
     }
 
-    /// What run `id` is now.
+    /// Run `id`'s summary, when it has one.
+    fn meta(&self, id: &str) -> Option<Meta> {
+        if !valid_id(id) {
+            return None;
+        }
+        let bytes = self.dir.read(&meta_name(id), 1 << 20).ok()??;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// What run `id` is now. A finished run is described by its summary alone; one that did not
+    /// finish is read whole (to count what a process that died completed).
     pub fn info(&self, id: &str) -> RunInfo {
+        if let Some(meta) = self.meta(id)
+            && let Some(end) = &meta.end
+        {
+            return RunInfo {
+                run_id: id.to_string(),
+                workflow: meta.workflow.clone(),
+                workflow_id: meta.workflow_id.clone(),
+                status: end.status.clone(),
+                started_at: meta.started_at,
+                ended_at: Some(end.ended_at),
+                error: end.error.clone(),
+                completed_steps: meta.completed_steps,
+                waiting: None,
+            };
+        }
+        if self.is_held(id)
+            && let Some(meta) = self.meta(id)
+        {
+            // Being written by a process right now: its summary, not a read of a growing file.
+            return RunInfo {
+                run_id: id.to_string(),
+                workflow: meta.workflow,
+                workflow_id: meta.workflow_id,
+                status: if meta.waiting.is_some() {
+                    "waiting".into()
+                } else {
+                    "running".into()
+                },
+                started_at: meta.started_at,
+                ended_at: None,
+                error: None,
+                completed_steps: meta.completed_steps,
+                waiting: meta.waiting,
+            };
+        }
         match self.read(id) {
             Ok(state) => {
                 let held = self.is_held(id);
@@ -536,29 +787,52 @@ impl RunStore {
         }
     }
 
-    /// Remove finished runs beyond the newest `keep` and those older than `max_age`. Waiting
-    /// and interrupted runs are kept: someone may still take them up.
+    /// Remove finished runs beyond the newest `keep`, those older than `max_age`, and the
+    /// oldest once the finished ones take more than [`KEEP_FINISHED_BYTES`]. Waiting and
+    /// interrupted runs are kept: someone may still take them up.
     pub fn prune(&self, keep: usize, max_age: Duration) {
         let now = now_ms();
+        let sizes: std::collections::HashMap<String, u64> = self
+            .dir
+            .entries()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| (e.name, e.len))
+            .collect();
         let mut finished: Vec<(String, u64)> = self
             .ids()
             .into_iter()
             .filter_map(|id| {
-                let state = self.read(&id).ok()?;
-                let end = state.end?;
+                let end = match self.meta(&id) {
+                    Some(meta) => meta.end?,
+                    None => self.read(&id).ok()?.end?,
+                };
                 Some((id, end.ended_at))
             })
             .collect();
         finished.sort_by_key(|f| std::cmp::Reverse(f.1));
+        let mut bytes = 0;
         for (n, (id, ended)) in finished.iter().enumerate() {
             let old = now.saturating_sub(*ended) > max_age.as_millis() as u64;
-            if (n >= keep || old)
+            bytes += file_name(id)
+                .ok()
+                .and_then(|name| sizes.get(&name))
+                .copied()
+                .unwrap_or(0);
+            // The newest finished run stays, whatever its size.
+            if (n >= keep || old || (n > 0 && bytes > KEEP_FINISHED_BYTES))
                 && let Ok(name) = file_name(id)
             {
                 let _ = self.dir.remove(&name);
+                let _ = self.dir.remove(&meta_name(id));
             }
         }
     }
+}
+
+/// The summary's file name of run `id` (a valid id).
+fn meta_name(id: &str) -> String {
+    format!("{id}.meta.json")
 }
 
 /// Take the exclusive lock on a journal without waiting.

@@ -144,7 +144,7 @@ async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_compl
         &[],
         Entry::Step {
             id: "a",
-            output: &json!({"text": "from the journal"}),
+            entry: &std::sync::Arc::new(json!({"output": {"text": "from the journal"}})),
             undo: None,
         },
     );

@@ -20,10 +20,11 @@ pub trait Journal: Send + Sync {
 /// One thing a run did, as journaled.
 #[derive(Debug, Clone, Copy)]
 pub enum Entry<'a> {
-    /// A step completed with `output`; `undo` is its compensation, resolved.
+    /// A step completed; `entry` is its context entry (`{output}`), shared, and `undo` its
+    /// compensation, resolved.
     Step {
         id: &'a str,
-        output: &'a Value,
+        entry: &'a Arc<Value>,
         undo: Option<&'a UndoCall>,
     },
     /// A step failed and the run went on (`continueOnError`).

@@ -112,8 +112,8 @@ impl Ledger {
 
     /// Record how step `i`'s task ended: its output, once the run's budget has room for it, or
     /// its error (masked), which only a step that continues on error leaves in the context.
-    /// Returns the error when the step failed.
-    pub(super) fn finished(&mut self, i: usize, finished: Finished) -> Result<(), String> {
+    /// Returns the output's size as JSON, or the error when the step failed.
+    pub(super) fn finished(&mut self, i: usize, finished: Finished) -> Result<u64, String> {
         let step = &self.plan.steps[i];
         let duration_ms = finished.duration.as_millis() as u64;
         self.records[i].duration_ms = duration_ms;
@@ -128,6 +128,7 @@ impl Ledger {
         let inputs = finished.inputs;
         match result {
             Ok(success) => {
+                let bytes = success.bytes;
                 if let Some(u) = &success.usage {
                     self.usage.add(u);
                 }
@@ -149,7 +150,7 @@ impl Ledger {
                     entry,
                     inputs,
                 });
-                Ok(())
+                Ok(bytes)
             }
             Err(error) => {
                 // A provider may have echoed a key; nothing downstream (events, the context,

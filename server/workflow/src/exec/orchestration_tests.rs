@@ -506,3 +506,57 @@ async fn a_resumed_loop_runs_only_the_items_not_yet_done() {
         .count();
     assert_eq!(journaled_items, 3, "only the items run now are journaled");
 }
+
+#[tokio::test]
+async fn a_large_output_of_a_pure_step_is_recomputed_on_resume_not_journaled() {
+    // `echo` is declared pure by the test registry, `counted` is not.
+    let calls = Arc::new(AtomicUsize::new(0));
+    let mut reg = counting(calls.clone());
+    let mut pure = FnTool::new("pure", &[], |inputs| Ok(Value::Object(inputs)));
+    pure.spec_mut().effects = crate::tool::Effects::PURE;
+    reg.register(Arc::new(pure));
+    let wf = json!({"name": "w", "inputs": {"big": {"type": "string"}}, "steps": [
+        {"id": "small", "tool": "pure", "inputs": {"n": 1}},
+        {"id": "large", "tool": "pure", "inputs": {"text": "{{ inputs.big }}"}},
+        {"id": "paid", "tool": "counted", "inputs": {"len": "{{ large.output.text.length }}", "n": "{{ small.output.n }}"}}
+    ], "output": "{{ paid.output.len }}"});
+    let plan = plan_of(&wf, &reg, &Library(HashMap::new()));
+    let memory = Arc::new(Memory(Mutex::new(Vec::new())));
+    let inputs = json!({"big": "x".repeat(100_000)})
+        .as_object()
+        .cloned()
+        .unwrap();
+    let (first, _) = go(
+        &plan,
+        &reg,
+        RunOptions {
+            inputs: inputs.clone(),
+            journal: Some(JournalAt::new(memory.clone())),
+            ..RunOptions::default()
+        },
+    )
+    .await;
+    assert_eq!(first.status, RunStatus::Completed);
+    let journaled: Vec<String> = memory
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l["t"] == "step")
+        .map(|l| l["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(journaled, ["small", "paid"]);
+    // Resumed from that journal: `large` is computed again, `paid` is not called again.
+    let (again, _) = go(
+        &plan,
+        &reg,
+        RunOptions {
+            inputs,
+            replay: Some(Arc::new(memory.recorded(&[]))),
+            ..RunOptions::default()
+        },
+    )
+    .await;
+    assert_eq!(again.output, Some(json!(100_000)));
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+}

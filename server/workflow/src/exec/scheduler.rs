@@ -20,13 +20,16 @@ use crate::compile::{Plan, StepKind};
 use crate::events::{EventSink, RunEvent};
 use crate::limits::{Budget, LimitError, Limits};
 use crate::scope::Context;
-use crate::tool::{Registry, ToolOutput};
+use crate::tool::{ApiCalls, Effects, Registry, ToolOutput};
 use serde_json::Value;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
+
+/// Outputs of pure steps larger than this are computed again on resume rather than journaled.
+const RECOMPUTE_OVER_BYTES: u64 = 64 * 1024;
 
 /// One run of a plan: it takes the steps the walk hands out as they become ready, skips, pauses
 /// before or launches each, and records and reports what each one did.
@@ -433,7 +436,8 @@ impl Scheduler {
         }
         let replayed = finished.replayed;
         let child_undo = std::mem::take(&mut finished.undo);
-        if let Err(error) = self.ledger.finished(i, finished) {
+        let finished = self.ledger.finished(i, finished);
+        if let Err(error) = finished {
             let step = &self.plan.steps[i];
             if !step.continue_on_error {
                 self.walk.stop(i);
@@ -449,8 +453,8 @@ impl Scheduler {
                 });
             }
             self.skip_branches(i, "failed");
-        } else {
-            self.completed(i, child_undo, replayed)?;
+        } else if let Ok(bytes) = finished {
+            self.completed(i, child_undo, replayed, bytes)?;
         }
         self.done(i);
         Ok(())
@@ -458,7 +462,13 @@ impl Scheduler {
 
     /// Step `i` completed: what undoes it is kept (its child runs' compensations, then its
     /// own, resolved now over what it read and its output), and the journal is told.
-    fn completed(&mut self, i: usize, child_undo: Vec<Undo>, replayed: bool) -> Result<(), Stop> {
+    fn completed(
+        &mut self,
+        i: usize,
+        child_undo: Vec<Undo>,
+        replayed: bool,
+        bytes: u64,
+    ) -> Result<(), Stop> {
         let step = &self.plan.steps[i];
         if !child_undo.is_empty() {
             self.undo.push(Undo::Child {
@@ -495,16 +505,21 @@ impl Scheduler {
             });
             call = Some(undo);
         }
-        if !replayed && let Some(journal) = &self.frame.journal {
-            static NULL: Value = Value::Null;
-            let entry = self.ledger.context().get_arc(&step.id);
-            let output = entry
-                .as_ref()
-                .and_then(|e| e.get("output"))
-                .unwrap_or(&NULL);
+        // A large output of a step that only computes on its inputs is not journaled: a resumed
+        // run computes it again from the same inputs, paying nothing and changing nothing.
+        let recomputable = call.is_none()
+            && bytes > RECOMPUTE_OVER_BYTES
+            && self.registry.spec(&step.tool).is_some_and(|spec| {
+                spec.effects == Effects::PURE && spec.api_calls == ApiCalls::NONE
+            });
+        if !replayed
+            && !recomputable
+            && let Some(journal) = &self.frame.journal
+            && let Some(entry) = self.ledger.context().get_arc(&step.id)
+        {
             journal.record(Entry::Step {
                 id: &step.id,
-                output,
+                entry,
                 undo: call.as_ref(),
             });
         }

@@ -3,7 +3,12 @@
 
 use super::*;
 use crate::exec::durable::Journal;
-use serde_json::json;
+use serde_json::{Value, json};
+
+/// A step's context entry holding `output`.
+fn entry(output: Value) -> Arc<Value> {
+    Arc::new(json!({ "output": output }))
+}
 
 fn start(id: &str) -> RunStart {
     RunStart {
@@ -27,7 +32,7 @@ fn entries_fold_back_into_what_a_resume_replays() {
         &[],
         Entry::Step {
             id: "a",
-            output: &out,
+            entry: &entry(out.clone()),
             undo: None,
         },
     );
@@ -53,7 +58,7 @@ fn entries_fold_back_into_what_a_resume_replays() {
         store.take("r1", 1 << 20),
         Err(JournalError::Busy(_))
     ));
-    assert_eq!(store.info("r1").status, "running");
+    assert_eq!(store.info("r1").status, "waiting");
     drop(journal);
     let info = store.info("r1");
     assert_eq!(info.status, "waiting");
@@ -92,7 +97,7 @@ fn a_run_nobody_holds_that_never_ended_was_interrupted() {
         &[],
         Entry::Step {
             id: "a",
-            output: &json!(1),
+            entry: &entry(json!(1)),
             undo: None,
         },
     );
@@ -111,7 +116,7 @@ fn past_its_budget_a_journal_says_so_and_stops() {
         &[],
         Entry::Step {
             id: "a",
-            output: &big,
+            entry: &entry(big),
             undo: None,
         },
     );
