@@ -328,3 +328,29 @@ fn a_run_held_by_another_process_is_not_resumed_twice() {
     assert!(child.wait().unwrap().success());
     assert_eq!(fake.count("/slow"), 1);
 }
+
+#[test]
+fn in_a_terminal_a_yield_asks_each_field_and_the_run_goes_on() {
+    let dir = scratch("runs-terminal");
+    std::fs::write(dir.join("approve.vai-workflow.json"), APPROVE).unwrap();
+    let mut command = vai_command(&dir);
+    command.env("VAI_DATA_DIR", dir.join("data"));
+    let Some(mut term) =
+        crate::terminal::Terminal::start(&command, "workflow run approve.vai-workflow.json")
+    else {
+        return;
+    };
+    let asked = term.wait_for("approved (y/n): ");
+    assert!(asked.contains("Book the flight to Oslo?"), "{asked}");
+    term.type_keys(b"maybe\n");
+    term.wait_for("approved must be a boolean");
+    term.wait_for("approved (y/n): ");
+    term.type_keys(b"y\n");
+    term.wait_for("seats (integer, optional): ");
+    term.type_keys(b"9\n");
+    term.wait_for("seats must be at most 4");
+    term.type_keys(b"2\n");
+    let (code, seen) = term.finish();
+    assert_eq!(code, Some(0), "{seen}");
+    assert!(seen.contains("approved=true seats=2"), "{seen}");
+}
