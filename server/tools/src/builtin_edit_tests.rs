@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use vai_workflow::edit::{INPUTS_NODE, ReferenceKind, Renames, references, rewrite};
 use vai_workflow::rules::RESERVED_IDS;
-use vai_workflow::{Mode, Registry, compile};
+use vai_workflow::{Children, Compiled, Mode, Registry, compile_with};
 
 /// Every built-in and example, by file name.
 fn shipped() -> Vec<(String, Value)> {
@@ -31,6 +31,22 @@ fn shipped() -> Vec<(String, Value)> {
     }
     assert!(out.len() >= 10, "found only {} workflows", out.len());
     out
+}
+
+/// The shipped workflows as the library finds them: `workflow` steps call them by name.
+struct Shipped;
+
+impl Children for Shipped {
+    fn load(&self, name: &str) -> Result<(String, Value), String> {
+        shipped()
+            .into_iter()
+            .find(|(file, _)| file.strip_suffix(".json") == Some(name))
+            .ok_or_else(|| format!("no shipped workflow \"{name}\""))
+    }
+}
+
+fn compile(doc: &Value, registry: &Registry, mode: Mode) -> Compiled {
+    compile_with(doc, registry, mode, &Shipped, "")
 }
 
 /// Step → step dependencies (`from` runs first) as the references describe them.

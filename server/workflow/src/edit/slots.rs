@@ -44,7 +44,7 @@ pub(crate) fn slots<'a>(definition: &'a Value, registry: &Registry) -> Vec<Slot<
                 continue;
             };
             let id = step.get("id").and_then(Value::as_str);
-            for key in ["condition", "forEach", "dependsOn", "inputs"] {
+            for key in ["condition", "forEach", "dependsOn", "inputs", "compensate"] {
                 if let Some(value) = step.get(key) {
                     let mut path = vec![key.to_string()];
                     leaves(value, &mut path, &mut |path, text| {
@@ -97,6 +97,9 @@ pub(crate) fn classify(
         ["condition"] => Some((SlotKind::Expression, Vec::new())),
         ["forEach"] => Some((SlotKind::Template, Vec::new())),
         ["dependsOn", _] => Some((SlotKind::Id, Vec::new())),
+        // A compensation's templates read the step itself and what it reads.
+        ["compensate", "inputs", _, ..] => Some((SlotKind::Template, Vec::new())),
+        ["compensate", ..] => None,
         ["inputs", "condition"] if tool == CONDITIONAL => Some((SlotKind::Expression, for_each)),
         ["inputs", "then" | "else", _] if tool == CONDITIONAL => Some((SlotKind::Id, Vec::new())),
         ["inputs", "condition" | "then" | "else", ..] if tool == CONDITIONAL => None,
