@@ -123,7 +123,7 @@ pub(super) async fn continue_run(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<InputAccepted>), ApiError> {
-    let run = state
+    let (run, _) = state
         .runs()
         .resume_journaled(&id, None, &state.inner().library)
         .map_err(|e| journal_error(&state, &id, e))?;
@@ -201,7 +201,7 @@ pub(super) async fn input(
 ) -> Result<(StatusCode, Json<InputAccepted>), ApiError> {
     let Some(run) = state.runs().get(&id) else {
         // A run saved as waiting by an earlier process: taken up here with the answer.
-        let run = state
+        let (run, _) = state
             .runs()
             .resume_journaled(
                 &id,

@@ -199,35 +199,19 @@ impl RunManager {
             .map(|settings| Stepping::new(settings, self.0.pause_idle));
         let plan = request.plan;
         let started_at = now_ms();
-        let steps: IndexMap<String, StepState> = plan
-            .steps
-            .iter()
-            .map(|s| (s.id.clone(), StepState::new(StepStatus::Pending)))
-            .collect();
         let mut runs = self.lock();
         if runs.running() >= self.0.max_runs {
             return Err(StartError::TooManyRuns(self.0.max_runs));
         }
         runs.counter += 1;
         let id = format!("run-{started_at:x}-{}", runs.counter);
-        let snapshot = RunSnapshot {
-            run_id: id.clone(),
-            workflow: plan.workflow.name.clone(),
-            workflow_id: request.workflow_id.clone(),
-            status: RunState::Running,
-            seq: 0,
+        let snapshot = first_snapshot(
+            &id,
+            &plan,
+            request.workflow_id.clone(),
             started_at,
-            duration_ms: None,
-            layers: plan.layer_ids(),
-            steps,
-            output: None,
-            output_bytes: None,
-            error: None,
-            usage: None,
             step_through,
-            paused: None,
-            waiting: None,
-        };
+        );
         let origin = RunOrigin {
             inputs: request.inputs.clone(),
             definition_version: request.definition_version,
@@ -250,10 +234,23 @@ impl RunManager {
             ..RunOptions::default()
         };
         let journal = self.journal_for(&run, &plan, request.workflow_id.as_deref(), &options);
+        self.launch(run.clone(), plan, registry, options, journal, None);
+        Ok(run)
+    }
+
+    /// Drive `run` on a task of the manager's: the work before a run first, then the engine's
+    /// runs and the waits between them ([`durable::drive`]).
+    fn launch(
+        &self,
+        run: Arc<Run>,
+        plan: Arc<Plan>,
+        registry: Arc<Registry>,
+        options: RunOptions,
+        journal: durable::RunJournal,
+        replay: Option<vai_workflow::exec::durable::Recorded>,
+    ) {
         let manager = self.clone();
-        let task_run = run.clone();
         self.0.tasks.spawn(async move {
-            let run = task_run;
             // Moves the run to the finished ones however this task ends, a panic included, so
             // it never holds a place under `max_runs` for good.
             let _finish = Finish {
@@ -267,9 +264,8 @@ impl RunManager {
                 }
             }
             let closing = manager.0.closing.clone();
-            durable::drive(run, plan, registry, options, journal, None, closing).await;
+            durable::drive(run, plan, registry, options, journal, replay, closing).await;
         });
-        Ok(run)
     }
 
     /// Keep each run's journal in `store` (the data directory's `runs/`): a run waiting for a
@@ -324,7 +320,7 @@ impl RunManager {
         id: &str,
         answer: Option<Value>,
         children: &dyn vai_workflow::Children,
-    ) -> Result<Arc<Run>, ResumeJournalError> {
+    ) -> Result<(Arc<Run>, Arc<Plan>), ResumeJournalError> {
         let store = self
             .0
             .journals
@@ -384,11 +380,6 @@ impl RunManager {
         })?;
         journal.resumed();
         let started_at = state.start.started_at;
-        let steps: IndexMap<String, StepState> = plan
-            .steps
-            .iter()
-            .map(|s| (s.id.clone(), StepState::new(StepStatus::Pending)))
-            .collect();
         let workflow_id = state
             .start
             .source
@@ -402,24 +393,7 @@ impl RunManager {
                 self.0.max_runs
             )));
         }
-        let snapshot = RunSnapshot {
-            run_id: id.to_string(),
-            workflow: plan.workflow.name.clone(),
-            workflow_id,
-            status: RunState::Running,
-            seq: 0,
-            started_at,
-            duration_ms: None,
-            layers: plan.layer_ids(),
-            steps,
-            output: None,
-            output_bytes: None,
-            error: None,
-            usage: None,
-            step_through: None,
-            paused: None,
-            waiting: None,
-        };
+        let snapshot = first_snapshot(id, &plan, workflow_id, started_at, None);
         let origin = RunOrigin {
             inputs: state.start.inputs.clone(),
             definition_version: String::new(),
@@ -441,34 +415,16 @@ impl RunManager {
             store,
             id: id.to_string(),
         };
-        let manager = self.clone();
-        let task_run = run.clone();
         let registry = self.0.registry.clone();
-        self.0.tasks.spawn(async move {
-            let run = task_run;
-            let _finish = Finish {
-                manager: manager.clone(),
-                run: run.clone(),
-            };
-            if let Some(prepare) = &manager.0.before_run {
-                tokio::select! {
-                    _ = prepare(&plan) => {}
-                    _ = run.cancel.cancelled() => {}
-                }
-            }
-            let closing = manager.0.closing.clone();
-            durable::drive(
-                run,
-                plan,
-                registry,
-                options,
-                journal,
-                Some(recorded),
-                closing,
-            )
-            .await;
-        });
-        Ok(run)
+        self.launch(
+            run.clone(),
+            plan.clone(),
+            registry,
+            options,
+            journal,
+            Some(recorded),
+        );
+        Ok((run, plan))
     }
 
     /// A snapshot of journaled run `id` that no process runs now: its top-level steps as the
@@ -632,6 +588,38 @@ impl RunManager {
         }
         self.0.tasks.close();
         self.0.tasks.wait().await;
+    }
+}
+
+/// A run's snapshot before its first event: every step pending.
+fn first_snapshot(
+    id: &str,
+    plan: &Plan,
+    workflow_id: Option<String>,
+    started_at: u64,
+    step_through: Option<StepThrough>,
+) -> RunSnapshot {
+    RunSnapshot {
+        run_id: id.to_string(),
+        workflow: plan.workflow.name.clone(),
+        workflow_id,
+        status: RunState::Running,
+        seq: 0,
+        started_at,
+        duration_ms: None,
+        layers: plan.layer_ids(),
+        steps: plan
+            .steps
+            .iter()
+            .map(|s| (s.id.clone(), StepState::new(StepStatus::Pending)))
+            .collect(),
+        output: None,
+        output_bytes: None,
+        error: None,
+        usage: None,
+        step_through,
+        paused: None,
+        waiting: None,
     }
 }
 

@@ -30,6 +30,11 @@ pub(super) fn server(
     let budget = RunBudget::default();
     let run_limits = cfg.project.limits();
     let runs = RunManager::new(registry.clone(), before_run, budget, run_limits);
+    // Journaled like every other run: one that waits survives a restart of the client's server.
+    let runs = match crate::commands::runs::store() {
+        Ok(store) => runs.with_journals(store),
+        Err(_) => runs,
+    };
     Ok(McpServer::new(McpSettings {
         registry,
         library: vai_runtime::builtin::library(Some(dir))?,

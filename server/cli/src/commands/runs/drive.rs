@@ -13,6 +13,27 @@ use vai_workflow::exec::{InputError, Waiting};
 use vai_workflow::journal::{FileJournal, RunStore};
 use vai_workflow::{EventSink, Plan, Registry, RunOptions, RunResult, RunStatus};
 
+/// A cancellation that Ctrl-C triggers (the run stops, with compensation).
+pub(crate) fn cancel_on_ctrl_c() -> tokio_util::sync::CancellationToken {
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let on_signal = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("\ninterrupted: cancelling the run…");
+            on_signal.cancel();
+        }
+    });
+    cancel
+}
+
+/// The step names of `plan`, by id, for progress lines.
+pub(crate) fn step_names(plan: &Plan) -> std::collections::HashMap<String, String> {
+    plan.steps
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone()))
+        .collect()
+}
+
 /// The data directory's store of run journals.
 pub(crate) fn store() -> anyhow::Result<RunStore> {
     let path = vai_providers::local::store::LocalStore::default_path()

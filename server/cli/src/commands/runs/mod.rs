@@ -5,8 +5,8 @@ mod drive;
 mod prompt;
 
 pub(crate) use drive::{
-    Durable, drive, exit_code, interactive, journal_limit, report_compensation, report_waiting,
-    store,
+    Durable, cancel_on_ctrl_c, drive, exit_code, interactive, journal_limit, report_compensation,
+    report_waiting, step_names, store,
 };
 
 use super::workflow::compile_located;
@@ -14,10 +14,8 @@ use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config, render};
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tokio_util::sync::CancellationToken;
 use vai_workflow::expects::Expects;
 use vai_workflow::journal::{JournalError, RunInfo, changes};
 use vai_workflow::{Mode, RunOptions, RunStatus};
@@ -161,21 +159,10 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         limits: cfg.project.limits(),
         ..RunOptions::default()
     };
-    let (state, journal) = match store.take(&args.id, journal_limit(&base_options)) {
+    let (state, journal) = match take_unfinished(&store, &args.id, journal_limit(&base_options)) {
         Ok(x) => x,
-        Err(e @ JournalError::Busy(_)) => {
-            eprintln!("error: {e}; it cannot be resumed twice at once");
-            return Ok(EXIT_FAILED);
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(EXIT_INVALID);
-        }
+        Err(code) => return Ok(code),
     };
-    if let Some(end) = &state.end {
-        eprintln!("error: run {} already ended ({})", args.id, end.status);
-        return Ok(EXIT_INVALID);
-    }
     if state.truncated {
         eprintln!(
             "error: run {} outgrew its journal's budget; it cannot be resumed (start it again)",
@@ -271,23 +258,11 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
-    let cancel = CancellationToken::new();
-    let on_signal = cancel.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\ninterrupted: cancelling the run…");
-            on_signal.cancel();
-        }
-    });
-    let names: HashMap<String, String> = plan
-        .steps
-        .iter()
-        .map(|s| (s.id.clone(), s.name.clone()))
-        .collect();
+    let cancel = cancel_on_ctrl_c();
     let sink: Arc<dyn vai_workflow::EventSink> = if args.quiet {
         Arc::new(vai_workflow::events::NoEvents)
     } else {
-        Arc::new(render::Progress::new(names, false))
+        Arc::new(render::Progress::new(step_names(&plan), false))
     };
     let options = RunOptions {
         inputs: state.start.inputs.clone(),
@@ -320,6 +295,37 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         }
     };
     finish(&args.id, &result, &plan, args.json, args.quiet)
+}
+
+/// Take up run `id` (this process holds its journal from now on), unless another process holds
+/// it or it ended; `Err` is the exit code, the reason printed.
+fn take_unfinished(
+    store: &vai_workflow::journal::RunStore,
+    id: &str,
+    limit: u64,
+) -> Result<
+    (
+        vai_workflow::journal::JournalState,
+        vai_workflow::journal::FileJournal,
+    ),
+    u8,
+> {
+    let (state, journal) = match store.take(id, limit) {
+        Ok(x) => x,
+        Err(e @ JournalError::Busy(_)) => {
+            eprintln!("error: {e}; it cannot be taken up twice at once");
+            return Err(EXIT_FAILED);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(EXIT_INVALID);
+        }
+    };
+    if let Some(end) = &state.end {
+        eprintln!("error: run {id} already ended ({})", end.status);
+        return Err(EXIT_INVALID);
+    }
+    Ok((state, journal))
 }
 
 /// Print a run's end as `vai workflow run` does, and its exit code.
@@ -374,19 +380,10 @@ fn answer_from_args(args: &ResumeArgs, expects: &Expects) -> anyhow::Result<Opti
     if args.inputs.is_empty() && args.input_file.is_none() {
         return Ok(None);
     }
-    let mut answer = Map::new();
-    if let Some(file) = &args.input_file {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-        match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(m)) => answer.extend(m),
-            Ok(_) => anyhow::bail!(
-                "{}: the answer file must hold a JSON object",
-                file.display()
-            ),
-            Err(e) => anyhow::bail!("{}: not valid JSON: {e}", file.display()),
-        }
-    }
+    let mut answer = match &args.input_file {
+        Some(file) => super::workflow::object_file(file, "answer")?,
+        None => Map::new(),
+    };
     for pair in &args.inputs {
         let Some((k, v)) = pair.split_once('=') else {
             anyhow::bail!("--input \"{pair}\" must be key=value");
@@ -402,17 +399,11 @@ async fn cancel(args: CancelArgs) -> anyhow::Result<u8> {
     cfg.allow_hosts = args.allow_hosts.clone();
     let store = store()?;
     let limits = cfg.project.limits();
-    let (state, journal) = match store.take(&args.id, limits.run_bytes.saturating_mul(2)) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(EXIT_INVALID);
-        }
-    };
-    if let Some(end) = &state.end {
-        eprintln!("error: run {} already ended ({})", args.id, end.status);
-        return Ok(EXIT_INVALID);
-    }
+    let (state, journal) =
+        match take_unfinished(&store, &args.id, limits.run_bytes.saturating_mul(2)) {
+            Ok(x) => x,
+            Err(code) => return Ok(code),
+        };
     let app = match app::live(&cfg) {
         Ok(app) => app,
         Err(e) => {

@@ -7,12 +7,10 @@ use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio_util::sync::CancellationToken;
 use vai_runtime::runs::step_through::{MAX_PACE_MS, breakpoints};
 use vai_workflow::{
     Mode, Plan, RunOptions, RunStatus, StepThrough, Stepping, exec::prepare_inputs,
@@ -138,19 +136,8 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         }
     }
 
-    let cancel = CancellationToken::new();
-    let on_signal = cancel.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\ninterrupted: cancelling the run…");
-            on_signal.cancel();
-        }
-    });
-    let names: HashMap<String, String> = plan
-        .steps
-        .iter()
-        .map(|s| (s.id.clone(), s.name.clone()))
-        .collect();
+    let cancel = runs::cancel_on_ctrl_c();
+    let names = runs::step_names(&plan);
     let mut sink: Arc<dyn vai_workflow::EventSink> = if args.quiet {
         Arc::new(vai_workflow::events::NoEvents)
     } else {
@@ -301,19 +288,10 @@ fn step_through(args: &RunArgs, plan: &Plan) -> anyhow::Result<Option<StepThroug
 }
 
 fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {
-    let mut inputs = Map::new();
-    if let Some(file) = &args.inputs_file {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-        match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(m)) => inputs.extend(m),
-            Ok(_) => anyhow::bail!(
-                "{}: the inputs file must hold a JSON object",
-                file.display()
-            ),
-            Err(e) => anyhow::bail!("{}: not valid JSON: {e}", file.display()),
-        }
-    }
+    let mut inputs = match &args.inputs_file {
+        Some(file) => object_file(file, "inputs")?,
+        None => Map::new(),
+    };
     for pair in &args.inputs {
         let Some((k, v)) = pair.split_once('=') else {
             anyhow::bail!("--input \"{pair}\" must be key=value");
@@ -325,6 +303,23 @@ fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {
         inputs.insert(k.to_string(), Value::String(v.to_string()));
     }
     Ok(inputs)
+}
+
+/// The JSON object in `file` (`what` names it in errors: "the inputs file must hold …").
+pub(crate) fn object_file(
+    file: &std::path::Path,
+    what: &str,
+) -> anyhow::Result<Map<String, Value>> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => anyhow::bail!(
+            "{}: the {what} file must hold a JSON object",
+            file.display()
+        ),
+        Err(e) => anyhow::bail!("{}: not valid JSON: {e}", file.display()),
+    }
 }
 
 /// A child workflow's plan as `--dry-run --json` shows it: its name and steps, children nested.

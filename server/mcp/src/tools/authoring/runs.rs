@@ -62,14 +62,9 @@ pub(super) async fn resume(
     context: &RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, McpError> {
     let id = string(args, "run_id").unwrap_or_default();
+    let input = args.get("input").cloned().unwrap_or_else(|| json!({}));
     let Some(run) = server.inner().runs.get(id) else {
-        return Err(McpError::invalid_params(
-            format!(
-                "no run \"{}\" (the server keeps only the most recent finished runs)",
-                truncate_chars(id, 80)
-            ),
-            None,
-        ));
+        return resume_saved(server, id, input, context).await;
     };
     let snapshot = run.snapshot();
     if snapshot.status != RunState::Waiting {
@@ -90,7 +85,6 @@ pub(super) async fn resume(
         .into_result()
         .into());
     };
-    let input = args.get("input").cloned().unwrap_or_else(|| json!({}));
     let step_id = string(args, "step_id");
     if let Err(e) = answers::take(&run, step_id, snapshot.seq, input).await {
         return Ok(answers::rejected(&run, e).into_result().into());
@@ -103,6 +97,62 @@ pub(super) async fn resume(
         &context.ct,
         Some(&context.peer),
         Some(snapshot.seq),
+    )
+    .await;
+    Ok(result.into())
+}
+
+/// Answer a run an earlier `vai mcp` (or `vai workflow run`) saved as waiting: taken up in this
+/// server with the answer, then followed as a `w_*` call follows its run.
+async fn resume_saved(
+    server: &McpServer,
+    id: &str,
+    input: Value,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, McpError> {
+    use vai_runtime::runs::ResumeJournalError;
+    let inner = server.inner();
+    let (run, plan) = match inner.runs.resume_journaled(id, Some(input), &inner.library) {
+        Ok(taken) => taken,
+        Err(ResumeJournalError::NotFound) => {
+            return Err(McpError::invalid_params(
+                format!(
+                    "no run \"{}\" (the server keeps only the most recent finished runs)",
+                    truncate_chars(id, 80)
+                ),
+                None,
+            ));
+        }
+        Err(ResumeJournalError::Invalid(errors)) => {
+            return Ok(Failure::new(
+                ErrorCode::InvalidAnswer,
+                format!("the answer is not right: {}", answers::listed(&errors)),
+                "answer again with every field the step expects (`expects` in the waiting result)",
+            )
+            .run(id.to_string())
+            .into_result()
+            .into());
+        }
+        Err(e) => {
+            return Ok(Failure::new(
+                ErrorCode::RunNotWaiting,
+                format!("run \"{}\" cannot be answered: {e}", truncate_chars(id, 80)),
+                "read it with vai runs show",
+            )
+            .run(id.to_string())
+            .into_result()
+            .into());
+        }
+    };
+    inner.plans.remember(&run.id, plan.clone());
+    let progress = Progress::of(context);
+    let result = running::follow(
+        &run,
+        plan,
+        progress.as_ref(),
+        &context.ct,
+        Some(&context.peer),
+        None,
     )
     .await;
     Ok(result.into())
