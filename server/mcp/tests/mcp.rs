@@ -68,7 +68,13 @@ pub(crate) fn server(dir: &Path, read_only: bool, budget: RunBudget) -> McpServe
         with_sleep(Arc::new(with_llm))
     });
     let limits = vai_workflow::Limits::DEFAULT;
-    let runs = RunManager::new(registry.clone(), None, budget, limits);
+    // Journals beside the directory, as `vai mcp` keeps them in the data directory.
+    let journals = vai_workflow::journal::RunStore::open(&std::path::PathBuf::from(format!(
+        "{}-data",
+        dir.display()
+    )))
+    .unwrap();
+    let runs = RunManager::new(registry.clone(), None, budget, limits).with_journals(journals);
     McpServer::new(McpSettings {
         registry,
         library: vai_runtime::builtin::library(Some(dir)).unwrap(),

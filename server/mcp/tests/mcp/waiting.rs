@@ -240,6 +240,43 @@ async fn without_forms_the_call_returns_the_wait_and_workflow_resume_answers_it(
 }
 
 #[tokio::test]
+async fn workflow_resume_answers_a_run_an_earlier_server_left_waiting() {
+    let dir = scratch("resume-saved");
+    std::fs::write(dir.join("approve.vai-workflow.json"), approve().to_string()).unwrap();
+    let first = server(&dir, false, RunBudget::default());
+    let running = serve(first.clone(), None).await;
+    let client = connect_as(&running, None, Seen::default()).await.unwrap();
+    let body = ok(&call(&client, "w_approve_booking", json!({})).await).clone();
+    assert_eq!(body["status"], "waiting", "{body}");
+    let run_id = body["run_id"].as_str().unwrap().to_string();
+    client.cancel().await.unwrap();
+    // The server stops; the run stays waiting in its journal.
+    first.runs().shutdown().await;
+    drop(running);
+
+    let second = server(&dir, false, RunBudget::default());
+    let running = serve(second.clone(), None).await;
+    let client = connect_as(&running, None, Seen::default()).await.unwrap();
+    let bad = call(
+        &client,
+        "workflow_resume",
+        json!({"run_id": run_id, "input": {"approved": 1}}),
+    )
+    .await;
+    assert_eq!(err(&bad)["error_code"], "INVALID_ANSWER");
+    let result = call(
+        &client,
+        "workflow_resume",
+        json!({"run_id": run_id, "input": {"approved": true}}),
+    )
+    .await;
+    let body = ok(&result);
+    assert_eq!(body["status"], "completed", "{body}");
+    assert_eq!(body["output"], "approved=true");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn with_tasks_a_waiting_run_is_input_required_and_tasks_update_answers_it() {
     use rmcp::model::CallToolResponse;
     let seen = Seen {
