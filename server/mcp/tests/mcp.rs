@@ -69,11 +69,9 @@ pub(crate) fn server(dir: &Path, read_only: bool, budget: RunBudget) -> McpServe
     });
     let limits = vai_workflow::Limits::DEFAULT;
     // Journals beside the directory, as `vai mcp` keeps them in the data directory.
-    let journals = vai_workflow::journal::RunStore::open(&std::path::PathBuf::from(format!(
-        "{}-data",
-        dir.display()
-    )))
-    .unwrap();
+    let journals =
+        vai_workflow::journal::RunStore::open(&PathBuf::from(format!("{}-data", dir.display())))
+            .unwrap();
     let runs = RunManager::new(registry.clone(), None, budget, limits).with_journals(journals);
     McpServer::new(McpSettings {
         registry,
