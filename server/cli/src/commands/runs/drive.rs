@@ -5,13 +5,30 @@
 
 use super::prompt;
 use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_WAITING};
-use serde_json::json;
+use serde_json::{Map, Value, json};
 use std::io::IsTerminal;
 use std::sync::Arc;
 use vai_workflow::exec::durable::{JournalAt, Recorded};
 use vai_workflow::exec::{InputError, Waiting};
 use vai_workflow::journal::{FileJournal, RunStore};
 use vai_workflow::{EventSink, Plan, Registry, RunOptions, RunResult, RunStatus};
+
+/// The JSON object in `file` (`what` names it in errors: "the inputs file must hold …").
+pub(crate) fn object_file(
+    file: &std::path::Path,
+    what: &str,
+) -> anyhow::Result<Map<String, Value>> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => anyhow::bail!(
+            "{}: the {what} file must hold a JSON object",
+            file.display()
+        ),
+        Err(e) => anyhow::bail!("{}: not valid JSON: {e}", file.display()),
+    }
+}
 
 /// A cancellation that Ctrl-C triggers (the run stops, with compensation).
 pub(crate) fn cancel_on_ctrl_c() -> tokio_util::sync::CancellationToken {

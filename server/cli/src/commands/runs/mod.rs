@@ -5,8 +5,8 @@ mod drive;
 mod prompt;
 
 pub(crate) use drive::{
-    Durable, cancel_on_ctrl_c, drive, exit_code, interactive, journal_limit, report_compensation,
-    report_waiting, step_names, store,
+    Durable, cancel_on_ctrl_c, drive, exit_code, interactive, journal_limit, object_file,
+    report_compensation, report_waiting, step_names, store,
 };
 
 use super::workflow::compile_located;
@@ -381,7 +381,7 @@ fn answer_from_args(args: &ResumeArgs, expects: &Expects) -> anyhow::Result<Opti
         return Ok(None);
     }
     let mut answer = match &args.input_file {
-        Some(file) => super::workflow::object_file(file, "answer")?,
+        Some(file) => object_file(file, "answer")?,
         None => Map::new(),
     };
     for pair in &args.inputs {

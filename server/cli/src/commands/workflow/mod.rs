@@ -11,7 +11,6 @@ mod tools;
 mod validate;
 
 pub(super) use load::{compile_located, print_diagnostics};
-pub(super) use run::object_file;
 
 use clap::Subcommand;
 

@@ -289,7 +289,7 @@ fn step_through(args: &RunArgs, plan: &Plan) -> anyhow::Result<Option<StepThroug
 
 fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {
     let mut inputs = match &args.inputs_file {
-        Some(file) => object_file(file, "inputs")?,
+        Some(file) => runs::object_file(file, "inputs")?,
         None => Map::new(),
     };
     for pair in &args.inputs {
@@ -303,23 +303,6 @@ fn collect_inputs(args: &RunArgs) -> anyhow::Result<Map<String, Value>> {
         inputs.insert(k.to_string(), Value::String(v.to_string()));
     }
     Ok(inputs)
-}
-
-/// The JSON object in `file` (`what` names it in errors: "the inputs file must hold …").
-pub(crate) fn object_file(
-    file: &std::path::Path,
-    what: &str,
-) -> anyhow::Result<Map<String, Value>> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-    match serde_json::from_str::<Value>(&text) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => anyhow::bail!(
-            "{}: the {what} file must hold a JSON object",
-            file.display()
-        ),
-        Err(e) => anyhow::bail!("{}: not valid JSON: {e}", file.display()),
-    }
 }
 
 /// A child workflow's plan as `--dry-run --json` shows it: its name and steps, children nested.
