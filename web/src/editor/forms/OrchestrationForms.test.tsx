@@ -35,7 +35,7 @@ function renderForm(step: Step, tool: ToolView) {
         }}
         onRename={async () => undefined}
         complete={silentCompleter}
-        childWorkflows={[{ value: 'book-flight', label: 'Book a flight (book-flight)' }]}
+        childWorkflows={[{ value: 'book-flight', label: 'Book a flight (book-flight)', inputs: ['origin', 'date'] }]}
         toolNames={['http', 'search']}
       />
     )
@@ -56,6 +56,15 @@ describe('the orchestration tools’ forms', () => {
     const last = renderForm({ id: 'book', tool: 'workflow', inputs: {} }, workflowTool)
     pick(/workflow/, 'Book a flight (book-flight)')
     expect(last()?.inputs.workflow).toBe('book-flight')
+  })
+
+  it('the child’s declared inputs become the step’s fields, and an undeclared one can go', () => {
+    const last = renderForm({ id: 'book', tool: 'workflow', inputs: { workflow: 'book-flight', inputs: { stale: 'x' } } }, workflowTool)
+    const group = within(screen.getByRole('group', { name: 'Inputs of book-flight' }))
+    fireEvent.change(group.getByRole('textbox', { name: 'origin' }), { target: { value: '{{ inputs.from }}' } })
+    expect(last()?.inputs.inputs).toEqual({ stale: 'x', origin: '{{ inputs.from }}' })
+    fireEvent.click(group.getByRole('button', { name: 'Remove input stale' }))
+    expect(last()?.inputs.inputs).toEqual({ origin: '{{ inputs.from }}' })
   })
 
   it('a yield step’s answer fields are rows that write expects', () => {

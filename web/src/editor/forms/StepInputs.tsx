@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography'
 import type { Diagnostic, JsonValue, Step, ToolView } from '../../api/types'
 import Section from '../../inspector/Section'
 import AnyField from './AnyField'
+import ChildInputsField from './ChildInputsField'
 import ChildWorkflowField from './ChildWorkflowField'
 import ExpectsEditor from './ExpectsEditor'
 import FieldMessages from './FieldMessages'
@@ -33,6 +34,7 @@ export default function StepInputs({ stepTool, inputs = {}, tool, at, update, ch
   const set = (key: string) => (value: JsonValue | undefined) =>
     update((current) => withKey(current, 'inputs', withKey(current.inputs ?? {}, key, value)), `inputs.${key}`)
   const keys = inputKeys({ inputs }, tool)
+  const child = stepTool === 'workflow' ? childWorkflows.find((c) => c.value === inputs.workflow) : undefined
   return (
     <Section title="Inputs">
       <Typography variant="caption" component="div">
@@ -57,6 +59,8 @@ export default function StepInputs({ stepTool, inputs = {}, tool, at, update, ch
               diagnostics={at('inputs.workflow')}
               onChange={set(key)}
             />
+          ) : child && key === 'inputs' ? (
+            <ChildInputsField key={key} child={child} value={inputs[key]} at={at} onChange={set(key)} />
           ) : stepTool === 'yield' && key === 'expects' ? (
             <ExpectsEditor
               key={key}

@@ -20,8 +20,8 @@ describe('childWorkflows', () => {
       summary('file:trip.vai-workflow.json', 'Trip', 'file'),
     ]
     expect(childWorkflows(library, 'file:trip.vai-workflow.json')).toEqual([
-      { value: 'rag', label: 'rag' },
-      { value: 'book-flight', label: 'Book a flight (book-flight)' },
+      { value: 'rag', label: 'rag', inputs: [] },
+      { value: 'book-flight', label: 'Book a flight (book-flight)', inputs: [] },
     ])
   })
 })

@@ -8,6 +8,8 @@ import { isObject } from './objects'
 export interface ChildWorkflow {
   value: string
   label: string
+  /** The inputs it declares, in file order: the step's `inputs.inputs` fields. */
+  inputs: readonly string[]
 }
 
 /** Where `.vai-workflow.json` files end; a child is named by its file's stem. */
@@ -23,7 +25,7 @@ export function childWorkflows(library: readonly WorkflowSummary[], currentId?: 
     if (w.id === currentId || (w.source !== 'builtin' && w.source !== 'file')) continue
     const name = w.id.slice(w.id.indexOf(':') + 1)
     const value = w.source === 'file' ? name.replace(FILE_END, '') : name
-    choices.push({ value, label: w.name === value ? value : `${w.name} (${value})` })
+    choices.push({ value, label: w.name === value ? value : `${w.name} (${value})`, inputs: w.inputs })
   }
   return choices
 }
