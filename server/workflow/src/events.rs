@@ -172,6 +172,18 @@ pub enum RunStatus {
     Waiting,
 }
 
+impl RunStatus {
+    /// The status as written on the wire and in journals (`completed`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+            Self::Waiting => "waiting",
+        }
+    }
+}
+
 /// Receives run events. Must not block: the executor calls it inline.
 pub trait EventSink: Send + Sync {
     fn emit(&self, event: RunEvent);

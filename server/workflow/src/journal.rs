@@ -5,6 +5,7 @@
 //! never ended was interrupted (its process died), and two processes never resume one run.
 //! Reading a journal folds it back into `Recorded`, which a resumed run replays.
 
+use crate::exec::Waiting;
 use crate::exec::durable::{Entry, Journal, Recorded, RecordedStep, UndoCall};
 use crate::fsutil::{Dir, FileError, FileMode, OverLink};
 use serde::{Deserialize, Serialize};
@@ -55,19 +56,6 @@ pub struct RunEnd {
     pub ended_at: u64,
 }
 
-/// A `yield` a journaled run waits at.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WaitRecord {
-    /// The `workflow` steps it sits in (segments).
-    pub within: Vec<String>,
-    pub step_id: String,
-    pub message: String,
-    pub expects: Value,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deadline_ms: Option<u64>,
-}
-
 /// A run's summary beside its journal (`<id>.meta.json`): what listing and pruning read, so
 /// they never read a journal whole. Rewritten (atomically) when the run starts, waits, is
 /// answered and ends; a run whose process died keeps the last one written.
@@ -82,7 +70,7 @@ pub struct Meta {
     /// Top-level steps completed when it was written.
     pub completed_steps: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub waiting: Option<WaitRecord>,
+    pub waiting: Option<Waiting>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<RunEnd>,
 }
@@ -103,6 +91,16 @@ impl Meta {
             end: None,
         }
     }
+
+    /// The summary of a journal read back.
+    fn from_state(state: &JournalState) -> Self {
+        Self {
+            completed_steps: state.completed,
+            waiting: state.waiting.clone(),
+            end: state.end.clone(),
+            ..Self::of(&state.start)
+        }
+    }
 }
 
 /// A journal read back.
@@ -111,7 +109,7 @@ pub struct JournalState {
     pub start: RunStart,
     pub recorded: Recorded,
     /// The wait not yet answered, if the run stopped at one.
-    pub waiting: Option<WaitRecord>,
+    pub waiting: Option<Waiting>,
     pub end: Option<RunEnd>,
     /// The journal outgrew its budget: the run cannot be resumed from it.
     pub truncated: bool,
@@ -263,14 +261,14 @@ impl FileJournal {
     }
 
     /// Append `line` (a JSON object); `sync` makes it durable before returning.
-    pub fn append(&self, line: &Value, sync: bool) {
-        self.send(Line::Value(line.clone()), sync);
+    pub fn append(&self, line: Value, sync: bool) {
+        self.send(Line::Value(line), sync);
     }
 
     /// Record an answer to the `yield` `step_id` within `within`.
     pub fn answer(&self, within: &[String], step_id: &str, value: &Value) {
         self.append(
-            &json!({"t": "answer", "at": within, "id": step_id, "value": value, "atMs": now_ms()}),
+            json!({"t": "answer", "at": within, "id": step_id, "value": value, "atMs": now_ms()}),
             true,
         );
         self.update_meta(|m| m.waiting = None);
@@ -278,7 +276,7 @@ impl FileJournal {
 
     /// Record that a process took the run up again.
     pub fn resumed(&self) {
-        self.append(&json!({"t": "resumed", "atMs": now_ms()}), false);
+        self.append(json!({"t": "resumed", "atMs": now_ms()}), false);
     }
 
     /// Record the run's end.
@@ -288,7 +286,7 @@ impl FileJournal {
             error: error.map(str::to_string),
             ended_at: now_ms(),
         };
-        self.append(&json!({"t": "end", "end": end}), true);
+        self.append(json!({"t": "end", "end": end}), true);
         self.update_meta(|m| {
             m.waiting = None;
             m.end = Some(end);
@@ -369,7 +367,7 @@ impl Journal for FileJournal {
                 deadline_ms,
             } => {
                 self.send(Line::Value(entry_line(at, entry)), true);
-                let waiting = WaitRecord {
+                let waiting = Waiting {
                     within: at.to_vec(),
                     step_id: id.to_string(),
                     message: message.to_string(),
@@ -534,7 +532,7 @@ fn fold(state: &mut JournalState, line: &Value) -> Result<(), String> {
             let id = id()?;
             let deadline = line.get("deadlineMs").and_then(Value::as_u64);
             level.waits.insert(id.clone(), deadline);
-            state.waiting = Some(WaitRecord {
+            state.waiting = Some(Waiting {
                 within: at,
                 step_id: id,
                 message: line["message"].as_str().unwrap_or_default().to_string(),
@@ -593,7 +591,7 @@ pub struct RunInfo {
     /// Steps completed at the top level.
     pub completed_steps: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub waiting: Option<WaitRecord>,
+    pub waiting: Option<Waiting>,
 }
 
 /// The `runs/` directory of the data directory.
@@ -620,7 +618,7 @@ impl RunStore {
         let file = self.dir.create_new(&name)?;
         lock(&file).map_err(|_| JournalError::Busy(start.run_id.clone()))?;
         let journal = FileJournal::new(file, 0, limit.max(4096), Meta::of(start), self.dir.clone());
-        journal.append(&json!({"t": "run", "v": VERSION, "start": start}), true);
+        journal.append(json!({"t": "run", "v": VERSION, "start": start}), true);
         journal.update_meta(|_| {});
         Ok(journal)
     }
@@ -635,12 +633,7 @@ impl RunStore {
         lock(&file).map_err(|_| JournalError::Busy(id.to_string()))?;
         let state = self.read(id)?;
         let written = file.metadata().map(|m| m.len()).unwrap_or(0);
-        let meta = Meta {
-            completed_steps: state.completed,
-            waiting: state.waiting.clone(),
-            end: state.end.clone(),
-            ..Meta::of(&state.start)
-        };
+        let meta = Meta::from_state(&state);
         let journal = FileJournal::new(
             file,
             written,
@@ -681,81 +674,46 @@ impl RunStore {
         serde_json::from_slice(&bytes).ok()
     }
 
-    /// What run `id` is now. A finished run is described by its summary alone; one that did not
-    /// finish is read whole (to count what a process that died completed).
+    /// What run `id` is now. A finished run, or one a process is writing, is described by its
+    /// summary alone; any other is read whole (to count what a process that died completed).
     pub fn info(&self, id: &str) -> RunInfo {
-        if let Some(meta) = self.meta(id)
-            && let Some(end) = &meta.end
-        {
-            return RunInfo {
-                run_id: id.to_string(),
-                workflow: meta.workflow.clone(),
-                workflow_id: meta.workflow_id.clone(),
-                status: end.status.clone(),
-                started_at: meta.started_at,
-                ended_at: Some(end.ended_at),
-                error: end.error.clone(),
-                completed_steps: meta.completed_steps,
-                waiting: None,
-            };
-        }
-        if self.is_held(id)
-            && let Some(meta) = self.meta(id)
-        {
-            // Being written by a process right now: its summary, not a read of a growing file.
-            return RunInfo {
-                run_id: id.to_string(),
-                workflow: meta.workflow,
-                workflow_id: meta.workflow_id,
-                status: if meta.waiting.is_some() {
-                    "waiting".into()
-                } else {
-                    "running".into()
-                },
-                started_at: meta.started_at,
-                ended_at: None,
-                error: None,
-                completed_steps: meta.completed_steps,
-                waiting: meta.waiting,
-            };
-        }
-        match self.read(id) {
-            Ok(state) => {
-                let held = self.is_held(id);
-                let status = match (&state.end, &state.waiting, held) {
-                    (Some(end), _, _) => end.status.clone(),
-                    (None, _, true) => "running".into(),
-                    (None, Some(_), false) => "waiting".into(),
-                    (None, None, false) => "interrupted".into(),
-                };
-                RunInfo {
-                    run_id: id.to_string(),
-                    workflow: state.start.workflow.clone(),
-                    workflow_id: state
-                        .start
-                        .source
-                        .get("workflowId")
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
-                    status,
-                    started_at: state.start.started_at,
-                    ended_at: state.end.as_ref().map(|e| e.ended_at),
-                    error: state.end.as_ref().and_then(|e| e.error.clone()),
-                    completed_steps: state.completed,
-                    waiting: state.waiting.clone(),
+        let held = self.is_held(id);
+        let meta = match self.meta(id) {
+            // Finished, or being written right now: its summary, not a read of the journal.
+            Some(meta) if meta.end.is_some() || held => meta,
+            _ => match self.read(id) {
+                Ok(state) => Meta::from_state(&state),
+                Err(e) => {
+                    return RunInfo {
+                        run_id: id.to_string(),
+                        workflow: String::new(),
+                        workflow_id: None,
+                        status: "unreadable".into(),
+                        started_at: 0,
+                        ended_at: None,
+                        error: Some(e.to_string()),
+                        completed_steps: 0,
+                        waiting: None,
+                    };
                 }
-            }
-            Err(e) => RunInfo {
-                run_id: id.to_string(),
-                workflow: String::new(),
-                workflow_id: None,
-                status: "unreadable".into(),
-                started_at: 0,
-                ended_at: None,
-                error: Some(e.to_string()),
-                completed_steps: 0,
-                waiting: None,
             },
+        };
+        let status = match (&meta.end, &meta.waiting, held) {
+            (Some(end), _, _) => end.status.clone(),
+            (None, Some(_), _) => "waiting".into(),
+            (None, None, true) => "running".into(),
+            (None, None, false) => "interrupted".into(),
+        };
+        RunInfo {
+            run_id: id.to_string(),
+            workflow: meta.workflow,
+            workflow_id: meta.workflow_id,
+            status,
+            started_at: meta.started_at,
+            ended_at: meta.end.as_ref().map(|e| e.ended_at),
+            error: meta.end.and_then(|e| e.error),
+            completed_steps: meta.completed_steps,
+            waiting: meta.waiting,
         }
     }
 

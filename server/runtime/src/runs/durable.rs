@@ -49,14 +49,10 @@ impl RunJournal {
     }
 
     fn end(&self, status: RunStatus, error: Option<&str>) {
-        if let Self::File { journal, .. } = self {
-            let word = match status {
-                RunStatus::Completed => "completed",
-                RunStatus::Failed => "failed",
-                RunStatus::Cancelled => "cancelled",
-                RunStatus::Waiting => return,
-            };
-            journal.end(word, error);
+        if let Self::File { journal, .. } = self
+            && status != RunStatus::Waiting
+        {
+            journal.end(status.as_str(), error);
         }
     }
 }

@@ -452,7 +452,7 @@ impl RunManager {
                     }
                     None if state.waiting.as_ref().is_some_and(|w| {
                         w.within.first().map_or(w.step_id == s.id, |top| {
-                            vai_workflow::exec::durable::segment_step(top) == s.id
+                            vai_workflow::exec::durable::split_segment(top).0 == s.id
                         })
                     }) =>
                     {

@@ -4,13 +4,13 @@
 //! back its output and what would undo it; a child that ended badly undid itself already; a
 //! child that waits for a person makes the step (and the run) wait.
 
+use super::durable::split_segment;
 use super::frame::Frame;
 use super::inputs::prepare_inputs;
 use super::options::{Mocks, RunOptions};
 use super::record::Waiting;
 use super::scheduler::Scheduler;
 use super::step::StepTask;
-use super::undo::split_segment;
 use crate::control::MAX_WORKFLOW_DEPTH;
 use crate::events::{EventSink, RunEvent, RunStatus};
 use crate::inputs::Inputs;
@@ -28,7 +28,7 @@ impl EventSink for ChildSink {
     fn emit(&self, event: RunEvent) {
         let (step_id, item) = split_segment(&self.segment);
         self.parent.emit(RunEvent::Child {
-            step_id,
+            step_id: step_id.to_string(),
             item,
             event: Box::new(event),
         });

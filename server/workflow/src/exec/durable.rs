@@ -135,18 +135,13 @@ impl Recorded {
     pub(crate) fn child(&self, segment: &str) -> Option<Arc<Recorded>> {
         self.children.get(segment).cloned().map(Arc::new)
     }
-
-    /// Whether anything was recorded at this level or below.
-    pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
-            && self.items.is_empty()
-            && self.answers.is_empty()
-            && self.waits.is_empty()
-            && self.children.values().all(Recorded::is_empty)
-    }
 }
 
-/// The step id of a segment (`book[3]` → `book`).
-pub fn segment_step(segment: &str) -> &str {
-    segment.split_once('[').map_or(segment, |(id, _)| id)
+/// A segment of a journal path as the step it names and, for a `forEach` item's child run,
+/// the item: `book[3]` → (`book`, Some(3)); `book` → (`book`, None).
+pub fn split_segment(segment: &str) -> (&str, Option<usize>) {
+    match segment.split_once('[') {
+        Some((id, rest)) => (id, rest.trim_end_matches(']').parse().ok()),
+        None => (segment, None),
+    }
 }

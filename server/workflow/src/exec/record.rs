@@ -3,7 +3,7 @@
 use super::undo::{CompensationReport, Undo};
 use crate::events::RunStatus;
 use crate::tool::Usage;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Final state of one step.
@@ -61,19 +61,19 @@ pub struct RunResult {
     pub(crate) undo: Vec<Undo>,
 }
 
-/// The `yield` step a run waits at.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The `yield` step a run waits at (also as its journal and summary record it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Waiting {
     pub step_id: String,
     /// The `workflow` steps the `yield` sits in, outermost first (segments such as `book`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub within: Vec<String>,
     pub message: String,
     /// JSON Schema of the answer.
     pub expects: Value,
     /// When the wait gives up, in milliseconds since the Unix epoch.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,
 }
 

@@ -505,6 +505,9 @@ impl Scheduler {
             });
             call = Some(undo);
         }
+        let Some(journal) = self.frame.journal.as_ref().filter(|_| !replayed) else {
+            return Ok(());
+        };
         // A large output of a step that only computes on its inputs is not journaled: a resumed
         // run computes it again from the same inputs, paying nothing and changing nothing.
         let recomputable = call.is_none()
@@ -512,11 +515,7 @@ impl Scheduler {
             && self.registry.spec(&step.tool).is_some_and(|spec| {
                 spec.effects == Effects::PURE && spec.api_calls == ApiCalls::NONE
             });
-        if !replayed
-            && !recomputable
-            && let Some(journal) = &self.frame.journal
-            && let Some(entry) = self.ledger.context().get_arc(&step.id)
-        {
+        if !recomputable && let Some(entry) = self.ledger.context().get_arc(&step.id) {
             journal.record(Entry::Step {
                 id: &step.id,
                 entry,

@@ -4,7 +4,7 @@
 //! run's cancellation (a cancelled run still undoes what it did). The report says, per step,
 //! whether it was undone.
 
-use super::durable::{Entry, JournalAt, Recorded, RecordedStep, UndoCall};
+use super::durable::{Entry, JournalAt, Recorded, RecordedStep, UndoCall, split_segment};
 use crate::events::{EventSink, RunEvent};
 use crate::limits::Limits;
 use crate::model::RetryPolicy;
@@ -78,24 +78,16 @@ pub(crate) fn recorded_undos(recorded: &Recorded) -> Vec<Undo> {
 
 /// The undos of the child runs of step `id` (one, or one per `forEach` item).
 pub(crate) fn child_undos(recorded: &Recorded, id: &str) -> Vec<Undo> {
-    let item_prefix = format!("{id}[");
     let mut segments: Vec<&String> = recorded
         .children
         .keys()
-        .filter(|s| *s == id || s.starts_with(&item_prefix))
+        .filter(|s| split_segment(s).0 == id)
         .collect();
-    segments.sort_by_key(|s| item_number(s));
+    segments.sort_by_key(|s| split_segment(s).1.unwrap_or(0));
     segments
         .into_iter()
         .flat_map(|s| recorded_undos(&recorded.children[s]))
         .collect()
-}
-
-fn item_number(segment: &str) -> usize {
-    segment
-        .rsplit_once('[')
-        .and_then(|(_, n)| n.trim_end_matches(']').parse().ok())
-        .unwrap_or(0)
 }
 
 /// Whoever runs compensations: the tools, the limits, where to report.
@@ -237,19 +229,11 @@ fn wrap(within: &[String], event: RunEvent) -> RunEvent {
     within.iter().rev().fold(event, |event, segment| {
         let (step_id, item) = split_segment(segment);
         RunEvent::Child {
-            step_id,
+            step_id: step_id.to_string(),
             item,
             event: Box::new(event),
         }
     })
-}
-
-/// `book[3]` → (`book`, Some(3)); `book` → (`book`, None).
-pub(crate) fn split_segment(segment: &str) -> (String, Option<usize>) {
-    match segment.split_once('[') {
-        Some((id, rest)) => (id.to_string(), rest.trim_end_matches(']').parse().ok()),
-        None => (segment.to_string(), None),
-    }
 }
 
 fn qualified(within: &[String], step_id: &str) -> String {

@@ -115,18 +115,9 @@ pub(crate) async fn drive(
             && result.status != RunStatus::Waiting
         {
             d.journal
-                .end(status_word(result.status), result.error.as_deref());
+                .end(result.status.as_str(), result.error.as_deref());
         }
         return Ok(result);
-    }
-}
-
-pub(crate) fn status_word(status: RunStatus) -> &'static str {
-    match status {
-        RunStatus::Completed => "completed",
-        RunStatus::Failed => "failed",
-        RunStatus::Cancelled => "cancelled",
-        RunStatus::Waiting => "waiting",
     }
 }
 

@@ -219,19 +219,13 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         let answer = match answer {
             Some(a) => a,
             None if interactive(args.json) => {
-                let w = vai_workflow::exec::Waiting {
-                    step_id: waiting.step_id.clone(),
-                    within: waiting.within.clone(),
-                    message: waiting.message.clone(),
-                    expects: waiting.expects.clone(),
-                    deadline_ms: waiting.deadline_ms,
-                };
-                match tokio::task::spawn_blocking(move || prompt::ask(&w)).await? {
+                let asked = waiting.clone();
+                match tokio::task::spawn_blocking(move || prompt::ask(&asked)).await? {
                     Some(a) => a,
-                    None => return Ok(report_waiting(&args.id, &waiting_of(waiting), args.json)),
+                    None => return Ok(report_waiting(&args.id, waiting, args.json)),
                 }
             }
-            None => return Ok(report_waiting(&args.id, &waiting_of(waiting), args.json)),
+            None => return Ok(report_waiting(&args.id, waiting, args.json)),
         };
         let errors = expects.check(&answer);
         if !errors.is_empty() {
@@ -362,16 +356,6 @@ pub(crate) fn finish(
         }
     }
     Ok(exit_code(result.status))
-}
-
-fn waiting_of(w: &vai_workflow::journal::WaitRecord) -> vai_workflow::exec::Waiting {
-    vai_workflow::exec::Waiting {
-        step_id: w.step_id.clone(),
-        within: w.within.clone(),
-        message: w.message.clone(),
-        expects: w.expects.clone(),
-        deadline_ms: w.deadline_ms,
-    }
 }
 
 /// The answer given with --input-file and --input, typed as `expects` declares; `None` when
