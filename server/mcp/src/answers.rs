@@ -173,20 +173,25 @@ pub(crate) fn rejected(run: &Run, error: AnswerError) -> Failure {
 /// An answer that does not satisfy what the run's `yield` step expects.
 pub(crate) fn invalid(run: &Run, errors: &[FieldError]) -> Failure {
     let waiting = run.snapshot().waiting;
+    invalid_answer(&run.id, waiting.map(|w| w.step_id), errors)
+}
+
+/// The answer given to the wait of run `run_id` (at `step`, when known) is not right.
+pub(crate) fn invalid_answer(run_id: &str, step: Option<String>, errors: &[FieldError]) -> Failure {
     let mut failure = Failure::new(
         ErrorCode::InvalidAnswer,
         format!("the answer is not right: {}", listed(errors)),
         "answer again with every field the step expects (`expects` in the waiting result)",
     )
-    .run(run.id.clone())
+    .run(run_id.to_string())
     .violations(
         errors
             .iter()
             .map(|e| Violation::new(e.field.clone(), "expects", e.message.clone()))
             .collect(),
     );
-    if let Some(w) = waiting {
-        failure = failure.step(w.step_id);
+    if let Some(step) = step {
+        failure = failure.step(step);
     }
     failure
 }

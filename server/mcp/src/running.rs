@@ -234,17 +234,28 @@ pub(crate) async fn respond(
     if tasks::wanted(context) {
         return Ok(server.inner().tasks.create(&run, plan));
     }
+    Ok(follow_call(&run, plan, context, None).await)
+}
+
+/// Follow `run` for the tool call of `context` (its progress token, cancellation and client),
+/// from the wait at event `answered` when it was just answered.
+pub(crate) async fn follow_call(
+    run: &Arc<Run>,
+    plan: Arc<Plan>,
+    context: &RequestContext<RoleServer>,
+    answered: Option<u64>,
+) -> CallToolResponse {
     let progress = Progress::of(context);
-    let result = follow(
-        &run,
+    follow(
+        run,
         plan,
         progress.as_ref(),
         &context.ct,
         Some(&context.peer),
-        None,
+        answered,
     )
-    .await;
-    Ok(result.into())
+    .await
+    .into()
 }
 
 /// `step "search" completed (2/5)`, naming the steps that finished since `before`.

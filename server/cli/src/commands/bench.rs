@@ -157,15 +157,7 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
     let mut times = Vec::new();
     let mut journal_bytes = 0;
     for n in 0..iterations {
-        let start = vai_workflow::journal::RunStart {
-            run_id: format!("bench-{n}"),
-            workflow: plan.workflow.name.clone(),
-            definition: workflow.clone(),
-            source: json!({}),
-            inputs: inputs.as_object().cloned().unwrap_or_default(),
-            defaults_override: Default::default(),
-            started_at: 0,
-        };
+        let start = bench_start(&format!("bench-{n}"), &workflow, &inputs);
         let t = Instant::now();
         let journal = Arc::new(store.create(&start, u64::MAX / 4)?);
         let options = RunOptions {
@@ -332,6 +324,19 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
+/// The journal header of bench run `id` of `workflow` on `inputs`.
+fn bench_start(id: &str, workflow: &Value, inputs: &Value) -> vai_workflow::journal::RunStart {
+    vai_workflow::journal::RunStart {
+        run_id: id.into(),
+        workflow: workflow["name"].as_str().unwrap_or_default().to_string(),
+        definition: workflow.clone(),
+        source: json!({}),
+        inputs: inputs.as_object().cloned().unwrap_or_default(),
+        defaults_override: Default::default(),
+        started_at: 0,
+    }
+}
+
 /// Run a 10,000-item `forEach` journaled, cut its journal after half of the items (as a
 /// process killed there leaves it), resume it, and count the items the resumed run made.
 async fn for_each_resume(
@@ -348,15 +353,7 @@ async fn for_each_resume(
         .plan
         .ok_or_else(|| anyhow::anyhow!("forEach bench workflow invalid"))?;
     let store = vai_workflow::journal::RunStore::open(scratch)?;
-    let start = |id: &str| vai_workflow::journal::RunStart {
-        run_id: id.into(),
-        workflow: plan.workflow.name.clone(),
-        definition: workflow.clone(),
-        source: json!({}),
-        inputs: inputs.as_object().cloned().unwrap_or_default(),
-        defaults_override: Default::default(),
-        started_at: 0,
-    };
+    let start = |id: &str| bench_start(id, &workflow, &inputs);
     let options = |journal: JournalAt, replay| RunOptions {
         inputs: inputs.as_object().cloned().unwrap_or_default(),
         journal: Some(journal),

@@ -7,7 +7,7 @@ use super::source::plan;
 use crate::answers;
 use crate::codes::ErrorCode;
 use crate::failure::Failure;
-use crate::running::{self, Progress, RunRequest};
+use crate::running::{self, RunRequest};
 use crate::server::McpServer;
 use rmcp::model::{CallToolResponse, CallToolResult};
 use rmcp::service::RequestContext;
@@ -89,17 +89,7 @@ pub(super) async fn resume(
     if let Err(e) = answers::take(&run, step_id, snapshot.seq, input).await {
         return Ok(answers::rejected(&run, e).into_result().into());
     }
-    let progress = Progress::of(context);
-    let result = running::follow(
-        &run,
-        plan,
-        progress.as_ref(),
-        &context.ct,
-        Some(&context.peer),
-        Some(snapshot.seq),
-    )
-    .await;
-    Ok(result.into())
+    Ok(running::follow_call(&run, plan, context, Some(snapshot.seq)).await)
 }
 
 /// Answer a run an earlier `vai mcp` (or `vai workflow run`) saved as waiting: taken up in this
@@ -124,14 +114,9 @@ async fn resume_saved(
             ));
         }
         Err(ResumeJournalError::Invalid(errors)) => {
-            return Ok(Failure::new(
-                ErrorCode::InvalidAnswer,
-                format!("the answer is not right: {}", answers::listed(&errors)),
-                "answer again with every field the step expects (`expects` in the waiting result)",
-            )
-            .run(id.to_string())
-            .into_result()
-            .into());
+            return Ok(answers::invalid_answer(id, None, &errors)
+                .into_result()
+                .into());
         }
         Err(e) => {
             return Ok(Failure::new(
@@ -145,17 +130,7 @@ async fn resume_saved(
         }
     };
     inner.plans.remember(&run.id, plan.clone());
-    let progress = Progress::of(context);
-    let result = running::follow(
-        &run,
-        plan,
-        progress.as_ref(),
-        &context.ct,
-        Some(&context.peer),
-        None,
-    )
-    .await;
-    Ok(result.into())
+    Ok(running::follow_call(&run, plan, context, None).await)
 }
 
 /// The plan `run` runs: remembered when this server started it, else its workflow's from the
