@@ -90,7 +90,6 @@ impl StepTask {
                 by_step: Default::default(),
                 by_tool: self.mocks.by_tool.clone(),
             },
-            cancel: frame.cancel.clone(),
             limits: self.limits,
             ..RunOptions::default()
         };

@@ -26,7 +26,6 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
-use tokio_util::sync::CancellationToken;
 
 /// Outputs of pure steps larger than this are computed again on resume rather than journaled.
 const RECOMPUTE_OVER_BYTES: u64 = 64 * 1024;
@@ -37,7 +36,6 @@ pub(super) struct Scheduler {
     plan: Arc<Plan>,
     registry: Arc<Registry>,
     mocks: Arc<Mocks>,
-    cancel: CancellationToken,
     sink: Arc<dyn EventSink>,
     walk: Walk,
     ledger: Ledger,
@@ -96,7 +94,6 @@ impl Scheduler {
             plan,
             registry,
             mocks: Arc::new(options.mocks),
-            cancel: options.cancel,
             sink,
             walk,
             ledger,
@@ -139,7 +136,7 @@ impl Scheduler {
             let idle = self.paused.as_ref().and_then(|p| p.deadline);
             tokio::select! {
                 biased;
-                _ = self.cancel.cancelled() => {
+                _ = self.frame.cancel.cancelled() => {
                     stop = Some(Stop::Cancelled("the run was cancelled".to_string()));
                     break;
                 }
