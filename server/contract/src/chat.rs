@@ -59,6 +59,22 @@ pub struct ChatSource {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub collection: Option<String>,
+    /// The passages of `text` the answer quotes (a grounded offline answer), in its order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passages: Vec<String>,
+}
+
+/// How an answer was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerMethod {
+    /// The model wrote it.
+    Generated,
+    /// Sentences of the sources that answer the question, each cited (the small local model
+    /// with retrieved context: it does not invent).
+    Extractive,
+    /// The sources do not answer the question, and the answer says so.
+    Declined,
 }
 
 /// One tool call of an agent-mode turn.
@@ -116,6 +132,10 @@ pub struct ChatTurn {
     #[ts(optional)]
     pub notice: Option<String>,
     pub sources: Vec<ChatSource>,
+    /// How the answer was made; absent in turns saved before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub method: Option<AnswerMethod>,
     pub tool_calls: Vec<ChatToolCall>,
     /// The LLM provider and model that answered.
     pub provider: String,

@@ -15,7 +15,7 @@ pub use catalog::{
     ToolOutputField, ToolView,
 };
 pub use chat::{
-    ChatAsk, ChatConfig, ChatEvent, ChatMode, ChatSession, ChatSessionList, ChatSessionSummary,
+    AnswerMethod, ChatAsk, ChatConfig, ChatEvent, ChatMode, ChatSession, ChatSessionList, ChatSessionSummary,
     ChatSource, ChatTimings, ChatToolCall, ChatTurn, TurnState, TurnStatus,
 };
 pub use edit::{
@@ -182,6 +182,7 @@ pub fn typescript() -> String {
         TurnState,
         TurnStatus,
         ChatSource,
+        AnswerMethod,
         ChatToolCall,
         ChatTimings,
         ChatTurn,

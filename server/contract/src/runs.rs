@@ -207,6 +207,11 @@ pub struct StepState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub compensation: Option<CompensationState>,
+    /// The text the step has written so far while it runs (a `generate` answer arriving), at
+    /// most [`StepState::TEXT_LIMIT`] bytes; gone once it ends (its output holds the whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text: Option<String>,
 }
 
 /// Where a completed step's compensation is.
@@ -230,7 +235,22 @@ impl StepState {
             attempt: None,
             output_bytes: None,
             compensation: None,
+            text: None,
         }
+    }
+
+    /// Most bytes of running text a snapshot keeps per step.
+    pub const TEXT_LIMIT: usize = 16 * 1024;
+
+    /// Add `delta` to the running text, within [`StepState::TEXT_LIMIT`] (cut on a character).
+    pub fn push_text(&mut self, delta: &str) {
+        let text = self.text.get_or_insert_with(String::new);
+        let room = Self::TEXT_LIMIT.saturating_sub(text.len());
+        let mut end = delta.len().min(room);
+        while !delta.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.push_str(&delta[..end]);
     }
 }
 

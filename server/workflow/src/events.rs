@@ -47,6 +47,12 @@ pub enum RunEvent {
         name: String,
         tool: String,
     },
+    /// The next piece of the text a running step writes (a `generate` answer as it arrives);
+    /// the step's output, when it completes, holds the whole text.
+    StepText {
+        step_id: String,
+        delta: String,
+    },
     /// A transient failure that will be retried after `delay_ms`.
     StepRetrying {
         step_id: String,

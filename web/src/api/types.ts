@@ -276,7 +276,7 @@ breakpoint: boolean, } | { "type": "resumed", stepId: string, action: ResumeActi
 /**
  * The breakpoints from now on, when this resume changed them.
  */
-breakpoints?: Array<string>, } | { "type": "step_started", stepId: string, name: string, tool: string, } | { "type": "step_retrying", stepId: string, attempt: number, error: string, delayMs: number, } | { "type": "step_completed", stepId: string, durationMs: number, 
+breakpoints?: Array<string>, } | { "type": "step_started", stepId: string, name: string, tool: string, } | { "type": "step_text", stepId: string, delta: string, } | { "type": "step_retrying", stepId: string, attempt: number, error: string, delayMs: number, } | { "type": "step_completed", stepId: string, durationMs: number, 
 /**
  * One line describing the output ("12 results").
  */
@@ -883,7 +883,12 @@ attempt?: number, outputBytes?: number,
 /**
  * Its compensation, once the run ended badly after it completed.
  */
-compensation?: CompensationState, };
+compensation?: CompensationState, 
+/**
+ * The text the step has written so far while it runs (a `generate` answer arriving), at
+ * most [`StepState::TEXT_LIMIT`] bytes; gone once it ends (its output holds the whole).
+ */
+text?: string, };
 
 /**
  * A run folded from its events up to `seq`.
@@ -1039,7 +1044,16 @@ score?: number,
 /**
  * The collection it came from, when known.
  */
-collection?: string, };
+collection?: string, 
+/**
+ * The passages of `text` the answer quotes (a grounded offline answer), in its order.
+ */
+passages?: Array<string>, };
+
+/**
+ * How an answer was made.
+ */
+export type AnswerMethod = "generated" | "extractive" | "declined";
 
 /**
  * One tool call of an agent-mode turn.
@@ -1094,7 +1108,11 @@ answer: string, status: TurnStatus, error?: string, mode: ChatMode,
 /**
  * A notice the turn carried (agent mode fell back to the pipeline, …).
  */
-notice?: string, sources: Array<ChatSource>, toolCalls: Array<ChatToolCall>, 
+notice?: string, sources: Array<ChatSource>, 
+/**
+ * How the answer was made; absent in turns saved before it was recorded.
+ */
+method?: AnswerMethod, toolCalls: Array<ChatToolCall>, 
 /**
  * The LLM provider and model that answered.
  */

@@ -388,6 +388,9 @@ impl Log {
             RunEvent::StepStarted { step_id, .. } => {
                 set(snap, step_id, StepStatus::Running);
             }
+            RunEvent::StepText { step_id, delta } => {
+                set(snap, step_id, StepStatus::Running).push_text(delta);
+            }
             RunEvent::StepRetrying {
                 step_id,
                 attempt,
@@ -395,6 +398,7 @@ impl Log {
                 ..
             } => {
                 let s = set(snap, step_id, StepStatus::Retrying);
+                s.text = None;
                 s.attempt = Some(*attempt);
                 s.error = Some(error.clone());
             }
@@ -420,6 +424,7 @@ impl Log {
                 s.summary = Some(summary.clone());
                 s.backend = backend.clone();
                 s.error = None;
+                s.text = None;
                 s.output_bytes = Some(bytes);
                 // The engine's entry itself: no copy of the output is made.
                 self.outputs
@@ -441,13 +446,14 @@ impl Log {
                 }
                 let s = set(snap, step_id, StepStatus::Failed);
                 s.error = Some(error.clone());
+                s.text = None;
                 s.duration_ms = Some(*duration_ms);
             }
             RunEvent::StepCancelled { step_id } => {
                 if snap.paused.as_ref().is_some_and(|p| &p.step_id == step_id) {
                     snap.paused = None;
                 }
-                set(snap, step_id, StepStatus::Cancelled);
+                set(snap, step_id, StepStatus::Cancelled).text = None;
             }
             RunEvent::Waiting { .. } | RunEvent::Child { .. } => {
                 if let Some((step_id, waiting)) = waiting_for(event) {

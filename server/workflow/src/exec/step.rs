@@ -183,6 +183,7 @@ impl StepTask {
                 scope,
                 limits: self.limits,
                 budget: self.limits.step_budget(),
+                sink: Some(self.sink.as_ref()),
             };
             let result = match step.timeout {
                 Some(limit) => match tokio::time::timeout(limit, tool.run(call)).await {

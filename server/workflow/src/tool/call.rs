@@ -2,6 +2,7 @@
 //! the budget within which it builds its output.
 
 use super::outcome::{ToolError, ToolOutput};
+use crate::events::{EventSink, RunEvent};
 use crate::inputs::Inputs;
 use crate::limits::{Budget, Limits};
 use crate::scope::{Locals, Scope};
@@ -22,6 +23,8 @@ pub struct ToolCall<'a> {
     pub(crate) limits: Limits,
     /// What the tool may build for its output (fresh for every call).
     pub(crate) budget: Budget,
+    /// Where [`ToolCall::stream_text`] reports (none outside a run).
+    pub(crate) sink: Option<&'a dyn EventSink>,
 }
 
 /// A parsed deferred input.
@@ -49,6 +52,7 @@ impl<'a> ToolCall<'a> {
             scope,
             limits: Limits::DEFAULT,
             budget: Limits::DEFAULT.step_budget(),
+            sink: None,
         }
     }
 
@@ -75,6 +79,18 @@ impl<'a> ToolCall<'a> {
             scope,
             limits: Limits::DEFAULT,
             budget: Limits::DEFAULT.step_budget(),
+            sink: None,
+        }
+    }
+
+    /// Report the next piece of the text this step is writing (`step_text`), so the canvas
+    /// and the inspector show it while the step runs. Nothing happens outside a run.
+    pub fn stream_text(&self, delta: &str) {
+        if let Some(sink) = self.sink.filter(|_| !delta.is_empty()) {
+            sink.emit(RunEvent::StepText {
+                step_id: self.step_id.to_string(),
+                delta: delta.to_string(),
+            });
         }
     }
 
