@@ -192,6 +192,7 @@ impl ChatEngine {
             mode: options.mode,
             notice: turn.notice.clone(),
             sources: turn.sources.list.clone(),
+            method: turn.method,
             tool_calls: turn.tool_calls.clone(),
             provider: llm.name().to_string(),
             model,

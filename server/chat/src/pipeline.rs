@@ -6,7 +6,8 @@ use crate::prompt::{self, Budget};
 use crate::turn::{Turn, Work};
 use serde_json::{Map, Value, json};
 use std::time::Instant;
-use vai_contract::TurnState;
+use vai_contract::{AnswerMethod, TurnState};
+use vai_providers::grounded::{Method, SourceText};
 use vai_providers::llm::{CompletionRequest, Message};
 
 pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(), String> {
@@ -51,6 +52,9 @@ pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(
     turn.sources
         .add_results(&results, options.collection.as_deref());
     turn.sources_changed();
+    if let Some(quoted) = quote(work, turn).await {
+        return quoted;
+    }
 
     let budget = Budget::for_model(work.llm.context_tokens());
     let (mut messages, dropped) = prompt::window(work.earlier, options.max_turns, budget.history);
@@ -67,6 +71,51 @@ pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(
         ..CompletionRequest::default()
     };
     work.generate(turn, request).await.map(|_| ())
+}
+
+/// The answer of a model that quotes its sources instead of writing (the small local model):
+/// the sentences that answer, each cited, with the passages marked on their sources; `None`
+/// for a model that writes.
+async fn quote(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Option<Result<(), String>> {
+    let started = Instant::now();
+    let grounded = {
+        let sources: Vec<SourceText<'_>> = turn
+            .sources
+            .list
+            .iter()
+            .map(|s| SourceText {
+                index: s.index,
+                title: &s.title,
+                text: &s.text,
+            })
+            .collect();
+        if sources.is_empty() {
+            return None;
+        }
+        work.llm.ground(work.question, &sources).await?
+    };
+    turn.timings.generation_ms += started.elapsed().as_millis() as u64;
+    let grounded = match grounded {
+        Ok(grounded) => grounded,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    for quote in &grounded.quotes {
+        if let Some(source) = turn
+            .sources
+            .list
+            .iter_mut()
+            .find(|s| s.index == quote.index)
+        {
+            source.passages.push(quote.passage.clone());
+        }
+    }
+    turn.method = Some(match grounded.method {
+        Method::Extractive => AnswerMethod::Extractive,
+        Method::Declined => AnswerMethod::Declined,
+    });
+    turn.sources_changed();
+    turn.quoted(grounded.text);
+    Some(Ok(()))
 }
 
 /// When a search found nothing: an error naming the problem if the collection is missing or

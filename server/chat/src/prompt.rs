@@ -179,6 +179,7 @@ mod tests {
                 text: "x".repeat(10_000),
                 score: Some(0.94),
                 collection: None,
+                passages: Vec::new(),
             },
             ChatSource {
                 index: 2,
@@ -186,6 +187,7 @@ mod tests {
                 text: "short".into(),
                 score: None,
                 collection: None,
+                passages: Vec::new(),
             },
         ];
         let prompt = with_context("How?", &sources, 500);

@@ -40,6 +40,7 @@ impl Sources {
                         .or_else(|| result.get("relevance_score"))
                         .and_then(Value::as_f64),
                     collection: collection.map(str::to_string),
+                    passages: Vec::new(),
                 });
                 index
             })

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use vai_contract::{ChatEvent, ChatMode, ChatTurn, TurnState, TurnStatus};
+use vai_contract::{AnswerMethod, ChatEvent, ChatMode, ChatTurn, TurnState, TurnStatus};
 use vai_providers::fakes::{FakeEmbedder, FakeLlm, FakeReranker, MemoryStore};
 use vai_providers::llm::{Anthropic, Limits, Llm, LlmToolCall, Ollama, OpenAi, RetryPolicy};
 use vai_providers::testing::fake_http::{FakeServer, Recorded, Reply};
@@ -179,6 +179,66 @@ async fn a_pipeline_turn_retrieves_streams_cites_and_is_recorded() {
     let session = kit.history.load(SESSION).await.unwrap().unwrap();
     assert_eq!(session.turns, [turn]);
     assert_eq!(session.title, "how do refresh tokens work?");
+}
+
+#[tokio::test]
+async fn a_quoting_model_answers_with_the_cited_sentences_and_marks_their_passages() {
+    let fake = Arc::new(FakeLlm::new());
+    let embedder = Arc::new(FakeEmbedder::new(4096));
+    let llm = Arc::new(vai_providers::grounded::GroundedLlm::new(
+        fake.clone(),
+        embedder,
+    ));
+    let kit = kit(llm).await;
+    let (turn, events) = ask(
+        &kit,
+        "What rate limits apply per minute?",
+        &options(ChatMode::Pipeline),
+    )
+    .await;
+
+    assert!(fake.requests().is_empty(), "the model was asked to write");
+    assert_eq!(turn.method, Some(AnswerMethod::Extractive));
+    let limits = turn
+        .sources
+        .iter()
+        .find(|s| s.title == "limits.md")
+        .unwrap();
+    assert_eq!(
+        limits.passages,
+        ["Rate limits: 100 requests per minute, with a Retry-After header"]
+    );
+    assert!(
+        turn.answer.contains(&format!(
+            "Rate limits: 100 requests per minute, with a Retry-After header [{}]",
+            limits.index
+        )),
+        "{}",
+        turn.answer
+    );
+    assert_eq!(streamed(&events), turn.answer);
+    assert_eq!(
+        states(&events),
+        [TurnState::Retrieving, TurnState::Answering]
+    );
+    // The passages reach the panel with the sources, before the answer.
+    let marked = events.iter().rev().find_map(|e| match e {
+        ChatEvent::Sources { sources } => Some(sources.clone()),
+        _ => None,
+    });
+    assert_eq!(marked.unwrap(), turn.sources);
+    let saved = kit.history.load(SESSION).await.unwrap().unwrap();
+    assert_eq!(saved.turns[0].method, Some(AnswerMethod::Extractive));
+
+    let (declined, _) = ask(
+        &kit,
+        "Which colour is the logo?",
+        &options(ChatMode::Pipeline),
+    )
+    .await;
+    assert_eq!(declined.method, Some(AnswerMethod::Declined));
+    assert_eq!(declined.answer, vai_providers::grounded::DECLINED);
+    assert!(declined.sources.iter().all(|s| s.passages.is_empty()));
 }
 
 #[tokio::test]

@@ -9,7 +9,9 @@ use crate::prompt;
 use crate::sources::Sources;
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
-use vai_contract::{ChatEvent, ChatTimings, ChatToolCall, ChatTurn, TurnState, TurnStatus};
+use vai_contract::{
+    AnswerMethod, ChatEvent, ChatTimings, ChatToolCall, ChatTurn, TurnState, TurnStatus,
+};
 use vai_providers::llm::{CompletionRequest, Llm, StopReason, StreamEvent};
 use vai_runtime::tool_schema::BeforeTool;
 use vai_workflow::{Limits as RunLimits, Registry, ToolError, Usage, run_alone};
@@ -33,6 +35,8 @@ pub(crate) struct Turn<'s, 'a> {
     /// What the person is told besides the answer (a fallback, a cut-off answer), sentences
     /// joined in the order they came.
     pub(crate) notice: Option<String>,
+    /// How the answer was made, when the pipeline knows (a grounded offline answer).
+    pub(crate) method: Option<AnswerMethod>,
 }
 
 impl<'s, 'a> Turn<'s, 'a> {
@@ -47,6 +51,7 @@ impl<'s, 'a> Turn<'s, 'a> {
             usage: Usage::default(),
             timings: ChatTimings::default(),
             notice: None,
+            method: None,
         }
     }
 }
@@ -86,6 +91,12 @@ impl Turn<'_, '_> {
                 delta: "\n\n".to_string(),
             });
         }
+    }
+
+    /// The whole answer at once, made without the model writing it (quoted from the sources).
+    pub(crate) fn quoted(&mut self, answer: String) {
+        self.answering = false;
+        self.text(answer);
     }
 
     fn text(&mut self, delta: String) {

@@ -9,6 +9,7 @@
 use crate::config::Config;
 use std::sync::Arc;
 use std::time::Duration;
+use vai_providers::grounded::GroundedLlm;
 use vai_providers::llm::{LlmConfig, llm_from_config};
 use vai_providers::local::embed::{LocalEmbedder, ModelLocation};
 use vai_providers::local::llm::{LocalLlm, find_gguf};
@@ -175,8 +176,12 @@ pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
         };
         providers.llm = Some(llm_from_config(&llm).map_err(|e| anyhow::anyhow!("{e}"))?);
     } else if let Ok(local) = LocalLlm::discover() {
-        // Nothing configured: the small local model answers (loaded on its first call).
-        providers.llm = Some(Arc::new(local));
+        // Nothing configured: the small local model answers (loaded on its first call); from
+        // retrieved sources it quotes them, since it invents when it writes.
+        providers.llm = Some(Arc::new(GroundedLlm::new(
+            Arc::new(local),
+            local_embedder.clone(),
+        )));
     }
 
     providers.settings = settings;

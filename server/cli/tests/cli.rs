@@ -8,6 +8,8 @@ use std::process::{Command, Output};
 mod chat;
 #[path = "cli/explain.rs"]
 mod explain;
+#[path = "cli/grounded.rs"]
+mod grounded;
 #[path = "cli/limits.rs"]
 mod limits;
 #[path = "cli/runs.rs"]

@@ -8,6 +8,7 @@
 
 pub mod embed;
 pub mod error;
+pub mod grounded;
 pub mod llm;
 pub mod local;
 pub mod mongo;

@@ -20,6 +20,7 @@ pub use ollama::Ollama;
 pub use openai::OpenAi;
 pub use transport::Limits;
 
+use crate::grounded::{Grounded, SourceText};
 use crate::{ProviderError, TokenUsage};
 use async_trait::async_trait;
 use serde_json::Value;
@@ -200,6 +201,18 @@ pub trait Llm: Send + Sync {
     /// Run one completion and return it whole.
     async fn complete(&self, request: CompletionRequest) -> Result<Completion, ProviderError> {
         self.stream(request, &mut |_| {}).await
+    }
+
+    /// Answer `question` from `sources` by quoting them, for a model too small to write a
+    /// grounded answer itself (see [`crate::grounded`]); `None` for models that write their
+    /// answers (every configured provider), and then the caller asks [`Llm::stream`].
+    async fn ground(
+        &self,
+        question: &str,
+        sources: &[SourceText<'_>],
+    ) -> Option<Result<Grounded, ProviderError>> {
+        let _ = (question, sources);
+        None
     }
 }
 

@@ -2,9 +2,11 @@
 
 use crate::args;
 use crate::retrieval::{Served, object, provider_error};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::sync::{Arc, LazyLock};
-use vai_providers::{CompletionRequest, Message, Providers};
+use vai_providers::grounded::SourceText;
+use vai_providers::llm::StreamEvent;
+use vai_providers::{CompletionRequest, Message, Providers, TokenUsage};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolFuture, ToolSpec};
 
@@ -33,7 +35,7 @@ pub fn spec() -> ToolSpec {
         category: Category::Generation,
         icon: "AutoAwesome",
         description: "Generate text with the configured LLM, optionally grounded on retrieved documents",
-        help: "Sends `prompt` to the configured LLM (VAI_LLM_PROVIDER: anthropic, openai or ollama) with `systemPrompt` as its system instructions. `context` is appended after the prompt under \"Context:\": an array of results (or an object with a `results` array, such as a query step's output) becomes numbered sources \"[1] (source: guide.md) text…\" so the answer can cite them; a string is appended as it is. `model`, `temperature` and `maxTokens` are passed to the provider (the reference ignored them). Fails with a message saying what to configure when no LLM is set up.",
+        help: "Sends `prompt` to the configured LLM (VAI_LLM_PROVIDER: anthropic, openai or ollama) with `systemPrompt` as its system instructions. `context` is appended after the prompt under \"Context:\": an array of results (or an object with a `results` array, such as a query step's output) becomes numbered sources \"[1] (source: guide.md) text…\" so the answer can cite them; a string is appended as it is. `model`, `temperature` and `maxTokens` are passed to the provider (the reference ignored them). The answer streams into the step while it is written. With context, the small offline model (SmolLM2-135M) does not write: it answers with the sentences of the context that answer the prompt's question, each cited [n], or says the context does not answer (`method`: extractive or declined) — a 135M model invents when it writes. Fails with a message saying what to configure when no LLM is set up.",
         input_schema: InputSchema::new()
             .required_input(
                 "prompt",
@@ -81,6 +83,14 @@ pub fn spec() -> ToolSpec {
                 "provider",
                 "the LLM provider (anthropic, openai, ollama, …)",
             ),
+            (
+                "method",
+                "how the answer was made: generated (the model wrote it), extractive (the small local model quoted the sentences of the context that answer, each cited [n]) or declined (the context does not answer)",
+            ),
+            (
+                "citations",
+                "for an extractive answer: [{index, source, passage}], each quoted passage with its citation number and source",
+            ),
         ],
         deferred: &[],
         main_input: Some("prompt"),
@@ -108,35 +118,124 @@ impl Tool for Generate {
             let prompt = args::required_str(NAME, &call, "prompt")?;
             let temperature = args::opt_number(&SPEC, &call, "temperature")?;
             let max_tokens = args::opt_count(&SPEC, &call, "maxTokens")?.map(|n| n as u32);
-            let user = match call.input("context").and_then(render_context) {
-                Some(context) => format!("{prompt}\n\nContext:\n{context}"),
-                None => prompt.to_string(),
-            };
             let llm = self
                 .providers
                 .llm(NAME)
                 .map_err(|e| provider_error(NAME, e))?;
+            let context = call.input("context");
+            let mut served = Served::default();
 
+            let documents = context.map(documents_of).unwrap_or_default();
+            let sources: Vec<SourceText<'_>> = documents
+                .iter()
+                .enumerate()
+                .map(|(i, (title, text))| SourceText {
+                    index: i as u32 + 1,
+                    title,
+                    text,
+                })
+                .collect();
+            if !sources.is_empty()
+                && let Some(grounded) = llm.ground(question_of(prompt), &sources).await
+            {
+                let grounded = grounded.map_err(|e| provider_error(NAME, e))?;
+                call.stream_text(&grounded.text);
+                served.llm(llm.name(), TokenUsage::default());
+                let citations = grounded
+                    .quotes
+                    .iter()
+                    .map(|q| {
+                        json!({
+                            "index": q.index,
+                            "source": sources[q.index as usize - 1].title,
+                            "passage": q.passage,
+                        })
+                    })
+                    .collect();
+                return Ok(served.output(object([
+                    ("text", Value::String(grounded.text)),
+                    ("model", Value::String(llm.default_model().to_string())),
+                    ("provider", Value::String(llm.name().to_string())),
+                    ("method", Value::String(grounded.method.as_str().into())),
+                    ("citations", Value::Array(citations)),
+                ])));
+            }
+
+            let user = match context.and_then(render_context) {
+                Some(context) => format!("{prompt}\n\nContext:\n{context}"),
+                None => prompt.to_string(),
+            };
+            let request = CompletionRequest {
+                system: args::opt_string(&call, "systemPrompt"),
+                messages: vec![Message::user(user)],
+                model: args::opt_string(&call, "model"),
+                temperature,
+                max_tokens,
+                tools: Vec::new(),
+            };
             let completion = llm
-                .complete(CompletionRequest {
-                    system: args::opt_string(&call, "systemPrompt"),
-                    messages: vec![Message::user(user)],
-                    model: args::opt_string(&call, "model"),
-                    temperature,
-                    max_tokens,
-                    tools: Vec::new(),
+                .stream(request, &mut |event| {
+                    if let StreamEvent::Text(delta) = event {
+                        call.stream_text(&delta);
+                    }
                 })
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
-            let mut served = Served::default();
             served.llm(llm.name(), completion.usage);
             Ok(served.output(object([
                 ("text", Value::String(completion.text)),
                 ("model", Value::String(completion.model)),
                 ("provider", Value::String(llm.name().to_string())),
+                ("method", Value::String("generated".into())),
             ])))
         })
     }
+}
+
+/// The question a prompt asks, for choosing the sentences that answer it: the text after its
+/// last "Question:" (to the end of that line) when it has one, else the whole prompt.
+fn question_of(prompt: &str) -> &str {
+    let lower = prompt.to_lowercase();
+    match lower.rfind("question:") {
+        // Lower-casing keeps ASCII offsets; a prompt whose case mapping changes lengths before
+        // the marker is taken whole.
+        Some(at) if lower.len() == prompt.len() => {
+            let rest = prompt[at + "question:".len()..].trim_start();
+            let line = rest.lines().next().unwrap_or_default().trim();
+            if line.is_empty() { prompt } else { line }
+        }
+        _ => prompt,
+    }
+}
+
+/// The documents of a context, as (title, text): each item of an array (or of an object's
+/// `results`), or a string as one document. Null items, as left by skipped steps, are dropped.
+fn documents_of(context: &Value) -> Vec<(String, String)> {
+    let items = match context {
+        Value::Array(items) => items,
+        Value::Object(o) => match o.get("results") {
+            Some(Value::Array(items)) => items,
+            _ => return Vec::new(),
+        },
+        Value::String(s) if !s.trim().is_empty() => {
+            return vec![("context".to_string(), s.clone())];
+        }
+        _ => return Vec::new(),
+    };
+    items
+        .iter()
+        .filter(|item| !item.is_null())
+        .enumerate()
+        .map(|(i, item)| {
+            let title = item
+                .get("source")
+                .or_else(|| item.get("title"))
+                .filter(|s| !s.is_null())
+                .map(|s| vai_workflow::value::to_text(Some(s)))
+                .unwrap_or_else(|| format!("source {}", i + 1));
+            (title, args::document_text(item))
+        })
+        .collect()
 }
 
 /// Context as prompt text; `None` when there is nothing to add.
@@ -226,8 +325,9 @@ mod tests {
         let obj = out.output.as_object().unwrap();
         assert_eq!(
             obj.keys().collect::<Vec<_>>(),
-            ["text", "model", "provider"]
+            ["text", "model", "provider", "method"]
         );
+        assert_eq!(obj["method"], "generated");
         assert!(
             obj["text"]
                 .as_str()
@@ -257,6 +357,81 @@ mod tests {
             Some("{\"a\":1}")
         );
         assert_eq!(render_context(&json!(42)).as_deref(), Some("42"));
+    }
+
+    /// The providers with the fake LLM answering from sources by quoting them.
+    fn grounded(fakes: &Fakes) -> Arc<Providers> {
+        // Wide vectors, so unrelated words seldom share a bucket.
+        let embedder = Arc::new(vai_providers::fakes::FakeEmbedder::new(4096));
+        let llm = vai_providers::grounded::GroundedLlm::new(fakes.llm.clone(), embedder);
+        Arc::new(Providers::none(Settings::default()).with_llm(Arc::new(llm)))
+    }
+
+    #[tokio::test]
+    async fn a_grounding_model_quotes_the_context_that_answers_and_cites_it() {
+        let fakes = Fakes::new();
+        let tool = Generate::new(grounded(&fakes));
+        let out = run(
+            &tool,
+            json!({
+                "prompt": "Answer from the documents.\n\nQuestion: How long does the grace period last after rolling?\n\n",
+                "context": {"results": [
+                    {"text": "Lists return at most 100 items per page.", "source": "Pagination"},
+                    {"text": "# Rolling\n\nRolling replaces a secret. The grace period after rolling lasts 24 hours by default.", "source": "Rolling an API Key"}
+                ]}
+            }),
+            json!({}),
+        )
+        .await
+        .unwrap();
+        assert!(
+            fakes.llm.requests().is_empty(),
+            "the model was asked to write"
+        );
+        assert_eq!(out.output["method"], "extractive");
+        let text = out.output["text"].as_str().unwrap();
+        assert!(
+            text.contains("The grace period after rolling lasts 24 hours by default. [2]"),
+            "{text}"
+        );
+        assert_eq!(
+            out.output["citations"][0],
+            json!({"index": 2, "source": "Rolling an API Key", "passage": "The grace period after rolling lasts 24 hours by default."})
+        );
+        assert_eq!(out.output["provider"], "fake");
+    }
+
+    #[tokio::test]
+    async fn a_grounding_model_declines_when_the_context_does_not_answer_and_writes_without_one() {
+        let fakes = Fakes::new();
+        let tool = Generate::new(grounded(&fakes));
+        let out = run(
+            &tool,
+            json!({"prompt": "Which regions host the EU data centre?", "context": [{"text": "Lists return at most 100 items per page."}]}),
+            json!({}),
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.output["method"], "declined", "{}", out.output);
+        assert_eq!(out.output["text"], vai_providers::grounded::DECLINED);
+        assert_eq!(out.output["citations"], json!([]));
+
+        let out = run(&tool, json!({"prompt": "Write a haiku"}), json!({}))
+            .await
+            .unwrap();
+        assert_eq!(out.output["method"], "generated");
+        assert_eq!(out.output["text"], "fake answer to: Write a haiku");
+    }
+
+    #[test]
+    fn the_question_is_read_from_the_prompt() {
+        assert_eq!(
+            question_of("Answer it.\n\nQuestion: How?\n\nhistory"),
+            "How?"
+        );
+        assert_eq!(question_of("summarize this question: why now"), "why now");
+        assert_eq!(question_of("Plain prompt"), "Plain prompt");
+        assert_eq!(question_of("Question:   \n"), "Question:   \n");
     }
 
     #[tokio::test]

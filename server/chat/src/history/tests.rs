@@ -12,6 +12,7 @@ pub(crate) fn turn(question: &str, started_at: u64) -> ChatTurn {
         mode: ChatMode::Pipeline,
         notice: None,
         sources: vec![],
+        method: None,
         tool_calls: vec![],
         provider: "fake".into(),
         model: "m".into(),

@@ -12,7 +12,8 @@ use vai_workflow::{Mode, RunOptions, RunStatus, events::NoEvents};
 
 /// Measure the engine: the 503-step chain workflow (in-process and as a whole `vai workflow run`
 /// process), per-step overhead on trivial steps, and validating + planning 1,000 steps.
-/// `vai bench retrieval` measures offline retrieval instead, `vai bench llm` the local LLM.
+/// `vai bench retrieval` measures offline retrieval instead, `vai bench llm` the local LLM,
+/// `vai bench answers` offline chat answers.
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub(super) struct BenchArgs {
@@ -36,6 +37,8 @@ pub(super) enum BenchWhat {
     Retrieval(super::bench_retrieval::RetrievalArgs),
     /// Load time, time to first token and tokens/s of the local LLM (SmolLM2-135M).
     Llm(super::bench_llm::LlmArgs),
+    /// How far offline chat answers can be trusted: cited, supported, declined, how fast.
+    Answers(super::bench_answers::AnswersArgs),
 }
 
 /// The chain benchmark: a seed transform over `items` objects, `chains` parallel chains of
@@ -109,6 +112,7 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
     match args.what {
         Some(BenchWhat::Retrieval(args)) => return super::bench_retrieval::run(args).await,
         Some(BenchWhat::Llm(args)) => return super::bench_llm::run(args).await,
+        Some(BenchWhat::Answers(args)) => return super::bench_answers::run(args).await,
         None => {}
     }
     let registry = app::offline_registry(&Config::load(&std::env::current_dir()?, &[])?);

@@ -1,6 +1,7 @@
 //! Command-line commands, one module per noun, one file per verb. Doc comments are the help.
 
 mod bench;
+mod bench_answers;
 mod bench_llm;
 mod bench_retrieval;
 mod chat;

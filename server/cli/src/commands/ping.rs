@@ -114,6 +114,17 @@ pub(super) async fn run(args: PingArgs) -> anyhow::Result<u8> {
                     .await
                     .into_line("llm", "check VAI_LLM_PROVIDER, VAI_LLM_API_KEY, VAI_LLM_MODEL and VAI_LLM_BASE_URL"),
             );
+            if local {
+                lines.push(Line {
+                    ok: None,
+                    name: "",
+                    text: "it quotes sources rather than writing; for fluent answers configure Ollama \
+                           (offline: `vai config set llm-provider ollama`), OpenAI or Anthropic, or \
+                           use an MCP client's model through sampling (docs/configuration.md)"
+                        .into(),
+                    hint: None,
+                });
+            }
         }
         None => lines.push(Line {
             ok: None,

@@ -7,6 +7,7 @@ use crate::history::{HistoryError, MAX_LISTED, check_id, title_of, with_turn};
 use mongodb::bson::{self, Bson, DateTime, Document, doc};
 use serde::{Deserialize, Serialize};
 use vai_contract::{
+    AnswerMethod,
     ChatMode, ChatSession, ChatSessionSummary, ChatSource, ChatTimings, ChatToolCall, ChatTurn,
     TurnStatus,
 };
@@ -48,6 +49,8 @@ struct Answer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     notice: Option<String>,
     context: Vec<Context>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    method: Option<AnswerMethod>,
     tool_calls: Vec<ToolCall>,
     metadata: Metadata,
 }
@@ -66,6 +69,9 @@ struct Context {
     collection: Option<String>,
     /// The citation number.
     index: u32,
+    /// The passages the answer quotes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    passages: Vec<String>,
 }
 
 /// A tool call with its arguments and output as JSON text: tool JSON holds Extended JSON
@@ -142,6 +148,7 @@ pub(super) fn turn_documents(id: &str, turn: &ChatTurn) -> Result<[Document; 2],
         mode,
         notice,
         sources,
+        method,
         tool_calls,
         provider,
         model,
@@ -176,8 +183,10 @@ pub(super) fn turn_documents(id: &str, turn: &ChatTurn) -> Result<[Document; 2],
                 score: s.score,
                 collection: s.collection,
                 index: s.index,
+                passages: s.passages,
             })
             .collect(),
+        method,
         tool_calls: tool_calls.into_iter().map(ToolCall::of).collect(),
         metadata: Metadata {
             llm_provider: provider,
@@ -228,8 +237,10 @@ fn turn_of(question: Question, answer: Answer) -> Result<ChatTurn, serde_json::E
                 text: c.chunk,
                 score: c.score,
                 collection: c.collection,
+                passages: c.passages,
             })
             .collect(),
+        method: answer.method,
         tool_calls: answer
             .tool_calls
             .into_iter()

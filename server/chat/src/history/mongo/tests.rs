@@ -6,7 +6,7 @@ use super::*;
 use crate::history::{MAX_LISTED, title_of, with_turn};
 use mongodb::bson::{Bson, DateTime, oid::ObjectId};
 use serde_json::json;
-use vai_contract::{ChatMode, ChatSource, ChatTimings, ChatToolCall, TurnStatus};
+use vai_contract::{AnswerMethod, ChatMode, ChatSource, ChatTimings, ChatToolCall, TurnStatus};
 use vai_workflow::Usage;
 
 /// A pipeline turn with every optional field set.
@@ -26,6 +26,7 @@ pub(super) fn full_turn(id: &str, started_at: u64) -> ChatTurn {
                 text: "Keys rotate with vai keys rotate.".into(),
                 score: Some(0.94),
                 collection: Some("knowledge".into()),
+                passages: vec!["Keys rotate with vai keys rotate.".into()],
             },
             ChatSource {
                 index: 2,
@@ -33,8 +34,10 @@ pub(super) fn full_turn(id: &str, started_at: u64) -> ChatTurn {
                 text: "".into(),
                 score: None,
                 collection: None,
+                passages: Vec::new(),
             },
         ],
+        method: Some(AnswerMethod::Extractive),
         tool_calls: vec![ChatToolCall {
             id: "call_1".into(),
             name: "vai_query".into(),
@@ -83,6 +86,7 @@ pub(super) fn bare_turn(id: &str, started_at: u64) -> ChatTurn {
         mode: ChatMode::Pipeline,
         notice: None,
         sources: Vec::new(),
+        method: None,
         tool_calls: Vec::new(),
         provider: "local".into(),
         model: "qwen".into(),
@@ -138,9 +142,11 @@ fn a_turn_is_a_question_and_an_answer_named_as_the_seed_names_them() {
             "notice": "agent mode fell back to the pipeline",
             "context": [
                 {"source": "docs/keys.md", "chunk": "Keys rotate with vai keys rotate.",
-                 "score": 0.94, "collection": "knowledge", "index": 1_i64},
+                 "score": 0.94, "collection": "knowledge", "index": 1_i64,
+                 "passages": ["Keys rotate with vai keys rotate."]},
                 {"source": "faq", "chunk": "", "index": 2_i64},
             ],
+            "method": "extractive",
             "toolCalls": [{
                 "id": "call_1",
                 "name": "vai_query",

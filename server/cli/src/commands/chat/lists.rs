@@ -151,6 +151,7 @@ mod tests {
             text: "Tokens expire after\n15 minutes.".into(),
             score,
             collection: Some("api_docs".into()),
+            passages: Vec::new(),
         }
     }
 

@@ -4,7 +4,9 @@
 
 use serde_json::{Map, Value};
 use std::io::{self, IsTerminal, Write};
-use vai_contract::{ChatEvent, ChatSource, ChatToolCall, ChatTurn, TurnState, TurnStatus};
+use vai_contract::{
+    AnswerMethod, ChatEvent, ChatSource, ChatToolCall, ChatTurn, TurnState, TurnStatus,
+};
 use vai_workflow::value::truncate_chars;
 
 /// Sources listed under an answer; `/sources` lists them all.
@@ -292,12 +294,19 @@ pub(super) fn turn_json(turn: &ChatTurn, session_id: &str) -> Value {
 /// The sources under an answer: `  [1] auth.md (relevance: 0.94)`.
 pub(super) fn sources_block(sources: &[ChatSource]) -> String {
     let mut lines = vec!["Sources:".to_string()];
-    lines.extend(
-        sources
-            .iter()
-            .take(SOURCES_SHOWN)
-            .map(|s| format!("  [{}] {}{}", s.index, one_line(&s.title), relevance(s))),
-    );
+    lines.extend(sources.iter().take(SOURCES_SHOWN).map(|s| {
+        let quoted = match s.passages.len() {
+            0 => String::new(),
+            1 => " · 1 sentence quoted".to_string(),
+            n => format!(" · {n} sentences quoted"),
+        };
+        format!(
+            "  [{}] {}{}{quoted}",
+            s.index,
+            one_line(&s.title),
+            relevance(s)
+        )
+    }));
     if sources.len() > SOURCES_SHOWN {
         lines.push(format!(
             "  … and {} more (/sources lists them all)",
@@ -314,12 +323,18 @@ pub(super) fn relevance(source: &ChatSource) -> String {
         .unwrap_or_default()
 }
 
-/// Where a finished turn's time went: `[2.3s · 480→61 tokens]`.
+/// Where a finished turn's time went: `[2.3s · 480→61 tokens]`, or how an answer the model did
+/// not write was made: `[0.8s · quoted from the sources]`.
 fn footer(turn: &ChatTurn) -> String {
     let seconds = turn.timings.total_ms as f64 / 1000.0;
     let usage = &turn.usage;
+    let made = match turn.method {
+        Some(AnswerMethod::Extractive) => " · quoted from the sources",
+        Some(AnswerMethod::Declined) => " · not in the sources",
+        _ => "",
+    };
     if usage.llm_input_tokens + usage.llm_output_tokens == 0 {
-        format!("[{seconds:.1}s]")
+        format!("[{seconds:.1}s{made}]")
     } else {
         format!(
             "[{seconds:.1}s · {}→{} tokens]",

@@ -2,7 +2,7 @@
 
 use super::*;
 use serde_json::json;
-use vai_contract::{ChatMode, ChatTimings};
+use vai_contract::{AnswerMethod, ChatMode, ChatTimings};
 
 fn look(tools: ShowToolCalls) -> Look {
     Look {
@@ -34,6 +34,7 @@ fn source(index: u32, title: &str, score: f64) -> ChatSource {
         text: "text".into(),
         score: Some(score),
         collection: Some("api_docs".into()),
+        passages: Vec::new(),
     }
 }
 
@@ -60,6 +61,7 @@ fn turn(answer: &str, status: TurnStatus, sources: Vec<ChatSource>) -> ChatTurn 
         mode: ChatMode::Agent,
         notice: None,
         sources,
+        method: None,
         tool_calls: Vec::new(),
         provider: "openai".into(),
         model: "gpt-4o".into(),
@@ -120,6 +122,34 @@ fn an_agent_turn_shows_each_call_then_the_answer_and_its_sources() {
         err,
         "● Searching api_docs for \"auth\"\n  ✔ 2 results, top score 0.91  [12ms]\n[2.3s · 480→61 tokens]\n"
     );
+}
+
+#[test]
+fn a_quoted_answer_says_how_it_was_made_and_which_sources_it_quotes() {
+    let mut quoted = source(1, "auth.md", 0.912);
+    quoted.passages = vec!["Tokens are JWTs.".into(), "They last an hour.".into()];
+    let sources = vec![quoted, source(2, "tokens.md", 0.5)];
+    let answer = "Tokens are JWTs. [1] They last an hour. [1]";
+    let finished = ChatTurn {
+        method: Some(AnswerMethod::Extractive),
+        usage: Default::default(),
+        ..turn(answer, TurnStatus::Done, sources.clone())
+    };
+    let (out, err) = shown(
+        look(ShowToolCalls::Shown),
+        vec![
+            ChatEvent::Sources { sources },
+            text(answer),
+            ChatEvent::TurnFinished { turn: finished },
+        ],
+    );
+    assert_eq!(
+        out,
+        format!(
+            "{answer}\n\nSources:\n  [1] auth.md (relevance: 0.91) · 2 sentences quoted\n  [2] tokens.md (relevance: 0.50)\n\n"
+        )
+    );
+    assert_eq!(err, "[2.3s · quoted from the sources]\n");
 }
 
 #[test]
