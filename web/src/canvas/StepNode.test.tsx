@@ -1,4 +1,4 @@
-import { act, cleanup, screen } from '@testing-library/react'
+import { act, cleanup, screen, within } from '@testing-library/react'
 import { ReactFlowProvider, useStoreApi } from '@xyflow/react'
 import { useEffect } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -90,6 +90,18 @@ describe('step nodes', () => {
     expect(flowStore!.getState().nodes).toBe(nodesBefore)
     expect(search).toBe(searchBefore)
     expect(check).toBe(checkBefore)
+  })
+
+  it('show the end of the text a running step writes, in place of its summary, until it ends', () => {
+    const { stores } = renderCanvas()
+    const answer = () => screen.getByTestId('node-answer')
+    expect(within(answer()).queryByTestId('step-node-text')).toBeNull()
+    setSteps(stores, { answer: { status: 'running', text: `${'earlier words '.repeat(20)}\nthe newest words` } })
+    const line = within(answer()).getByTestId('step-node-text')
+    expect(line.textContent?.startsWith('…')).toBe(true)
+    expect(line.textContent?.endsWith('earlier words the newest words')).toBe(true)
+    setSteps(stores, { answer: { status: 'completed', durationMs: 40 } })
+    expect(within(answer()).queryByTestId('step-node-text')).toBeNull()
   })
 
   it('keep glowing for a moment after a very fast step', () => {

@@ -13,7 +13,7 @@ const config: ChatConfig = {
   available: true,
   provider: 'local',
   model: 'SmolLM2-135M-Instruct',
-  label: 'local · SmolLM2-135M — small, for demos',
+  label: 'local · SmolLM2-135M — small, grounded answers only',
   supportsTools: false,
   models: ['SmolLM2-135M-Instruct'],
   db: 'vai_demo',
@@ -136,6 +136,57 @@ describe('the Chat panel', () => {
     await screen.findByRole('dialog', { name: '[1] intro.md' })
     // A pipeline answer made no tool calls: nothing to open as a workflow.
     expect(within(panel).queryByRole('button', { name: 'Open as workflow' })).toBeNull()
+  })
+
+  it('shows the passages a grounded answer quotes, highlights the one a citation follows, and says how it was made', async () => {
+    const rotation = {
+      index: 1,
+      title: 'Key rotation',
+      text: 'Keys. Rotate a key with `POST /keys/rotate`. The old key works for 24 hours.',
+      passages: ['Rotate a key with `POST /keys/rotate`.', 'The old key works for 24 hours.'],
+    }
+    const auth = {
+      index: 2,
+      title: 'Authentication',
+      text: 'Send the key in the Authorization header.',
+      passages: ['Send the key in the Authorization header.'],
+    }
+    const answer = 'Send the key in the Authorization header. [2] Rotate a key with `POST /keys/rotate`. [1] The old key works for 24 hours. [1]'
+    const grounded = turn({ question: 'How do I rotate an API key?', answer, sources: [rotation, auth], method: 'extractive' })
+    const declined = turn({ id: 't2', question: 'Who won?', answer: 'The sources found do not answer this question.', sources: [source], method: 'declined' })
+    const plain = turn({ id: 't3', question: 'What is vai?' })
+    serve({ s1: session([grounded, declined, plain]) })
+    window.history.replaceState(null, '', '/?chat=s1')
+    render(<App />)
+    const panel = await screen.findByRole('complementary', { name: 'Chat' })
+    const [first, second, third] = await within(panel).findAllByTestId('chat-turn')
+
+    // In the order the answer quotes them, each with its number and source title, as quoted.
+    const passages = within(first).getAllByTestId('chat-passage')
+    expect(passages.map((p) => p.textContent)).toEqual([
+      '[2] AuthenticationSend the key in the Authorization header.',
+      '[1] Key rotationRotate a key with POST /keys/rotate.',
+      '[1] Key rotationThe old key works for 24 hours.',
+    ])
+    const answerText = within(first).getByTestId('chat-answer').textContent ?? ''
+    for (const p of within(first).getAllByTestId('chat-passage-text')) expect(answerText).toContain(p.textContent)
+    expect(within(first).getByTestId('answer-method').textContent).toBe('Quoted from the sources')
+    expect(within(second).getByTestId('answer-method').textContent).toBe('Not in the sources')
+    expect(within(second).queryByTestId('chat-passage')).toBeNull()
+    // A turn without method or passages is drawn as before.
+    expect(within(third).queryByTestId('answer-method')).toBeNull()
+    expect(within(third).queryByTestId('chat-passage')).toBeNull()
+
+    // The second [1] follows the second passage of source 1: it is highlighted, not opened.
+    const cites = within(within(first).getByTestId('chat-answer')).getAllByRole('button', { name: '[1]' })
+    fireEvent.click(cites[1])
+    expect(passages.map((p) => p.dataset.highlighted)).toEqual([undefined, undefined, 'true'])
+    expect(screen.queryByRole('dialog')).toBeNull()
+    fireEvent.click(cites[0])
+    expect(passages.map((p) => p.dataset.highlighted)).toEqual([undefined, 'true', undefined])
+    // Again: the source opens.
+    fireEvent.click(cites[0])
+    await screen.findByRole('dialog', { name: '[1] Key rotation' })
   })
 
   it('shows a failed answer with its error, a stopped one as stopped, and a refused question', async () => {

@@ -1,6 +1,7 @@
 //! One question and its answer: the tool calls made for it, the answer as it streams in with a
-//! line saying what the assistant is doing, notices, how it ended (failed with its error,
-//! stopped, not asked), its sources, and — when it called tools — "Open as workflow".
+//! line saying what the assistant is doing (then how it was made and the passages it quotes),
+//! notices, how it ended (failed with its error, stopped, not asked), its sources, and — when it
+//! called tools — "Open as workflow".
 import AccountTree from '@mui/icons-material/AccountTree'
 import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
@@ -10,11 +11,11 @@ import Typography from '@mui/material/Typography'
 import { memo } from 'react'
 import type { ChatSource } from '../api/types'
 import { useApp } from '../app/AppContext'
-import AnswerText from './AnswerText'
 import { inProgress, type TurnView } from './chatReducer'
 import { duration } from './format'
 import SourceList from './SourceList'
 import ToolCallTimeline from './ToolCallTimeline'
+import TurnAnswer from './TurnAnswer'
 
 /** What the turn is doing, for the state line. */
 function stateLine(turn: TurnView): string {
@@ -64,7 +65,7 @@ function ChatTurnView({ turn, onSource }: { turn: TurnView; onSource(source: Cha
         </Typography>
       </Box>
       <ToolCallTimeline calls={turn.toolCalls} />
-      {turn.answer && <AnswerText text={turn.answer} sources={turn.sources} onCite={onSource} />}
+      <TurnAnswer turn={turn} onSource={onSource} />
       {running && (
         <Box role="status" data-testid="chat-state" sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'text.secondary' }}>
           <CircularProgress size={12} thickness={6} />

@@ -138,4 +138,16 @@ describe('chatReducer', () => {
     expect(thread.turns[1]).toMatchObject({ error: 'local: model crashed', notices: ['fell back'] })
     expect(chatReducer(thread, { type: 'cleared' })).toEqual({ turns: [] })
   })
+
+  it('keeps how a kept answer was made, and the passages its sources quote', () => {
+    const quoted = { ...source, passages: ['vai composes RAG pipelines.'] }
+    const thread = fold([
+      { type: 'asked', key: 'a1', question: 'what is vai?', mode: 'pipeline' },
+      started(),
+      ev('s1', { type: 'turn_finished', turn: kept({ method: 'extractive', sources: [quoted] }) }),
+    ])
+    expect(thread.turns[0]).toMatchObject({ method: 'extractive', sources: [quoted] })
+    // Turns kept before the method was recorded have none.
+    expect('method' in fromRecord(kept())).toBe(false)
+  })
 })

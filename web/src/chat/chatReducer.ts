@@ -2,7 +2,7 @@
 //! delivers them, a refusal, a lost connection, a session read from the history. Events of another
 //! session (or of no turn this page asked) are dropped, so nothing lands in the wrong conversation;
 //! `turn_finished` carries the turn as the server kept it and replaces what the events built.
-import type { ChatEvent, ChatMode, ChatSession, ChatSource, ChatToolCall, ChatTurn, JsonValue, TurnState, TurnStatus } from '../api/types'
+import type { AnswerMethod, ChatEvent, ChatMode, ChatSession, ChatSource, ChatToolCall, ChatTurn, JsonValue, TurnState, TurnStatus } from '../api/types'
 
 /** A tool call of an agent turn: running until `call` (its result) arrives. */
 export interface ToolCallView {
@@ -30,6 +30,8 @@ export interface TurnView {
   state?: { state: TurnState; label: string }
   notices: string[]
   sources: ChatSource[]
+  /** How the answer was made, once the turn is kept (absent in turns kept before it was). */
+  method?: AnswerMethod
   toolCalls: ToolCallView[]
   error?: string
   mode?: ChatMode
@@ -69,6 +71,7 @@ export function fromRecord(turn: ChatTurn): TurnView {
     phase: turn.status,
     notices: turn.notice ? [turn.notice] : [],
     sources: turn.sources,
+    ...(turn.method ? { method: turn.method } : {}),
     toolCalls: turn.toolCalls.map((call) => ({ id: call.id, name: call.name, label: call.label, arguments: call.arguments, call })),
     error: turn.error,
     mode: turn.mode,

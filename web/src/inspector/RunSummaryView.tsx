@@ -5,10 +5,14 @@ import { useRunOutput } from '../hooks/useRunOutput'
 import { isFinal, RUN_STATE_LABEL } from '../runbar/runStatus'
 import { useRunStore } from '../state/runStore'
 import OutputView from './OutputView'
+import ProseView from './ProseView'
 import SaveTestCase from './SaveTestCase'
 import Section from './Section'
 
-/** The last run of the workflow as a whole: status, duration, usage, error and final output. */
+/**
+ * The last run of the workflow as a whole: status, duration, usage, error, and the final
+ * output — its prose (the answer, as Markdown) first, then the whole as JSON.
+ */
 export default function RunSummaryView() {
   const status = useRunStore((s) => s.status)
   const durationMs = useRunStore((s) => s.durationMs)
@@ -20,6 +24,7 @@ export default function RunSummaryView() {
   const large = output === undefined && outputBytes !== undefined && status !== undefined && status !== 'running'
   const fetched = useRunOutput(runId, large)
   if (!runId || !status) return null
+  const shown = output !== undefined ? output : large ? fetched.output : undefined
   const usageText = usage
     ? Object.entries(usage)
         .filter(([, v]) => v !== undefined)
@@ -45,8 +50,8 @@ export default function RunSummaryView() {
         )}
         {status === 'completed' && <SaveTestCase runId={runId} />}
       </Section>
-      {output !== undefined && <OutputView title="Final output" value={output} fileName="workflow-output" />}
-      {large && fetched.output !== undefined && <OutputView title="Final output" value={fetched.output} fileName="workflow-output" />}
+      {shown !== undefined && <ProseView value={shown} />}
+      {shown !== undefined && <OutputView title="Final output" value={shown} fileName="workflow-output" />}
       {large && fetched.output === undefined && (
         <Section title="Final output">
           <Typography variant="body2" sx={{ color: fetched.error ? 'error.main' : 'text.secondary' }}>

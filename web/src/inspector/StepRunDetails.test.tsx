@@ -1,9 +1,25 @@
-import { screen } from '@testing-library/react'
+import { act, fireEvent, screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createApp } from '../app/createApp'
 import { installFakeServer } from '../test/fakeServer'
 import { renderWithApp } from '../test/renderWithApp'
+import RunSummaryView from './RunSummaryView'
 import StepRunDetails from './StepRunDetails'
+
+/** A grounded offline `generate` step's output, as the server sends it. */
+const generated = {
+  text: '## Rotating a key\n\nCall **POST /keys/rotate** with the old key. [1]\n\n- The old key works for 24 hours. [2]',
+  model: 'SmolLM2-135M-Instruct',
+  method: 'extractive',
+  citations: [
+    { index: 1, source: 'Key rotation', passage: 'Call POST /keys/rotate with the old key.' },
+    { index: 2, source: 'Key lifetimes', passage: 'The old key works for 24 hours.' },
+  ],
+}
+
+function json(body: unknown) {
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+}
 
 beforeEach(() => {
   installFakeServer()
@@ -30,5 +46,76 @@ describe('StepRunDetails', () => {
     renderWithApp(<StepRunDetails stepId="search" />, app)
     await screen.findByText('Resolved inputs')
     expect(screen.getByTestId('step-run-facts').textContent).toBe('Completed · 12 ms · via local')
+  })
+
+  it('shows the text a running step writes as it grows, then its output as Markdown above the inputs', async () => {
+    installFakeServer({
+      respond: ({ path }) =>
+        path === '/api/runs/run-1/steps/answer/output'
+          ? json({ stepId: 'answer', status: 'completed', inputs: { prompt: 'How do I rotate a key?' }, output: generated })
+          : undefined,
+    })
+    const app = createApp()
+    app.stores.run.setState({ runId: 'run-1', status: 'running', steps: { answer: { status: 'running', text: '## Rotating' } } })
+    renderWithApp(<StepRunDetails stepId="answer" />, app)
+    const live = screen.getByTestId('step-streaming-text')
+    expect(live.getAttribute('aria-live')).toBe('polite')
+    expect(live.textContent).toContain('## Rotating')
+    act(() => app.stores.run.setState({ steps: { answer: { status: 'running', text: '## Rotating a key\n\nCall' } } }))
+    expect(screen.getByTestId('step-streaming-text').textContent).toContain('Call')
+    expect(screen.queryByTestId('markdown-output')).toBeNull()
+
+    act(() =>
+      app.stores.run.setState({
+        status: 'completed',
+        steps: { answer: { status: 'completed', durationMs: 900 } },
+        stepOutputs: { answer: generated },
+      }),
+    )
+    expect(screen.queryByTestId('step-streaming-text')).toBeNull()
+    const rendered = screen.getByTestId('markdown-output')
+    expect(within(rendered).getByRole('heading', { name: 'Rotating a key' })).toBeTruthy()
+    expect(rendered.querySelector('strong')?.textContent).toBe('POST /keys/rotate')
+    expect(rendered.querySelector('li')?.textContent).toContain('24 hours')
+    expect(screen.getByTestId('answer-method').textContent).toBe('Quoted from the sources')
+    // Above the inputs and the raw output, which stays there.
+    const inputs = await screen.findByText('Resolved inputs')
+    expect(rendered.compareDocumentPosition(inputs) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    expect(screen.getByText('Output', { exact: true })).toBeTruthy()
+
+    // [2] shows the source and passage it cites; again hides them.
+    const cite = within(rendered).getByRole('button', { name: 'Citation 2: Key lifetimes' })
+    fireEvent.click(cite)
+    const citation = screen.getByTestId('markdown-citation')
+    expect(citation.textContent).toContain('[2] Key lifetimes')
+    expect(citation.textContent).toContain('The old key works for 24 hours.')
+    fireEvent.click(cite)
+    expect(screen.queryByTestId('markdown-citation')).toBeNull()
+  })
+})
+
+describe('RunSummaryView', () => {
+  it('renders the final output’s answer as Markdown, citing its sources, above the JSON', () => {
+    installFakeServer()
+    const app = createApp()
+    app.stores.run.setState({
+      runId: 'run-1',
+      status: 'completed',
+      durationMs: 1200,
+      output: {
+        answer: 'Use the **rotate** endpoint [1].\n\n<script>alert(1)</script>',
+        sources: [{ source: 'key-rotation.md', text: 'Rotate keys often.' }],
+        sourceCount: 1,
+      },
+    })
+    renderWithApp(<RunSummaryView />, app)
+    const rendered = screen.getByTestId('markdown-output')
+    expect(rendered.querySelector('strong')?.textContent).toBe('rotate')
+    expect(rendered.querySelector('script')).toBeNull()
+    expect(rendered.textContent).toContain('<script>alert(1)</script>')
+    fireEvent.click(within(rendered).getByRole('button', { name: 'Citation 1: key-rotation.md' }))
+    expect(screen.getByTestId('markdown-citation').textContent).toContain('Rotate keys often.')
+    const json = screen.getByText('Final output')
+    expect(rendered.compareDocumentPosition(json) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
   })
 })

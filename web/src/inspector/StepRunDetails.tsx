@@ -9,7 +9,9 @@ import { reusedFrom } from '../state/replay'
 import { useRunStore } from '../state/runStore'
 import JsonTree from './JsonTree'
 import OutputView from './OutputView'
+import ProseView from './ProseView'
 import Section from './Section'
+import StreamingText from './StreamingText'
 
 const STATUS_TEXT: Record<StepStatus, string> = {
   pending: 'Waiting',
@@ -28,7 +30,10 @@ const COMPENSATION_TEXT: Record<CompensationState, string> = {
   compensation_failed: 'its compensation failed',
 }
 
-/** What the last run did with this step: status, timing, error or skip reason, inputs and output. */
+/**
+ * What the last run did with this step: status, timing, error or skip reason, the text it is
+ * writing while it runs, then its output's prose (an answer, as Markdown), inputs and output.
+ */
 export default function StepRunDetails({ stepId }: { stepId: string }) {
   const runId = useRunStore((s) => s.runId)
   const step = useRunStore((s) => s.steps[stepId])
@@ -88,6 +93,8 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
           </Typography>
         )}
       </Section>
+      {step.text !== undefined && step.status === 'running' && <StreamingText text={step.text} />}
+      {output !== undefined && step.status === 'completed' && <ProseView value={output} />}
       {detail?.inputs !== undefined && (
         <Section title="Resolved inputs">
           <JsonTree value={detail.inputs} openDepth={1} />

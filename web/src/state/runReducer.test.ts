@@ -3,7 +3,7 @@ import type { JsonValue, RunEvent, RunSnapshot, ServerMessage } from '../api/typ
 // A run the server recorded (server/http/tests/api.rs writes it): the snapshot a subscriber
 // got first, the events after it, and the server's own fold of them all.
 import recorded from './fixtures/run-fold.json'
-import { beginRun, childKey, initialRunState, runReducer, waitingFor, type RunView } from './runReducer'
+import { appendStepText, beginRun, childKey, initialRunState, runReducer, STEP_TEXT_LIMIT, waitingFor, type RunView } from './runReducer'
 
 const RUN = 'r1'
 
@@ -195,6 +195,57 @@ describe('runReducer', () => {
     expect(runReducer(started, { type: 'hello', runs: [] })).toBe(started)
     expect(runReducer(started, { type: 'error', code: 'BAD_MESSAGE', message: 'y' })).toBe(started)
     expect(runReducer(started, { type: 'run_created', run: { runId: 'r9', workflow: 'w', status: 'running', startedAt: 0 } })).toBe(started)
+  })
+})
+
+describe('the text a running step writes', () => {
+  const text = (seq: number, delta: string, stepId = 'a'): ServerMessage => ev(seq, { type: 'step_text', stepId, delta })
+  const startedA = ev(1, { type: 'step_started', stepId: 'a', name: 'A', tool: 'generate' })
+
+  it('step_text appends each delta to the step’s text, and the step is running', () => {
+    const s = fold(started, snapshot(), startedA, text(2, 'To rotate '), text(3, 'a key, '), text(4, 'call **rotate**.'))
+    expect(s.steps.a).toEqual({ status: 'running', text: 'To rotate a key, call **rotate**.' })
+    expect(s.seq).toBe(4)
+    // Seen already: not appended twice.
+    expect(runReducer(s, text(4, 'call **rotate**.'))).toBe(s)
+    // A step_text before its step_started (a snapshot in between) still starts the text.
+    expect(fold(started, snapshot(), text(1, 'Hi', 'b')).steps.b).toEqual({ status: 'running', text: 'Hi' })
+  })
+
+  it('keeps at most 16 KB of it (UTF-8), cut on a character, as the server does', () => {
+    const full = 'x'.repeat(STEP_TEXT_LIMIT - 1)
+    const s = fold(started, snapshot(), startedA, text(2, full), text(3, 'éé'))
+    // 'é' is two bytes: one byte of room is not enough for it, but is for the next delta's 'm'.
+    expect(s.steps.a.text === full).toBe(true)
+    const next = runReducer(s, text(4, 'more')).steps.a.text ?? ''
+    expect([next.length, next.endsWith('xm')]).toEqual([STEP_TEXT_LIMIT, true])
+    expect(appendStepText('x'.repeat(STEP_TEXT_LIMIT - 3), 'ab€')).toBe(`${'x'.repeat(STEP_TEXT_LIMIT - 3)}ab`)
+    expect(appendStepText('x'.repeat(STEP_TEXT_LIMIT - 4), '😀!')).toBe(`${'x'.repeat(STEP_TEXT_LIMIT - 4)}😀`)
+    expect(appendStepText('', 'short')).toBe('short')
+  })
+
+  it('clears the text when the step completes, fails, retries or is cancelled', () => {
+    const writing = fold(started, snapshot(), startedA, text(2, 'partial answer'))
+    const completed = runReducer(
+      writing,
+      ev(3, { type: 'step_completed', stepId: 'a', durationMs: 9, summary: 'answered' }, { output: { text: 'partial answer, whole' } }),
+    )
+    expect(completed.steps.a.text).toBeUndefined()
+    expect(completed.stepOutputs.a).toEqual({ text: 'partial answer, whole' })
+    const failed = runReducer(writing, ev(3, { type: 'step_failed', stepId: 'a', error: 'boom', durationMs: 9, continued: false }))
+    expect(failed.steps.a.text).toBeUndefined()
+    const retrying = runReducer(writing, ev(3, { type: 'step_retrying', stepId: 'a', attempt: 2, error: '503', delayMs: 10 }))
+    expect(retrying.steps.a).toEqual({ status: 'retrying', attempt: 2, error: '503' })
+    const cancelled = runReducer(writing, ev(3, { type: 'step_cancelled', stepId: 'a' }))
+    expect(cancelled.steps.a).toEqual({ status: 'cancelled' })
+  })
+
+  it('takes a snapshot’s text as it is, and goes on from it', () => {
+    const joined = fold(initialRunState, snapshot({ seq: 5, steps: { a: { status: 'running', text: 'So far' } } }))
+    expect(joined.steps.a).toEqual({ status: 'running', text: 'So far' })
+    expect(runReducer(joined, text(6, ', and more')).steps.a.text).toBe('So far, and more')
+    // A later snapshot replaces it wholesale (the server cut it; the client does not recount).
+    expect(runReducer(joined, snapshot({ seq: 7, steps: { a: { status: 'completed' } } })).steps.a.text).toBeUndefined()
   })
 })
 

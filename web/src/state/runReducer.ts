@@ -61,6 +61,44 @@ export function waitingFor(event: RunEvent): [string, WaitingFor] | undefined {
   return [within[0] ?? stepId, { stepId, within, message, expects, ...(deadlineMs === undefined ? {} : { deadlineMs }) }]
 }
 
+/** The most running text a step keeps, in UTF-8 bytes: the server's `StepState::TEXT_LIMIT`. */
+export const STEP_TEXT_LIMIT = 16 * 1024
+
+/**
+ * `text` with `delta` added, within STEP_TEXT_LIMIT UTF-8 bytes and cut on a character, as the
+ * server's `StepState::push_text` does (the two folds must agree on a snapshot's `text`).
+ */
+export function appendStepText(text: string, delta: string): string {
+  // A UTF-16 unit is at most 3 UTF-8 bytes (a surrogate pair, 2 units, is 4): short text fits.
+  if ((text.length + delta.length) * 3 <= STEP_TEXT_LIMIT) return text + delta
+  let room = STEP_TEXT_LIMIT - utf8Length(text)
+  if (room <= 0) return text
+  let end = 0
+  for (const char of delta) {
+    const bytes = utf8Length(char)
+    if (bytes > room) break
+    room -= bytes
+    end += char.length
+  }
+  return end === delta.length ? text + delta : text + delta.slice(0, end)
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4
+  }
+  return bytes
+}
+
+/** A step's state without its running text: a step that ends (or starts over) has none. */
+function withoutText(step: StepState | undefined): StepState | undefined {
+  if (step?.text === undefined) return step
+  const { text: _text, ...rest } = step
+  return rest
+}
+
 /** Starts following a run before its snapshot arrives. */
 export function beginRun(runId: string, workflowId?: string, fromRun?: string): RunView {
   return { ...initialRunState, runId, workflowId, fromRun, status: 'running', startedAt: Date.now() }
@@ -131,9 +169,13 @@ function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes
     }
     case 'step_started':
       return setStep(state, event.stepId, { status: 'running' })
+    case 'step_text': {
+      const step = state.steps[event.stepId]
+      return setStep(state, event.stepId, { ...step, status: 'running', text: appendStepText(step?.text ?? '', event.delta) })
+    }
     case 'step_retrying':
       return setStep(state, event.stepId, {
-        ...state.steps[event.stepId],
+        ...withoutText(state.steps[event.stepId]),
         status: 'retrying',
         attempt: event.attempt,
         error: event.error,
@@ -160,7 +202,7 @@ function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes
         attempt: state.steps[event.stepId]?.attempt,
       })
     case 'step_cancelled': {
-      const next = setStep(state, event.stepId, { ...state.steps[event.stepId], status: 'cancelled' })
+      const next = setStep(state, event.stepId, { ...withoutText(state.steps[event.stepId]), status: 'cancelled' })
       return state.paused?.stepId === event.stepId ? { ...next, paused: undefined } : next
     }
     case 'waiting':
