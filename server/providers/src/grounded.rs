@@ -146,6 +146,8 @@ pub struct Tuning {
     /// How far below the best the best sentence of another source may score and still join
     /// the answer (a second source that may be the one that answers).
     pub join_other: f64,
+    /// The same for the best sentence of the first source (the search's best document).
+    pub join_first: f64,
     /// Most sentences quoted.
     pub max_sentences: usize,
     /// Most characters quoted (a sentence is never cut; the next that does not fit is left).
@@ -161,6 +163,7 @@ impl Tuning {
         min_best: 0.55,
         join_within: 0.12,
         join_other: 0.15,
+        join_first: 0.25,
         max_sentences: 3,
         max_chars: 600,
     };
@@ -257,6 +260,7 @@ fn choose(question: &str, candidates: &[Candidate], scores: &[f64], tuning: Tuni
             min_best: f64::NEG_INFINITY,
             join_within: f64::INFINITY,
             join_other: f64::INFINITY,
+            join_first: f64::INFINITY,
             ..tuning
         },
         false => tuning,
@@ -266,12 +270,17 @@ fn choose(question: &str, candidates: &[Candidate], scores: &[f64], tuning: Tuni
         return declined(score);
     }
     let source = candidates[best].index;
-    // The best sentence of another source, when it scores close to the best.
-    let other = order
-        .iter()
-        .copied()
-        .find(|&i| candidates[i].index != source)
-        .filter(|&i| scores[i] >= score - tuning.join_other);
+    // The best sentence of another source, when it scores close to the best: the first
+    // source's (the one the search ranked first) within `join_first`, else any within
+    // `join_other`.
+    let best_of = |rank: Option<usize>| {
+        order.iter().copied().find(|&i| {
+            candidates[i].index != source && rank.is_none_or(|r| candidates[i].rank == r)
+        })
+    };
+    let other = best_of(Some(0))
+        .filter(|&i| scores[i] >= score - tuning.join_first)
+        .or_else(|| best_of(None).filter(|&i| scores[i] >= score - tuning.join_other));
     let room = tuning
         .max_sentences
         .saturating_sub(usize::from(other.is_some()));

@@ -61,6 +61,8 @@ pub(super) struct AnswersArgs {
     #[arg(long, hide = true)]
     pub join_other: Option<f64>,
     #[arg(long, hide = true)]
+    pub join_first: Option<f64>,
+    #[arg(long, hide = true)]
     pub with_title: Option<bool>,
 }
 
@@ -112,6 +114,7 @@ pub(super) async fn run(args: AnswersArgs) -> anyhow::Result<u8> {
             .unwrap_or(Tuning::DEFAULT.document_weight),
         with_title: args.with_title.unwrap_or(Tuning::DEFAULT.with_title),
         join_other: args.join_other.unwrap_or(Tuning::DEFAULT.join_other),
+        join_first: args.join_first.unwrap_or(Tuning::DEFAULT.join_first),
         ..Tuning::DEFAULT
     };
     let engine = offline_engine(tuning).await?;
