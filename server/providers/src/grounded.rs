@@ -490,7 +490,7 @@ pub fn sentences(text: &str) -> Vec<String> {
                 continue;
             }
             let line = line
-                .trim_start_matches(|c: char| matches!(c, '-' | '*' | '>' | '+'))
+                .trim_start_matches(['-', '*', '>', '+'])
                 .trim_start();
             if !prose.is_empty() {
                 prose.push(' ');

@@ -1,6 +1,7 @@
 //! The all-MiniLM-L6-v2 network itself: loading its weights and tokenizer from a directory, and
-//! turning a batch of texts into mean-pooled, L2-normalised vectors on the CPU. Blocking code: the
-//! embedder calls it on tokio's blocking threads.
+//! turning a batch of texts into mean-pooled, L2-normalised vectors on the CPU — or into the
+//! per-token vectors that pooling averages. Blocking code: callers run it on tokio's blocking
+//! threads.
 
 use super::WEIGHT_FILES;
 use super::bert::{Bert, Config};
@@ -28,6 +29,17 @@ pub struct MiniLm {
 pub struct Embedded {
     pub vectors: Vec<Vec<f32>>,
     pub tokens: u64,
+}
+
+/// One text as the encoder sees it: its word pieces and the last hidden state at each, the
+/// vectors [`MiniLm::embed`] averages into the text's vector.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TokenVectors {
+    /// The word pieces, special ones included (`[CLS]`, `web`, `##hook`, …, `[SEP]`).
+    pub tokens: Vec<String>,
+    /// One vector per word piece, in the same order, as the network left it (not normalised):
+    /// their mean, scaled to unit length, is the text's [`MiniLm::embed`] vector.
+    pub vectors: Vec<Vec<f32>>,
 }
 
 impl MiniLm {
@@ -98,8 +110,44 @@ impl MiniLm {
         Ok(Embedded { vectors, tokens })
     }
 
+    /// Each text's word pieces and their vectors before pooling (late interaction compares
+    /// these one by one), cut at the same 256 tokens, [`BATCH_SIZE`] texts at a time.
+    pub fn embed_tokens(&self, texts: &[String]) -> Result<Vec<TokenVectors>, String> {
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(texts[i].len()));
+
+        let mut out = vec![TokenVectors::default(); texts.len()];
+        for chunk in order.chunks(BATCH_SIZE) {
+            let batch: Vec<&str> = chunk.iter().map(|&i| texts[i].as_str()).collect();
+            let encoded = self.encode_batch(batch).map_err(|e| e.to_string())?;
+            let width = encoded.mask.len() / chunk.len();
+            let dims = encoded.hidden.len() / encoded.mask.len().max(1);
+            for (row, (&i, e)) in chunk.iter().zip(&encoded.encodings).enumerate() {
+                let real = (0..width).filter(|&p| encoded.mask[row * width + p] != 0);
+                let slot = &mut out[i];
+                for p in real {
+                    let at = (row * width + p) * dims;
+                    // The fast encoder leaves the token strings empty; the vocabulary has them.
+                    let id = e.get_ids()[p];
+                    slot.tokens
+                        .push(self.tokenizer.id_to_token(id).unwrap_or_default());
+                    slot.vectors.push(encoded.hidden[at..at + dims].to_vec());
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Mean-pooled (not yet normalised) vectors of one batch, and its token count.
     fn embed_batch(&self, batch: Vec<&str>) -> Result<(Vec<Vec<f32>>, u64), BoxError> {
+        let rows = batch.len();
+        let Encoded { hidden, mask, .. } = self.encode_batch(batch)?;
+        let tokens = mask.iter().map(|&m| u64::from(m)).sum();
+        Ok((mean_pool(&hidden, &mask, rows), tokens))
+    }
+
+    /// One batch through the tokenizer and the network, padded to its longest text.
+    fn encode_batch(&self, batch: Vec<&str>) -> Result<Encoded, BoxError> {
         let rows = batch.len();
         let encodings = self.tokenizer.encode_batch_fast(batch, true)?;
         let width = encodings.first().map_or(0, |e| e.len());
@@ -109,15 +157,25 @@ impl MiniLm {
             ids.extend_from_slice(e.get_ids());
             mask.extend_from_slice(e.get_attention_mask());
         }
-        let tokens = mask.iter().map(|&m| u64::from(m)).sum();
-
         let hidden = self
             .bert
             .forward(ids, &mask, (rows, width))?
             .flatten_all()?
             .to_vec1::<f32>()?;
-        Ok((mean_pool(&hidden, &mask, rows), tokens))
+        Ok(Encoded {
+            encodings,
+            hidden,
+            mask,
+        })
     }
+}
+
+/// A batch after the network: its encodings, the last hidden state `(rows, width, dims)`
+/// flattened, and the attention mask `(rows, width)` (1 for real tokens, 0 for padding).
+struct Encoded {
+    encodings: Vec<tokenizers::Encoding>,
+    hidden: Vec<f32>,
+    mask: Vec<u32>,
 }
 
 /// The mean of each row's token vectors over its real tokens (mask 1); padding weighs nothing.
