@@ -57,6 +57,16 @@ fn assert_quoted(workflow: &str, answer: &str, sources: &[&str]) {
     }
 }
 
+/// The texts of a run's `output.sources`.
+fn texts_of(out: &Value) -> Vec<&str> {
+    out["output"]["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["text"].as_str().unwrap())
+        .collect()
+}
+
 #[test]
 fn the_rag_built_ins_answer_offline_by_quoting_their_sources() {
     let home = scratch("builtins");
@@ -70,13 +80,7 @@ fn the_rag_built_ins_answer_offline_by_quoting_their_sources() {
         ],
     );
     let answer = out["output"]["answer"].as_str().unwrap();
-    let texts: Vec<&str> = out["output"]["sources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["text"].as_str().unwrap())
-        .collect();
-    assert_quoted("rag-chat", answer, &texts);
+    assert_quoted("rag-chat", answer, &texts_of(&out));
     assert!(answer.contains("Roll key"), "{answer}");
 
     let out = run(
@@ -85,13 +89,7 @@ fn the_rag_built_ins_answer_offline_by_quoting_their_sources() {
         &["question=What happens when a refresh token is used twice?"],
     );
     let summary = out["output"]["summary"].as_str().unwrap();
-    let texts: Vec<&str> = out["output"]["sources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["text"].as_str().unwrap())
-        .collect();
-    assert_quoted("research-and-summarize", summary, &texts);
+    assert_quoted("research-and-summarize", summary, &texts_of(&out));
     assert!(summary.contains("revokes the whole chain"), "{summary}");
 
     let out = run(
