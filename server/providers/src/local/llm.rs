@@ -45,7 +45,7 @@ impl LocalLlm {
     /// The model reported in every completion.
     pub const MODEL: &'static str = "SmolLM2-135M-Instruct";
     /// How the CLI and the UI name it.
-    pub const LABEL: &'static str = "local · SmolLM2-135M — small, for demos";
+    pub const LABEL: &'static str = "local · SmolLM2-135M — small, grounded answers only";
     /// Prompt tokens kept by default (see the type's documentation).
     pub const DEFAULT_CONTEXT_TOKENS: usize = 512;
     /// Tokens generated when a request sets no `max_tokens`.
