@@ -15,8 +15,8 @@ pub use catalog::{
     ToolOutputField, ToolView,
 };
 pub use chat::{
-    AnswerMethod, ChatAsk, ChatConfig, ChatEvent, ChatMode, ChatSession, ChatSessionList, ChatSessionSummary,
-    ChatSource, ChatTimings, ChatToolCall, ChatTurn, TurnState, TurnStatus,
+    AnswerMethod, ChatAsk, ChatConfig, ChatEvent, ChatMode, ChatSession, ChatSessionList,
+    ChatSessionSummary, ChatSource, ChatTimings, ChatToolCall, ChatTurn, TurnState, TurnStatus,
 };
 pub use edit::{
     CompleteRequest, CompleteResponse, DefinitionBody, FormatResponse, ReferencesResponse,

@@ -35,7 +35,7 @@ fn run(home: &std::path::Path, workflow: &str, inputs: &[&str]) -> Value {
 fn assert_quoted(workflow: &str, answer: &str, sources: &[&str]) {
     assert!(answer.contains(" [1]"), "{workflow}: {answer}");
     assert!(!answer.contains("```"), "{workflow}: {answer}");
-    for piece in answer.split(|c| c == '[').skip(1) {
+    for piece in answer.split('[').skip(1) {
         assert!(
             piece.starts_with(|c: char| c.is_ascii_digit()),
             "{workflow}: {answer}"

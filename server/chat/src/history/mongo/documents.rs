@@ -7,9 +7,8 @@ use crate::history::{HistoryError, MAX_LISTED, check_id, title_of, with_turn};
 use mongodb::bson::{self, Bson, DateTime, Document, doc};
 use serde::{Deserialize, Serialize};
 use vai_contract::{
-    AnswerMethod,
-    ChatMode, ChatSession, ChatSessionSummary, ChatSource, ChatTimings, ChatToolCall, ChatTurn,
-    TurnStatus,
+    AnswerMethod, ChatMode, ChatSession, ChatSessionSummary, ChatSource, ChatTimings, ChatToolCall,
+    ChatTurn, TurnStatus,
 };
 use vai_workflow::Usage;
 
