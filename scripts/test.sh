@@ -103,7 +103,11 @@ if [[ -x "$vai" ]]; then
   # The list reporter on the console; the HTML report goes to e2e/playwright-report and is never
   # opened. Traces and screenshots of failures land in e2e/test-results. The debug binary serves
   # the web app from web/dist, which setup.sh built.
-  phase "Playwright (e2e/specs)" env VAI_BIN="$PWD/target/debug/vai" npm test -w e2e
+  # A failed or flaky spec is named again in the summary at the end, where a CI log's tail
+  # shows it.
+  playwright_log=$(mktemp)
+  playwright() { env VAI_BIN="$PWD/target/debug/vai" npm test -w e2e 2>&1 | tee "$playwright_log"; }
+  phase "Playwright (e2e/specs)" playwright
 else
   failed+=("Playwright (skipped: no vai binary)")
 fi
@@ -112,6 +116,16 @@ echo
 echo "time per phase:"
 printf '%s\n' "${timings[@]}"
 echo
+if [[ -n ${playwright_log:-} ]]; then
+  # The list reporter marks a failed attempt with ✘; a spec that passed on its retry is "flaky".
+  specs=$(sed 's/\x1b\[[0-9;]*m//g' "$playwright_log" | grep -E '^ +(✘|[0-9]+ (failed|flaky))|^ +\[chromium\]|^ +specs/' | awk '!seen[$0]++')
+  if [[ -n $specs ]]; then
+    echo "Playwright specs that failed an attempt:"
+    echo "$specs"
+    echo
+  fi
+  rm -f "$playwright_log"
+fi
 if [[ ${#failed[@]} -eq 0 ]]; then
   echo "all tests passed"
   exit 0
