@@ -1,6 +1,8 @@
 //! `vai bench llm`: how fast the local LLM (SmolLM2-135M) loads and answers on this machine — the
-//! model load, the time to the first token of an answer to a ~1,000-token RAG prompt, and the
-//! tokens generated per second. Figures, not assertions: they are recorded in docs/benchmarks.md.
+//! model load, the prompt tokens read per second and the time to the first token of an answer to
+//! a ~1,000-token RAG prompt (whole with the default context budget), the tokens generated per
+//! second, the peak memory, and the SIMD kernels chosen. Figures, not assertions: they are
+//! recorded in docs/benchmarks.md.
 
 use crate::exit::EXIT_OK;
 use clap::Args;
@@ -10,8 +12,9 @@ use vai_providers::llm::StreamEvent;
 use vai_providers::local::llm::LocalLlm;
 use vai_providers::{CompletionRequest, Llm, Message};
 
-/// Measure the local LLM (whatever LLM is configured): load time, time to first token for a
-/// ~1,000-token RAG prompt (cut to the context budget first, as `generate` would), tokens/s.
+/// Measure the local LLM (whatever LLM is configured): load time, prefill tokens/s and time to
+/// first token for a ~1,000-token RAG prompt (cut to the context budget first, as `generate`
+/// would; the default keeps it whole), decode tokens/s, peak memory, the kernels in use.
 #[derive(Debug, Args)]
 pub(super) struct LlmArgs {
     /// Answers generated (the median of each figure is reported).
@@ -78,7 +81,7 @@ pub(super) async fn run(args: LlmArgs) -> anyhow::Result<u8> {
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
 
-    let (mut firsts, mut rates) = (Vec::new(), Vec::new());
+    let (mut firsts, mut prefills, mut rates) = (Vec::new(), Vec::new(), Vec::new());
     let (mut kept, mut generated, mut answer) = (0, 0, String::new());
     for _ in 0..args.iterations.max(1) {
         let request = CompletionRequest {
@@ -103,6 +106,8 @@ pub(super) async fn run(args: LlmArgs) -> anyhow::Result<u8> {
         let total = start.elapsed();
         let first = first.unwrap_or(total);
         firsts.push(first);
+        // Prefill as the user sees it: the prompt read, then the first token chosen.
+        prefills.push(completion.usage.input_tokens as f64 / first.as_secs_f64().max(1e-9));
         let after_first = completion.usage.output_tokens.saturating_sub(1) as f64;
         rates.push(after_first / (total - first).as_secs_f64().max(1e-9));
         kept = completion.usage.input_tokens;
@@ -110,9 +115,13 @@ pub(super) async fn run(args: LlmArgs) -> anyhow::Result<u8> {
         answer = completion.text;
     }
     firsts.sort();
+    prefills.sort_by(f64::total_cmp);
     rates.sort_by(f64::total_cmp);
     let first = firsts[firsts.len() / 2];
+    let prefill = prefills[prefills.len() / 2];
     let rate = rates[rates.len() / 2];
+    let kernel = llm.kernel().await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let peak = peak_rss_mib();
 
     let figures = json!({
         "model": LocalLlm::LABEL,
@@ -121,23 +130,37 @@ pub(super) async fn run(args: LlmArgs) -> anyhow::Result<u8> {
         "prompt_tokens_kept": kept,
         "context_budget": llm.context_budget(),
         "first_token_ms": ms(first),
+        "prefill_tokens_per_second": prefill,
+        // Decoding, after the first token.
         "tokens_per_second": rate,
         "tokens_generated": generated,
         "iterations": args.iterations.max(1),
+        "peak_rss_mib": peak,
+        "kernel": kernel,
     });
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
     } else {
         println!("{}", LocalLlm::LABEL);
-        println!(
-            "model load                                  {:>9.0} ms",
-            ms(load)
+        let line = |what: &str, figure: String| println!("{what:<52}{figure:>14}");
+        line("model load", format!("{:.0} ms", ms(load)));
+        line(
+            &format!("prefill ({kept} prompt tokens)"),
+            format!("{prefill:.1} tokens/s"),
         );
-        println!(
-            "first token, {prompt_tokens}-token RAG prompt ({kept} kept)  {:>9.0} ms",
-            ms(first)
+        line(
+            &format!("first token, {prompt_tokens}-token RAG prompt ({kept} kept)"),
+            format!("{:.0} ms", ms(first)),
         );
-        println!("generation ({generated} tokens)                    {rate:>9.1} tokens/s");
+        line(
+            &format!("decode ({generated} tokens)"),
+            format!("{rate:.1} tokens/s"),
+        );
+        line(
+            "peak memory (VmHWM)",
+            peak.map_or("not measured".into(), |p| format!("{p:.0} MiB")),
+        );
+        line("kernels", kernel.to_string());
         println!(
             "(medians of {} answers; context budget {} tokens)",
             args.iterations.max(1),
@@ -150,4 +173,18 @@ pub(super) async fn run(args: LlmArgs) -> anyhow::Result<u8> {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+/// The process's peak resident memory (VmHWM in /proc/self/status), in MiB; `None` off Linux.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib / 1024.0)
 }

@@ -1,142 +1,139 @@
-//! The Llama forward pass, as SmolLM2 needs it: quantized weights read from a GGUF file,
-//! RMSNorm, rotary position embeddings (interleaved, as GGUF stores q/k), grouped-query attention
-//! over a per-request KV cache, a SiLU-gated MLP and an output head tied to the embeddings when
-//! the file has no `output.weight`.
+//! The Llama forward pass, as SmolLM2 needs it: RMSNorm, rotary position embeddings
+//! (interleaved, as GGUF stores q/k), grouped-query attention over a per-request KV cache, a
+//! SiLU-gated MLP and an output head tied to the embeddings when the file has no
+//! `output.weight`.
 //!
-//! The matrices are dequantized to f32 when loaded (about 540 MB for SmolLM2-135M): our builds
-//! target baseline x86-64, where candle's quantized kernels run their generic code, about ten
-//! times slower than its f32 matrix multiply, which picks AVX2/AVX-512 at run time. The
-//! embedding lookup stays quantized.
+//! The matrices stay quantized in memory (Q4_1 and Q8_0 as in the file, re-laid out for the
+//! kernels: about 97 MB for SmolLM2-135M, where f32 took 540 MB) and multiply activations
+//! quantized to 16 bits, on the SIMD kernels the CPU has (chosen at run time, `kernels`) and a
+//! pool of one thread per core; q/k/v and gate/up are each one stacked matrix, one product.
+//! [`Llama::load_reference`] keeps instead every matrix in f32 and multiplies in plain f32: the
+//! slow path the quantized one is checked against.
 
-use candle_core::quantized::{QMatMul, QTensor, gguf_file};
-use candle_core::{DType, Device, Module, Tensor};
-use std::io::{Read, Seek};
+use super::attention::{KvCache, attention};
+use super::config::Config;
+use super::kernels::{Acts, COLS, Dense, Kernel, LANES, Matrix, QMatrix};
+use candle_core::quantized::{GgmlDType, gguf_file};
+use candle_core::{Device, Error};
+use std::io::{Read, Seek, SeekFrom};
 use std::sync::Arc;
 
 type Result<T> = candle_core::Result<T>;
 
-/// The shape of the network, from the GGUF metadata.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Config {
-    pub layers: usize,
-    pub heads: usize,
-    pub kv_heads: usize,
-    pub head_dim: usize,
-    pub rms_eps: f32,
-    pub rope_base: f32,
-    /// Longest sequence the model was trained on.
-    pub context_length: usize,
-}
-
-impl Config {
-    fn from_gguf(ct: &gguf_file::Content) -> Result<Self> {
-        let get = |key: &str| {
-            ct.metadata
-                .get(key)
-                .ok_or_else(|| candle_core::Error::Msg(format!("GGUF metadata has no {key}")))
-        };
-        let arch = get("general.architecture")?.to_string()?;
-        if arch != "llama" {
-            candle_core::bail!("the GGUF holds a \"{arch}\" model; only llama is supported");
-        }
-        let u = |key: &str| get(key).and_then(|v| v.to_u32()).map(|v| v as usize);
-        let heads = u("llama.attention.head_count")?;
-        let embedding = u("llama.embedding_length")?;
-        Ok(Config {
-            layers: u("llama.block_count")?,
-            heads,
-            kv_heads: u("llama.attention.head_count_kv").unwrap_or(heads),
-            head_dim: embedding / heads,
-            rms_eps: get("llama.attention.layer_norm_rms_epsilon")?.to_f32()?,
-            rope_base: get("llama.rope.freq_base")
-                .and_then(|v| v.to_f32())
-                .unwrap_or(10_000.0),
-            context_length: u("llama.context_length").unwrap_or(2048),
-        })
-    }
-}
-
 struct Layer {
-    attn_norm: Tensor,
-    q: QMatMul,
-    k: QMatMul,
-    v: QMatMul,
-    o: QMatMul,
-    ffn_norm: Tensor,
-    gate: QMatMul,
-    up: QMatMul,
-    down: QMatMul,
+    attn_norm: Vec<f32>,
+    /// q, k and v stacked: one product per layer.
+    qkv: Matrix,
+    o: Matrix,
+    ffn_norm: Vec<f32>,
+    /// gate and up stacked.
+    gate_up: Matrix,
+    down: Matrix,
 }
 
 /// The weights, shared read-only by every request; each request brings its own [`KvCache`].
 pub struct Llama {
     config: Config,
-    embed: QMatMul,
+    kernel: Kernel,
+    pool: rayon::ThreadPool,
+    embed: Arc<Matrix>,
     layers: Vec<Layer>,
-    norm: Tensor,
-    output: QMatMul,
-    /// Rotary tables, `[context_length, head_dim / 2]`.
-    cos: Tensor,
-    sin: Tensor,
-    device: Device,
+    norm: Vec<f32>,
+    output: Arc<Matrix>,
+    /// Rotary frequency of each pair of a head's dimensions.
+    inv_freq: Vec<f32>,
 }
 
-/// Keys and values of the positions seen so far, one pair per layer.
-pub struct KvCache {
-    layers: Vec<Option<(Tensor, Tensor)>>,
-    len: usize,
-}
-
-impl KvCache {
-    /// How many positions the cache holds.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether it holds no position yet.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
+/// How the matrices are held.
+#[derive(Clone, Copy, PartialEq)]
+enum Weights {
+    Quantized,
+    Dense,
 }
 
 impl Llama {
+    /// The model in `ct`, read from `reader`, its matrices kept quantized.
     pub fn load<R: Read + Seek>(ct: &gguf_file::Content, reader: &mut R) -> Result<Self> {
-        let device = Device::Cpu;
+        Self::load_as(ct, reader, Weights::Quantized)
+    }
+
+    /// The model with every matrix dequantized to f32 (about 540 MB for SmolLM2-135M) and
+    /// multiplied in plain f32, attention by the portable kernel: the reference the quantized
+    /// path is checked against. Several times slower.
+    pub fn load_reference<R: Read + Seek>(ct: &gguf_file::Content, reader: &mut R) -> Result<Self> {
+        Self::load_as(ct, reader, Weights::Dense)
+    }
+
+    fn load_as<R: Read + Seek>(
+        ct: &gguf_file::Content,
+        reader: &mut R,
+        weights: Weights,
+    ) -> Result<Self> {
         let config = Config::from_gguf(ct)?;
-        let embed = Arc::new(ct.tensor(reader, "token_embd.weight", &device)?);
+        let mut read = |names: &[&str]| matrix(ct, reader, names, weights);
+        let embed = Arc::new(read(&["token_embd.weight"])?);
         let output = match ct.tensor_infos.contains_key("output.weight") {
-            true => dense_from(ct, reader, "output.weight", &device)?,
+            true => Arc::new(read(&["output.weight"])?),
             // Tied embeddings: the output head is the embedding matrix.
-            false => embed.dequantize(&device)?,
+            false => Arc::clone(&embed),
         };
-        let norm = dense_from(ct, reader, "output_norm.weight", &device)?;
         let mut layers = Vec::with_capacity(config.layers);
         for i in 0..config.layers {
-            let mut w =
-                |what: &str| dense_from(ct, reader, &format!("blk.{i}.{what}.weight"), &device);
-            let layer = Layer {
-                q: QMatMul::Tensor(w("attn_q")?),
-                k: QMatMul::Tensor(w("attn_k")?),
-                v: QMatMul::Tensor(w("attn_v")?),
-                o: QMatMul::Tensor(w("attn_output")?),
-                gate: QMatMul::Tensor(w("ffn_gate")?),
-                up: QMatMul::Tensor(w("ffn_up")?),
-                down: QMatMul::Tensor(w("ffn_down")?),
-                attn_norm: w("attn_norm")?,
-                ffn_norm: w("ffn_norm")?,
+            let name = |what: &str| format!("blk.{i}.{what}.weight");
+            let mut read = |what: &[&str]| {
+                let names: Vec<String> = what.iter().map(|w| name(w)).collect();
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                matrix(ct, reader, &names, weights)
             };
-            layers.push(layer);
+            layers.push(Layer {
+                qkv: read(&["attn_q", "attn_k", "attn_v"])?,
+                o: read(&["attn_output"])?,
+                gate_up: read(&["ffn_gate", "ffn_up"])?,
+                down: read(&["ffn_down"])?,
+                attn_norm: vector(ct, reader, &name("attn_norm"))?,
+                ffn_norm: vector(ct, reader, &name("ffn_norm"))?,
+            });
         }
-        let (cos, sin) = rotary_tables(&config, &device)?;
+        let hidden = config.hidden();
+        let shapes_fit = embed.cols() == hidden
+            && layers.iter().all(|l| {
+                l.qkv.rows() == hidden + 2 * config.kv_width()
+                    && l.o.cols() == hidden
+                    && l.down.rows() == hidden
+                    && l.down.cols() * 2 == l.gate_up.rows()
+            });
+        if !shapes_fit {
+            candle_core::bail!("the GGUF's matrices do not fit its llama.* metadata");
+        }
+        if !config.head_dim.is_multiple_of(LANES) {
+            candle_core::bail!("heads of {} are not a multiple of {LANES}", config.head_dim);
+        }
+        let half = config.head_dim / 2;
+        let inv_freq = (0..half)
+            .map(|i| {
+                1.0 / config
+                    .rope_base
+                    .powf(2.0 * i as f32 / config.head_dim as f32)
+            })
+            .collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("vai-llm-{i}"))
+            .build()
+            .map_err(|e| Error::Msg(format!("cannot start the LLM's threads: {e}")))?;
         Ok(Llama {
-            embed: QMatMul::from_arc(embed)?,
-            output: QMatMul::Tensor(output),
+            kernel: match weights {
+                Weights::Quantized => Kernel::detect(),
+                Weights::Dense => Kernel::Scalar,
+            },
+            pool,
+            norm: vector(ct, reader, "output_norm.weight")?,
             config,
+            embed,
             layers,
-            norm,
-            cos,
-            sin,
-            device,
+            output,
+            inv_freq,
         })
     }
 
@@ -144,144 +141,188 @@ impl Llama {
         &self.config
     }
 
+    /// The kernels in use: `avx512vnni`, `avx2` or `scalar`.
+    pub fn kernel(&self) -> &'static str {
+        self.kernel.name()
+    }
+
+    /// The same model on another kernel (tests compare them).
+    #[cfg(test)]
+    pub(super) fn with_kernel(mut self, kernel: Kernel) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
+    /// A cache for one request.
     pub fn new_cache(&self) -> KvCache {
-        KvCache {
-            layers: (0..self.config.layers).map(|_| None).collect(),
-            len: 0,
-        }
+        self.new_cache_for(0)
+    }
+
+    /// A cache for one request of at most `positions` positions (prompt and answer; capped at
+    /// the model's context), its memory reserved at once.
+    pub fn new_cache_for(&self, positions: usize) -> KvCache {
+        let positions = positions.min(self.config.context_length);
+        // f16 where the SIMD kernels widen it in one instruction; the portable kernel (and the
+        // reference) keeps f32 rather than convert each number in software.
+        let half = self.kernel != Kernel::Scalar;
+        KvCache::new(&self.config, positions, half)
     }
 
     /// Run `ids` (the positions after those in `cache`) through the network, extend the cache,
     /// and return the logits for the token after the last one.
     pub fn forward(&self, ids: &[u32], cache: &mut KvCache) -> Result<Vec<f32>> {
         let cfg = &self.config;
-        let (t, pos) = (ids.len(), cache.len);
-        if t == 0 {
+        if ids.is_empty() {
             candle_core::bail!("nothing to run");
         }
-        if pos + t > cfg.context_length {
+        if cache.len + ids.len() > cfg.context_length {
             candle_core::bail!(
                 "{} positions exceed the model's context of {}",
-                pos + t,
+                cache.len + ids.len(),
                 cfg.context_length
             );
         }
-        let rep = cfg.heads / cfg.kv_heads;
-        let ids = Tensor::new(ids, &self.device)?.unsqueeze(0)?;
-        let mut x = self.embed.embedding(&ids)?.to_dtype(DType::F32)?;
-        let cos = self.cos.narrow(0, pos, t)?;
-        let sin = self.sin.narrow(0, pos, t)?;
-        let mask = (t > 1)
-            .then(|| causal_mask(rep, t, pos, &self.device))
-            .transpose()?;
-        let scale = 1.0 / (cfg.head_dim as f64).sqrt();
+        if let Some(id) = ids.iter().find(|&&id| id as usize >= self.embed.rows()) {
+            candle_core::bail!("token {id} is outside the vocabulary");
+        }
+        Ok(self.pool.install(|| self.run(ids, cache)))
+    }
 
-        for (layer, kv) in self.layers.iter().zip(cache.layers.iter_mut()) {
-            let h = candle_nn::ops::rms_norm(&x, &layer.attn_norm, cfg.rms_eps)?;
-            let heads = |w: &QMatMul, n: usize| -> Result<Tensor> {
-                w.forward(&h)?
-                    .reshape((1, t, n, cfg.head_dim))?
-                    .transpose(1, 2)?
-                    .contiguous()
-            };
-            let q = candle_nn::rotary_emb::rope_i(&heads(&layer.q, cfg.heads)?, &cos, &sin)?;
-            let k = candle_nn::rotary_emb::rope_i(&heads(&layer.k, cfg.kv_heads)?, &cos, &sin)?;
-            let v = heads(&layer.v, cfg.kv_heads)?;
-            let (k, v) = match kv.take() {
-                Some((past_k, past_v)) => (
-                    Tensor::cat(&[&past_k, &k], 2)?,
-                    Tensor::cat(&[&past_v, &v], 2)?,
-                ),
-                None => (k, v),
-            };
-            *kv = Some((k.clone(), v.clone()));
+    fn run(&self, ids: &[u32], cache: &mut KvCache) -> Vec<f32> {
+        let cfg = &self.config;
+        let (t, past, k) = (ids.len(), cache.len, self.kernel);
+        let (hidden, kv, hd) = (cfg.hidden(), cfg.kv_width(), cfg.head_dim);
+        let mut x = vec![0f32; t * hidden];
+        for (x, &id) in x.chunks_exact_mut(hidden).zip(ids) {
+            self.embed.row(id as usize, x);
+        }
+        let rope = self.rope(past, t);
+        let (mut h, mut qkv, mut att, mut ff, mut gated) = (
+            Vec::new(),
+            Vec::new(),
+            vec![0f32; t * hidden],
+            Vec::new(),
+            Vec::new(),
+        );
+        let mut acts = Acts::default();
 
-            // Grouped-query attention without copying keys: the `rep` query heads that share a
-            // key/value head are stacked along the sequence axis.
-            let q = q.reshape((1, cfg.kv_heads, rep * t, cfg.head_dim))?;
-            let mut att = (q.matmul(&k.t()?)? * scale)?;
-            if let Some(mask) = &mask {
-                att = att.broadcast_add(mask)?;
+        for (layer, lc) in self.layers.iter().zip(cache.layers.iter_mut()) {
+            rms_norm(&x, &layer.attn_norm, cfg.rms_eps, &mut h);
+            layer.qkv.matmul(k, &h, &mut acts, &mut qkv);
+            let width = hidden + 2 * kv;
+            for (i, row) in qkv.chunks_exact_mut(width).enumerate() {
+                // q and k heads are consecutive: one rotation covers both.
+                for head in row[..hidden + kv].chunks_exact_mut(hd) {
+                    rotate(head, &rope[i]);
+                }
+                lc.push(past + i, &row[hidden..hidden + kv], &row[hidden + kv..]);
             }
-            let att = candle_nn::ops::softmax_last_dim(&att)?;
-            let y = att
-                .matmul(&v)?
-                .reshape((1, cfg.heads, t, cfg.head_dim))?
-                .transpose(1, 2)?
-                .reshape((1, t, cfg.heads * cfg.head_dim))?;
-            x = (x + layer.o.forward(&y)?)?;
+            attention(k, cfg, lc, &qkv, width, t, past, &mut att);
+            layer.o.matmul(k, &att, &mut acts, &mut h);
+            x.iter_mut().zip(&h).for_each(|(x, h)| *x += h);
 
-            let h = candle_nn::ops::rms_norm(&x, &layer.ffn_norm, cfg.rms_eps)?;
-            let gated =
-                (candle_nn::ops::silu(&layer.gate.forward(&h)?)? * layer.up.forward(&h)?)?;
-            x = (x + layer.down.forward(&gated)?)?;
+            rms_norm(&x, &layer.ffn_norm, cfg.rms_eps, &mut h);
+            layer.gate_up.matmul(k, &h, &mut acts, &mut ff);
+            k.swiglu(&ff, layer.gate_up.rows() / 2, &mut gated);
+            layer.down.matmul(k, &gated, &mut acts, &mut h);
+            x.iter_mut().zip(&h).for_each(|(x, h)| *x += h);
         }
         cache.len += t;
 
-        let last = x.narrow(1, t - 1, 1)?.contiguous()?;
-        let last = candle_nn::ops::rms_norm(&last, &self.norm, cfg.rms_eps)?;
-        self.output
-            .forward(&last)?
-            .flatten_all()?
-            .to_dtype(DType::F32)?
-            .to_vec1()
+        rms_norm(&x[(t - 1) * hidden..], &self.norm, cfg.rms_eps, &mut h);
+        let mut logits = Vec::new();
+        self.output.matmul(k, &h, &mut acts, &mut logits);
+        logits
+    }
+
+    /// cos and sin of positions `past..past + t` times each rotary frequency.
+    fn rope(&self, past: usize, t: usize) -> Vec<Vec<(f32, f32)>> {
+        (past..past + t)
+            .map(|p| {
+                let p = p as f32;
+                self.inv_freq
+                    .iter()
+                    .map(|f| ((p * f).cos(), (p * f).sin()))
+                    .collect()
+            })
+            .collect()
     }
 }
 
-fn dense_from<R: Read + Seek>(
+/// Rotate each pair of a head's dimensions (interleaved: `2i` with `2i + 1`).
+fn rotate(head: &mut [f32], angles: &[(f32, f32)]) {
+    for (pair, &(cos, sin)) in head.chunks_exact_mut(2).zip(angles) {
+        let (a, b) = (pair[0], pair[1]);
+        pair[0] = a * cos - b * sin;
+        pair[1] = a * sin + b * cos;
+    }
+}
+
+/// RMSNorm of each row of `x` (rows as long as `weight`), into `out`.
+fn rms_norm(x: &[f32], weight: &[f32], eps: f32, out: &mut Vec<f32>) {
+    out.clear();
+    for row in x.chunks_exact(weight.len()) {
+        let mean = row.iter().map(|v| v * v).sum::<f32>() / row.len() as f32;
+        let rms = (mean + eps).sqrt();
+        out.extend(row.iter().zip(weight).map(|(v, w)| v / rms * w));
+    }
+}
+
+/// The matrices `names` (same width) stacked by rows, as `weights` asks.
+fn matrix<R: Read + Seek>(
     ct: &gguf_file::Content,
     reader: &mut R,
-    name: &str,
-    device: &Device,
-) -> Result<Tensor> {
-    let q: QTensor = ct.tensor(reader, name, device)?;
-    q.dequantize(device)
-}
-
-/// cos and sin of every position times every rotary frequency, `[context, head_dim / 2]`.
-fn rotary_tables(cfg: &Config, device: &Device) -> Result<(Tensor, Tensor)> {
-    let half = cfg.head_dim / 2;
-    let freqs: Vec<f32> = (0..half)
-        .map(|i| 1.0 / cfg.rope_base.powf(2.0 * i as f32 / cfg.head_dim as f32))
-        .collect();
-    let freqs = Tensor::from_vec(freqs, (1, half), device)?;
-    let positions = Tensor::arange(0u32, cfg.context_length as u32, device)?
-        .to_dtype(DType::F32)?
-        .reshape((cfg.context_length, 1))?;
-    let angles = positions.matmul(&freqs)?;
-    Ok((angles.cos()?, angles.sin()?))
-}
-
-/// Additive mask for `t` new positions after `past` cached ones, with the `rep` query heads of a
-/// group stacked: row `g * t + i` may see keys `0..=past + i`.
-fn causal_mask(rep: usize, t: usize, past: usize, device: &Device) -> Result<Tensor> {
-    let keys = past + t;
-    let mask: Vec<f32> = (0..rep * t)
-        .flat_map(|row| {
-            let i = row % t;
-            (0..keys).map(move |j| if j > past + i { f32::NEG_INFINITY } else { 0.0 })
-        })
-        .collect();
-    Tensor::from_vec(mask, (rep * t, keys), device)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_mask_lets_each_position_see_the_past_and_itself() {
-        let mask = causal_mask(2, 2, 1, &Device::Cpu).unwrap();
-        let rows: Vec<Vec<f32>> = mask.to_vec2().unwrap();
-        let inf = f32::NEG_INFINITY;
-        assert_eq!(
-            rows,
-            vec![
-                vec![0.0, 0.0, inf],
-                vec![0.0, 0.0, 0.0],
-                vec![0.0, 0.0, inf],
-                vec![0.0, 0.0, 0.0]
-            ]
-        );
+    names: &[&str],
+    weights: Weights,
+) -> Result<Matrix> {
+    let mut infos = Vec::with_capacity(names.len());
+    for name in names {
+        let info = ct
+            .tensor_infos
+            .get(*name)
+            .ok_or_else(|| Error::Msg(format!("the GGUF has no tensor {name}")))?;
+        infos.push((name, info, info.shape.dims2()?));
     }
+    let cols = infos[0].2.1;
+    if infos.iter().any(|(_, _, (_, c))| *c != cols) {
+        candle_core::bail!("{names:?} differ in width");
+    }
+    let rows = infos.iter().map(|(_, _, (r, _))| r).sum();
+    let dtype = infos[0].1.ggml_dtype;
+    let same = infos.iter().all(|(_, i, _)| i.ggml_dtype == dtype);
+    if weights == Weights::Quantized && same && matches!(dtype, GgmlDType::Q4_1 | GgmlDType::Q8_0) {
+        // As in the file, only re-laid out.
+        let mut raw = Vec::new();
+        for (_, info, (r, c)) in &infos {
+            let bytes = r * c / dtype.block_size() * dtype.type_size();
+            let at = raw.len();
+            raw.resize(at + bytes, 0);
+            reader.seek(SeekFrom::Start(ct.tensor_data_offset + info.offset))?;
+            reader.read_exact(&mut raw[at..])?;
+        }
+        let m = match dtype {
+            GgmlDType::Q4_1 => QMatrix::from_q4_1(&raw, rows, cols),
+            _ => QMatrix::from_q8_0(&raw, rows, cols),
+        };
+        return Ok(Matrix::Quantized(m));
+    }
+    let mut values = Vec::with_capacity(rows * cols);
+    for name in names {
+        values.extend(vector(ct, reader, name)?);
+    }
+    Ok(match weights {
+        // Any other type becomes Q8_0, which the kernels multiply.
+        Weights::Quantized if cols % COLS == 0 => {
+            Matrix::Quantized(QMatrix::from_f32(&values, rows, cols))
+        }
+        _ => Matrix::Dense(Dense { rows, cols, values }),
+    })
+}
+
+/// Tensor `name` dequantized to f32, flattened.
+fn vector<R: Read + Seek>(ct: &gguf_file::Content, reader: &mut R, name: &str) -> Result<Vec<f32>> {
+    ct.tensor(reader, name, &Device::Cpu)?
+        .dequantize(&Device::Cpu)?
+        .flatten_all()?
+        .to_vec1()
 }

@@ -27,8 +27,9 @@ struct Loaded {
 /// [`LocalLlm::DEFAULT_CONTEXT_TOKENS`]) is cut: the system prompt is kept (itself cut to half the
 /// budget), then whole turns from the end of the conversation as long as they fit; a last turn
 /// that does not fit alone keeps its beginning (where `generate` puts the question, before its
-/// context). The budget keeps the first token of a RAG answer within about 3 s on a 2-core
-/// machine (see docs/benchmarks.md, `vai bench llm`).
+/// context). The default keeps a RAG prompt of about 1,000 tokens whole, with room for the
+/// answer: its first token comes in about 1.2 s on a 2-core machine (see docs/benchmarks.md,
+/// `vai bench llm`).
 ///
 /// The requested model name is ignored (responses name the model that answered); temperature 0
 /// decodes greedily; tool definitions are ignored. Dropping the future stops the generation at
@@ -47,7 +48,7 @@ impl LocalLlm {
     /// How the CLI and the UI name it.
     pub const LABEL: &'static str = "local · SmolLM2-135M — small, grounded answers only";
     /// Prompt tokens kept by default (see the type's documentation).
-    pub const DEFAULT_CONTEXT_TOKENS: usize = 512;
+    pub const DEFAULT_CONTEXT_TOKENS: usize = 2048;
     /// Tokens generated when a request sets no `max_tokens`.
     pub const DEFAULT_MAX_TOKENS: u32 = 256;
     /// Temperature when a request sets none: low, since a small model wanders.
@@ -93,6 +94,12 @@ impl LocalLlm {
     /// Load the model now rather than on the first call (a no-op once loaded).
     pub async fn load(&self) -> Result<(), ProviderError> {
         self.loaded().await.map(|_| ())
+    }
+
+    /// The SIMD kernels the model runs on this CPU (`avx512vnni`, `avx2` or `scalar`; loads it
+    /// if needed).
+    pub async fn kernel(&self) -> Result<&'static str, ProviderError> {
+        Ok(self.loaded().await?.model.kernel())
     }
 
     async fn loaded(&self) -> Result<&Arc<Loaded>, ProviderError> {
@@ -270,7 +277,7 @@ fn generate(
     const CANCELLED: &str = "cancelled";
     let (model, tok) = (&loaded.model, &loaded.tokenizer);
     let failed = |e: candle_core::Error| format!("inference failed: {e}");
-    let mut cache = model.new_cache();
+    let mut cache = model.new_cache_for(prompt.len() + settings.max_tokens);
     let mut logits = Vec::new();
     for chunk in prompt.chunks(PREFILL_CHUNK) {
         if tx.is_closed() {
