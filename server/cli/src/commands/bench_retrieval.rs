@@ -13,7 +13,6 @@ use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vai_providers::local::embed::{LocalEmbedder, ModelLocation};
-use vai_providers::local::rerank::late::{MiniLmTokens, TokenEmbedder};
 use vai_providers::local::rerank::{LocalReranker, RerankMethod};
 use vai_providers::local::sample::{self, DOCS, SAMPLE_DB};
 use vai_providers::local::store::LocalStore;
@@ -146,10 +145,10 @@ pub(super) async fn run(args: RetrievalArgs) -> anyhow::Result<u8> {
     let candidates = args.candidates.max(1);
     let settings = Settings::default();
 
-    let embedder: Arc<dyn Embedder> = Arc::new(LocalEmbedder::new(ModelLocation::Discover));
+    let local = Arc::new(LocalEmbedder::new(ModelLocation::Discover));
+    let embedder: Arc<dyn Embedder> = local.clone();
     let store = Arc::new(LocalStore::open(&LocalStore::default_path()?)?);
     sample::ensure_seeded(store.as_ref(), embedder.as_ref()).await?;
-    let tokens: Arc<dyn TokenEmbedder> = Arc::new(MiniLmTokens::new(ModelLocation::Discover));
     let base = || LocalReranker::new(embedder.clone()).with_stored_vectors(store.clone());
     let mut rerankers = [
         ("fused", "+ rerank: cosine + BM25", base()),
@@ -161,7 +160,7 @@ pub(super) async fn run(args: RetrievalArgs) -> anyhow::Result<u8> {
         (
             "lateInteraction",
             "+ rerank: late interaction",
-            base().with_token_embedder(tokens),
+            base().with_token_embedder(local),
         ),
     ]
     .map(|(key, label, reranker)| Candidate {

@@ -66,10 +66,11 @@ impl LocalEmbedder {
 
     /// Load the model now rather than on the first call (a no-op once loaded).
     pub async fn load(&self) -> Result<(), ProviderError> {
-        self.model().await.map(|_| ())
+        self.loaded_model().await.map(|_| ())
     }
 
-    async fn model(&self) -> Result<&Arc<MiniLm>, ProviderError> {
+    /// The model, loaded on first use.
+    pub(crate) async fn loaded_model(&self) -> Result<&Arc<MiniLm>, ProviderError> {
         self.model
             .get_or_try_init(|| async {
                 let dir = self.model_dir()?;
@@ -119,7 +120,7 @@ impl Embedder for LocalEmbedder {
                 ),
             ));
         }
-        let model = Arc::clone(self.model().await?);
+        let model = Arc::clone(self.loaded_model().await?);
         let texts = request.texts;
         let embedded = blocking(move || model.embed(&texts)).await?;
         Ok(EmbedResponse {

@@ -4,11 +4,9 @@
 use super::cache::Floats;
 use super::sentences;
 use crate::ProviderError;
-use crate::local::embed::{LocalEmbedder, ModelLocation};
+use crate::local::embed::LocalEmbedder;
 use async_trait::async_trait;
 use std::sync::Arc;
-use tokio::sync::OnceCell;
-use vai_models::minilm::MiniLm;
 pub use vai_models::minilm::TokenVectors;
 
 /// Token vectors of texts, the input of late interaction.
@@ -21,37 +19,16 @@ pub trait TokenEmbedder: Send + Sync {
     async fn embed_tokens(&self, texts: Vec<String>) -> Result<Vec<TokenVectors>, ProviderError>;
 }
 
-/// all-MiniLM-L6-v2's token vectors from its own copy of the model (~90 MB), loaded from
-/// `location` on first use. Use it where the embedder's loaded model cannot be shared.
-pub struct MiniLmTokens {
-    location: ModelLocation,
-    model: OnceCell<Arc<MiniLm>>,
-}
-
-impl MiniLmTokens {
-    pub fn new(location: ModelLocation) -> Self {
-        MiniLmTokens {
-            location,
-            model: OnceCell::new(),
-        }
-    }
-}
-
+/// The local embedder's token vectors, from the model it already loaded for embeddings (one
+/// copy in memory; loaded on first use like its embeddings).
 #[async_trait]
-impl TokenEmbedder for MiniLmTokens {
+impl TokenEmbedder for LocalEmbedder {
     fn model(&self) -> &str {
         LocalEmbedder::MODEL
     }
 
     async fn embed_tokens(&self, texts: Vec<String>) -> Result<Vec<TokenVectors>, ProviderError> {
-        let model = self
-            .model
-            .get_or_try_init(|| async {
-                let dir = LocalEmbedder::new(self.location.clone()).model_dir()?;
-                blocking(move || MiniLm::load(&dir).map(Arc::new)).await
-            })
-            .await?
-            .clone();
+        let model = Arc::clone(self.loaded_model().await?);
         blocking(move || model.embed_tokens(&texts)).await
     }
 }

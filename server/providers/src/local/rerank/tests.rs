@@ -1,7 +1,7 @@
 //! Tests of `LocalReranker`: its methods with the deterministic fake embedder, and the token
 //! vectors of the installed model (those print "skipped: …" and pass without the weights).
 
-use super::late::{MiniLmTokens, TokenEmbedder};
+use super::late::TokenEmbedder;
 use crate::local::embed::{LocalEmbedder, ModelLocation, find_model_dir};
 use crate::{EmbedInputType, EmbedRequest, Embedder, cosine_similarity};
 
@@ -20,11 +20,9 @@ async fn the_mean_of_a_texts_token_vectors_is_its_embedding() {
         "A man is eating food.".to_string(),
         "how long do idempotency keys last?".to_string(),
     ];
-    let tokens = MiniLmTokens::new(ModelLocation::Dir(dir.clone()))
-        .embed_tokens(texts.clone())
-        .await
-        .unwrap();
-    let embedded = LocalEmbedder::new(ModelLocation::Dir(dir))
+    let embedder = LocalEmbedder::new(ModelLocation::Dir(dir));
+    let tokens = embedder.embed_tokens(texts.clone()).await.unwrap();
+    let embedded = embedder
         .embed(EmbedRequest {
             texts,
             model: String::new(),
