@@ -53,33 +53,18 @@ pub(crate) struct QMatrix {
 impl QMatrix {
     /// From GGUF Q4_1 blocks (20 bytes: f16 d, f16 m, 16 bytes of nibbles), row after row.
     pub(crate) fn from_q4_1(raw: &[u8], rows: usize, cols: usize) -> QMatrix {
-        const BYTES: usize = 20;
-        let blocks = cols / COLS;
-        assert_eq!(
-            raw.len(),
-            rows * blocks * BYTES,
-            "Q4_1 data of a {rows}×{cols} matrix"
-        );
-        let mut packed = Vec::with_capacity(rows.div_ceil(ROWS) * blocks);
-        for g in 0..rows.div_ceil(ROWS) {
-            for b in 0..blocks {
-                let mut out = Q4Block {
-                    d: [0; ROWS],
-                    m: [0; ROWS],
-                    q: [[0; 64]; 4],
-                };
-                for r in 0..ROWS.min(rows - g * ROWS) {
-                    let at = ((g * ROWS + r) * blocks + b) * BYTES;
-                    let src = &raw[at..at + BYTES];
-                    out.d[r] = u16::from_le_bytes([src[0], src[1]]);
-                    out.m[r] = u16::from_le_bytes([src[2], src[3]]);
-                    for (c, chunk) in out.q.iter_mut().enumerate() {
-                        chunk[4 * r..4 * r + 4].copy_from_slice(&src[4 + 4 * c..8 + 4 * c]);
-                    }
-                }
-                packed.push(out);
+        let empty = || Q4Block {
+            d: [0; ROWS],
+            m: [0; ROWS],
+            q: [[0; 64]; 4],
+        };
+        let packed = repack(raw, rows, cols, 20, "Q4_1", empty, |out, r, src| {
+            out.d[r] = u16::from_le_bytes([src[0], src[1]]);
+            out.m[r] = u16::from_le_bytes([src[2], src[3]]);
+            for (c, chunk) in out.q.iter_mut().enumerate() {
+                chunk[4 * r..4 * r + 4].copy_from_slice(&src[4 + 4 * c..8 + 4 * c]);
             }
-        }
+        });
         QMatrix {
             rows,
             cols,
@@ -89,33 +74,18 @@ impl QMatrix {
 
     /// From GGUF Q8_0 blocks (34 bytes: f16 d, 32 int8), row after row.
     pub(crate) fn from_q8_0(raw: &[u8], rows: usize, cols: usize) -> QMatrix {
-        const BYTES: usize = 34;
-        let blocks = cols / COLS;
-        assert_eq!(
-            raw.len(),
-            rows * blocks * BYTES,
-            "Q8_0 data of a {rows}×{cols} matrix"
-        );
-        let mut packed = Vec::with_capacity(rows.div_ceil(ROWS) * blocks);
-        for g in 0..rows.div_ceil(ROWS) {
-            for b in 0..blocks {
-                let mut out = Q8Block {
-                    d: [0; ROWS],
-                    q: [[0x80; 64]; 8],
-                };
-                for r in 0..ROWS.min(rows - g * ROWS) {
-                    let at = ((g * ROWS + r) * blocks + b) * BYTES;
-                    let src = &raw[at..at + BYTES];
-                    out.d[r] = u16::from_le_bytes([src[0], src[1]]);
-                    for (c, chunk) in out.q.iter_mut().enumerate() {
-                        for i in 0..4 {
-                            chunk[4 * r + i] = src[2 + 4 * c + i] ^ 0x80;
-                        }
-                    }
+        let empty = || Q8Block {
+            d: [0; ROWS],
+            q: [[0x80; 64]; 8],
+        };
+        let packed = repack(raw, rows, cols, 34, "Q8_0", empty, |out, r, src| {
+            out.d[r] = u16::from_le_bytes([src[0], src[1]]);
+            for (c, chunk) in out.q.iter_mut().enumerate() {
+                for i in 0..4 {
+                    chunk[4 * r + i] = src[2 + 4 * c + i] ^ 0x80;
                 }
-                packed.push(out);
             }
-        }
+        });
         QMatrix {
             rows,
             cols,
@@ -244,4 +214,36 @@ mod tests {
             }
         }
     }
+}
+
+/// GGUF blocks of `bytes` each (row after row, `cols / COLS` per row) regrouped by [`ROWS`] rows:
+/// one packed block per group of rows and block column, each row written into it by `fill`
+/// (rows past the matrix's last stay as `empty` made them).
+fn repack<B>(
+    raw: &[u8],
+    rows: usize,
+    cols: usize,
+    bytes: usize,
+    kind: &str,
+    empty: impl Fn() -> B,
+    fill: impl Fn(&mut B, usize, &[u8]),
+) -> Vec<B> {
+    let blocks = cols / COLS;
+    assert_eq!(
+        raw.len(),
+        rows * blocks * bytes,
+        "{kind} data of a {rows}×{cols} matrix"
+    );
+    let mut packed = Vec::with_capacity(rows.div_ceil(ROWS) * blocks);
+    for g in 0..rows.div_ceil(ROWS) {
+        for b in 0..blocks {
+            let mut out = empty();
+            for r in 0..ROWS.min(rows - g * ROWS) {
+                let at = ((g * ROWS + r) * blocks + b) * bytes;
+                fill(&mut out, r, &raw[at..at + bytes]);
+            }
+            packed.push(out);
+        }
+    }
+    packed
 }
