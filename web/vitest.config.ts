@@ -15,6 +15,8 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
     pool: 'threads',
+    // Room for testing-library's 5 s waits (src/test/setup.ts) on a loaded machine.
+    testTimeout: 20_000,
     // One worker per core: vitest's default leaves one core idle, half of this machine's two.
     maxWorkers: availableParallelism(),
     projects: [

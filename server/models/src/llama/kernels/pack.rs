@@ -174,6 +174,38 @@ impl Dense {
     }
 }
 
+/// GGUF blocks of `bytes` each (row after row, `cols / COLS` per row) regrouped by [`ROWS`] rows:
+/// one packed block per group of rows and block column, each row written into it by `fill`
+/// (rows past the matrix's last stay as `empty` made them).
+fn repack<B>(
+    raw: &[u8],
+    rows: usize,
+    cols: usize,
+    bytes: usize,
+    kind: &str,
+    empty: impl Fn() -> B,
+    fill: impl Fn(&mut B, usize, &[u8]),
+) -> Vec<B> {
+    let blocks = cols / COLS;
+    assert_eq!(
+        raw.len(),
+        rows * blocks * bytes,
+        "{kind} data of a {rows}×{cols} matrix"
+    );
+    let mut packed = Vec::with_capacity(rows.div_ceil(ROWS) * blocks);
+    for g in 0..rows.div_ceil(ROWS) {
+        for b in 0..blocks {
+            let mut out = empty();
+            for r in 0..ROWS.min(rows - g * ROWS) {
+                let at = ((g * ROWS + r) * blocks + b) * bytes;
+                fill(&mut out, r, &raw[at..at + bytes]);
+            }
+            packed.push(out);
+        }
+    }
+    packed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,36 +246,4 @@ mod tests {
             }
         }
     }
-}
-
-/// GGUF blocks of `bytes` each (row after row, `cols / COLS` per row) regrouped by [`ROWS`] rows:
-/// one packed block per group of rows and block column, each row written into it by `fill`
-/// (rows past the matrix's last stay as `empty` made them).
-fn repack<B>(
-    raw: &[u8],
-    rows: usize,
-    cols: usize,
-    bytes: usize,
-    kind: &str,
-    empty: impl Fn() -> B,
-    fill: impl Fn(&mut B, usize, &[u8]),
-) -> Vec<B> {
-    let blocks = cols / COLS;
-    assert_eq!(
-        raw.len(),
-        rows * blocks * bytes,
-        "{kind} data of a {rows}×{cols} matrix"
-    );
-    let mut packed = Vec::with_capacity(rows.div_ceil(ROWS) * blocks);
-    for g in 0..rows.div_ceil(ROWS) {
-        for b in 0..blocks {
-            let mut out = empty();
-            for r in 0..ROWS.min(rows - g * ROWS) {
-                let at = ((g * ROWS + r) * blocks + b) * bytes;
-                fill(&mut out, r, &raw[at..at + bytes]);
-            }
-            packed.push(out);
-        }
-    }
-    packed
 }
