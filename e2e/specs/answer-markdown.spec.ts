@@ -2,35 +2,17 @@
 // final output's answer rendered (Markdown) above the raw output, and the generate step's own
 // answer the same way once it completes.
 //
-// The shared playground has no LLM, so this spec starts its own with the local one, on the
-// shared home whose sample knowledge base the global setup seeded.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { startPlayground } from '../support/playground.mjs'
+// It runs on a playground of its own with the local LLM (support/llm-playground.ts).
+import { llmPlayground } from '../support/llm-playground'
 import { expect, node, regions, runStatus, test } from '../support/test'
 
-let server: Awaited<ReturnType<typeof startPlayground>>
-let cwd: string
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  const home = process.env.VAI_PLAYGROUND_HOME
-  if (!home) throw new Error('VAI_PLAYGROUND_HOME is not set: run the specs through playwright.config.ts')
-  cwd = mkdtempSync(path.join(tmpdir(), 'vai-e2e-markdown-'))
-  server = await startPlayground({ cwd, llm: true, home })
-})
-
-test.afterAll(async () => {
-  await server?.stop()
-  if (cwd) rmSync(cwd, { recursive: true, force: true })
-})
+const playground = llmPlayground('markdown')
 
 test('rag-chat run offline shows its answer rendered in the inspector', async ({ page }, testInfo) => {
   test.setTimeout(300_000)
   // Signed in to this server, then its rag-chat opened.
-  await page.goto(server.printedUrl)
-  await page.goto(`${server.url}/?workflow=${encodeURIComponent('builtin:rag-chat')}`)
+  await page.goto(playground().printedUrl)
+  await page.goto(`${playground().url}/?workflow=${encodeURIComponent('builtin:rag-chat')}`)
   await expect(node(page, '__inputs')).toBeVisible()
   const { runBar, inspector } = regions(page)
 

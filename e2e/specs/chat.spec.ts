@@ -2,35 +2,15 @@
 // the answer (quoted from the sources) with what the assistant is doing, its sources listed and one opened,
 // then — after a reload — the conversation resumed from the list with the earlier turn shown.
 //
-// The shared playground has no LLM (failures.spec.ts shows a `generate` step failing for want of
-// one), so this spec starts its own with the local model, on the shared home whose sample
-// knowledge base the global setup already seeded. Its directory's .vai.json keeps answers to 48
-// tokens (`chat.maxTokens`): the local model writes about 8 a second in a debug build.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+// It runs on a playground of its own with the local model (support/llm-playground.ts), whose
+// .vai.json keeps answers to 48 tokens (`chat.maxTokens`) should the model write one.
 import type { Page } from '@playwright/test'
-import { startPlayground } from '../support/playground.mjs'
+import { llmPlayground } from '../support/llm-playground'
 import { expect, test } from '../support/test'
 
 const QUESTION = 'How do I authenticate requests to the Ledgerly API?'
 
-let server: Awaited<ReturnType<typeof startPlayground>>
-let cwd: string
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  const home = process.env.VAI_PLAYGROUND_HOME
-  if (!home) throw new Error('VAI_PLAYGROUND_HOME is not set: run the specs through playwright.config.ts')
-  cwd = mkdtempSync(path.join(tmpdir(), 'vai-e2e-chat-'))
-  writeFileSync(path.join(cwd, '.vai.json'), JSON.stringify({ chat: { maxTokens: 48 } }))
-  server = await startPlayground({ cwd, llm: true, home })
-})
-
-test.afterAll(async () => {
-  await server?.stop()
-  if (cwd) rmSync(cwd, { recursive: true, force: true })
-})
+const playground = llmPlayground('chat', { chat: { maxTokens: 48 } })
 
 /** Record every length the newest answer's text reaches, to tell a streamed answer from one that appeared whole. */
 async function recordAnswer(page: Page) {
@@ -59,7 +39,7 @@ async function recorded(page: Page) {
 test('a question answered offline arrives with its sources, and the conversation resumes after a reload', async ({ page }, testInfo) => {
   // The local model answers in seconds; its first call also loads it.
   test.setTimeout(300_000)
-  await page.goto(server.printedUrl)
+  await page.goto(playground().printedUrl)
   await page.getByRole('button', { name: 'Show chat' }).click()
   const chat = page.getByRole('complementary', { name: 'Chat' })
   await expect(chat.getByTestId('chat-model-label')).toHaveText('local · SmolLM2-135M — small, grounded answers only')
@@ -106,7 +86,7 @@ test('a question answered offline arrives with its sources, and the conversation
   await expect(dialog).toBeHidden()
 
   // A new page load, without the conversation in the address: resume it from the list.
-  await page.goto(`${server.url}/`)
+  await page.goto(`${playground().url}/`)
   await page.getByRole('button', { name: 'Show chat' }).click()
   await chat.getByRole('button', { name: 'Conversations' }).click()
   const list = chat.getByRole('list', { name: 'Conversations' })

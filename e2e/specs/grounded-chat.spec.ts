@@ -3,33 +3,14 @@
 // are listed under the answer with their source, each found word for word in it; a citation
 // highlights the passage it follows; and a label says the answer is quoted from the sources.
 //
-// Like chat.spec.ts it starts its own playground with the local LLM, on the shared home whose
-// sample knowledge base (api_docs, the chat's default collection) the global setup seeded.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { startPlayground } from '../support/playground.mjs'
+// Like chat.spec.ts it runs on a playground of its own with the local LLM
+// (support/llm-playground.ts), over the sample knowledge base (api_docs, the chat's default).
+import { llmPlayground } from '../support/llm-playground'
 import { expect, test } from '../support/test'
 
 const QUESTION = 'How do I rotate an API key?'
 
-let server: Awaited<ReturnType<typeof startPlayground>>
-let cwd: string
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000)
-  const home = process.env.VAI_PLAYGROUND_HOME
-  if (!home) throw new Error('VAI_PLAYGROUND_HOME is not set: run the specs through playwright.config.ts')
-  cwd = mkdtempSync(path.join(tmpdir(), 'vai-e2e-grounded-'))
-  // Short, should anything fall back to the model writing (about 8 tokens a second in a debug build).
-  writeFileSync(path.join(cwd, '.vai.json'), JSON.stringify({ chat: { maxTokens: 48 } }))
-  server = await startPlayground({ cwd, llm: true, home })
-})
-
-test.afterAll(async () => {
-  await server?.stop()
-  if (cwd) rmSync(cwd, { recursive: true, force: true })
-})
+const playground = llmPlayground('grounded', { chat: { maxTokens: 48 } })
 
 /** Text as read: runs of white space are one space. */
 function flat(text: string | null): string {
@@ -39,7 +20,7 @@ function flat(text: string | null): string {
 test('an offline answer quotes the passages it cites, shows them, and says it is quoted', async ({ page }, testInfo) => {
   // The first question loads the models.
   test.setTimeout(300_000)
-  await page.goto(server.printedUrl)
+  await page.goto(playground().printedUrl)
   await page.getByRole('button', { name: 'Show chat' }).click()
   const chat = page.getByRole('complementary', { name: 'Chat' })
   await expect(chat.getByTestId('chat-model-label')).toContainText('local')
