@@ -17,6 +17,7 @@ pub mod net;
 pub mod rerank;
 pub mod settings;
 pub mod store;
+pub mod structured;
 pub mod voyage;
 
 #[cfg(feature = "fakes")]

@@ -134,6 +134,9 @@ pub struct CompletionRequest {
     pub max_tokens: Option<u32>,
     /// Tools the model may call; empty for plain generation.
     pub tools: Vec<ToolDefinition>,
+    /// A JSON Schema the answer must follow (see [`crate::structured`]): the provider keeps it
+    /// when [`Llm::supports_structured_output`], else the caller checks the answer.
+    pub response_format: Option<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -181,6 +184,12 @@ pub trait Llm: Send + Sync {
     /// Whether the model can be given tools to call (chat's agent mode needs it).
     fn supports_tools(&self) -> bool {
         true
+    }
+
+    /// Whether an answer to a request with `response_format` always follows the schema (the
+    /// provider enforces it); otherwise the schema is only asked for in the prompt.
+    fn supports_structured_output(&self) -> bool {
+        false
     }
 
     /// The prompt size the model handles well, in tokens; `None` for the large hosted models,

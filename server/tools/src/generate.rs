@@ -6,9 +6,10 @@ use serde_json::{Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::grounded::SourceText;
 use vai_providers::llm::StreamEvent;
+use vai_providers::structured::Schema;
 use vai_providers::{CompletionRequest, Message, Providers, TokenUsage};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolFuture, ToolSpec};
+use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 const NAME: &str = "generate";
 
@@ -35,7 +36,7 @@ pub fn spec() -> ToolSpec {
         category: Category::Generation,
         icon: "AutoAwesome",
         description: "Generate text with the configured LLM, optionally grounded on retrieved documents",
-        help: "Sends `prompt` to the configured LLM (VAI_LLM_PROVIDER: anthropic, openai or ollama) with `systemPrompt` as its system instructions. `context` is appended after the prompt under \"Context:\": an array of results (or an object with a `results` array, such as a query step's output) becomes numbered sources \"[1] (source: guide.md) text…\" so the answer can cite them; a string is appended as it is. `model`, `temperature` and `maxTokens` are passed to the provider (the reference ignored them). The answer streams into the step while it is written. With context, the small offline model (SmolLM2-135M) does not write: it answers with the sentences of the context that answer the prompt's question, each cited [n], or says the context does not answer (`method`: extractive or declined) — a 135M model invents when it writes. Fails with a message saying what to configure when no LLM is set up.",
+        help: "Sends `prompt` to the configured LLM (VAI_LLM_PROVIDER: anthropic, openai or ollama) with `systemPrompt` as its system instructions. `context` is appended after the prompt under \"Context:\": an array of results (or an object with a `results` array, such as a query step's output) becomes numbered sources \"[1] (source: guide.md) text…\" so the answer can cite them; a string is appended as it is. `model`, `temperature` and `maxTokens` are passed to the provider (the reference ignored them). The answer streams into the step while it is written. With context, the small offline model (SmolLM2-135M) does not write: it answers with the sentences of the context that answer the prompt's question, each cited [n], or says the context does not answer (`method`: extractive or declined) — a 135M model invents when it writes. With `responseFormat` (a JSON Schema: objects, arrays, strings, integers and numbers with their bounds, booleans, enums) the answer must be one JSON value that follows it, output as `parsed`; the local model is held to it while it writes (constrained decoding: only tokens that keep the answer valid are chosen), other providers' answers are checked, and one that does not follow it fails the step saying where. Fails with a message saying what to configure when no LLM is set up.",
         input_schema: InputSchema::new()
             .required_input(
                 "prompt",
@@ -75,6 +76,12 @@ pub fn spec() -> ToolSpec {
                     .min(1u64)
                     .max(MAX_TOKENS)
                     .describe("Most tokens to generate"),
+            )
+            .input(
+                "responseFormat",
+                PropertySchema::of(JsonType::Object).describe(
+                    "A JSON Schema the answer must follow; its value is output as `parsed`",
+                ),
             ),
         outputs: &[
             ("text", "the generated text"),
@@ -90,6 +97,10 @@ pub fn spec() -> ToolSpec {
             (
                 "citations",
                 "for an extractive answer: [{index, source, passage}], each quoted passage with its citation number and source",
+            ),
+            (
+                "parsed",
+                "with responseFormat: the answer's JSON value, checked against the schema",
             ),
         ],
         deferred: &[],
@@ -123,6 +134,12 @@ impl Tool for Generate {
                 .llm(NAME)
                 .map_err(|e| provider_error(NAME, e))?;
             let context = call.input("context");
+            let format =
+                args::opt_object(NAME, &call, "responseFormat")?.map(|o| Value::Object(o.clone()));
+            let schema = match &format {
+                Some(format) => Some(Schema::compile(format).map_err(schema_error)?),
+                None => None,
+            };
             let mut served = Served::default();
 
             let documents = context.map(documents_of).unwrap_or_default();
@@ -135,7 +152,9 @@ impl Tool for Generate {
                     text,
                 })
                 .collect();
+            // An answer in a given shape is written, never quoted.
             if !sources.is_empty()
+                && schema.is_none()
                 && let Some(grounded) = llm.ground(question_of(prompt), &sources).await
             {
                 let grounded = grounded.map_err(|e| provider_error(NAME, e))?;
@@ -165,13 +184,24 @@ impl Tool for Generate {
                 Some(context) => format!("{prompt}\n\nContext:\n{context}"),
                 None => prompt.to_string(),
             };
+            let mut system = args::opt_string(&call, "systemPrompt");
+            if let Some(format) = &format {
+                let ask = format!(
+                    "Answer with one JSON value and nothing else, following this JSON Schema: {format}"
+                );
+                system = Some(match system {
+                    Some(s) => format!("{s}\n\n{ask}"),
+                    None => ask,
+                });
+            }
             let request = CompletionRequest {
-                system: args::opt_string(&call, "systemPrompt"),
+                system,
                 messages: vec![Message::user(user)],
                 model: args::opt_string(&call, "model"),
                 temperature,
                 max_tokens,
                 tools: Vec::new(),
+                response_format: format.clone(),
             };
             let completion = llm
                 .stream(request, &mut |event| {
@@ -182,13 +212,33 @@ impl Tool for Generate {
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
             served.llm(llm.name(), completion.usage);
-            Ok(served.output(object([
+            let parsed = match &schema {
+                Some(schema) => Some(schema.validate(&completion.text).map_err(|e| {
+                    ToolError::Failed(format!(
+                        "{NAME}: the answer does not follow responseFormat: {e}"
+                    ))
+                })?),
+                None => None,
+            };
+            let mut output = object([
                 ("text", Value::String(completion.text)),
                 ("model", Value::String(completion.model)),
                 ("provider", Value::String(llm.name().to_string())),
                 ("method", Value::String("generated".into())),
-            ])))
+            ]);
+            if let (Some(parsed), Value::Object(fields)) = (parsed, &mut output) {
+                fields.insert("parsed".into(), parsed);
+            }
+            Ok(served.output(output))
         })
+    }
+}
+
+/// A `responseFormat` the schema subset cannot hold, as an input error naming its field.
+fn schema_error(message: String) -> ToolError {
+    match message.split_once(": ") {
+        Some((field, why)) => ToolError::invalid(NAME, field, why),
+        None => ToolError::invalid(NAME, "responseFormat", message),
     }
 }
 
@@ -488,5 +538,73 @@ mod tests {
             .unwrap_err();
         assert!(err.is_transient());
         assert!(fakes.llm.requests().len() == 1);
+    }
+
+    #[tokio::test]
+    async fn a_response_format_is_sent_asked_for_and_its_answer_parsed() {
+        let fakes = Fakes::new();
+        let tool = Generate::new(fakes.providers());
+        let format = json!({
+            "type": "object",
+            "properties": {"score": {"type": "integer", "minimum": 1, "maximum": 5}}
+        });
+        let context = json!([{"text": "Paris is the capital of France.", "source": "fr.md"}]);
+        fakes.llm.answer_next(" {\"score\": 4}\n");
+        let out = run(
+            &tool,
+            json!({"prompt": "Rate it", "context": context, "responseFormat": format}),
+            json!({}),
+        )
+        .await
+        .unwrap();
+        assert_eq!(out.output["parsed"], json!({"score": 4}));
+        assert_eq!(out.output["method"], "generated");
+        let request = &fakes.llm.requests()[0];
+        assert_eq!(request.response_format.as_ref(), Some(&format));
+        assert!(
+            request
+                .system
+                .as_deref()
+                .unwrap()
+                .starts_with("Answer with one JSON value and nothing else")
+        );
+
+        fakes.llm.answer_next("{\"score\": 9}");
+        let err = run(
+            &tool,
+            json!({"prompt": "Rate it", "responseFormat": format}),
+            json!({}),
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "generate: the answer does not follow responseFormat: the answer.score is 9; allowed: 1, 2, 3, 4, 5"
+        );
+        fakes.llm.answer_next("Four.");
+        let err = run(
+            &tool,
+            json!({"prompt": "Rate it", "responseFormat": format}),
+            json!({}),
+        )
+        .await
+        .unwrap_err();
+        assert!(err.to_string().contains("the answer is not JSON"), "{err}");
+
+        let bad = json!({"type": "object", "properties": {"when": {"type": "date"}}});
+        let err = run(
+            &tool,
+            json!({"prompt": "p", "responseFormat": bad}),
+            json!({}),
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("responseFormat.properties.when.type")
+                && err.to_string().contains("\"date\" is not supported"),
+            "{err}"
+        );
+        assert_eq!(fakes.llm.requests().len(), 3, "a bad schema asks nothing");
     }
 }

@@ -103,6 +103,7 @@ pub(super) async fn run(args: PingArgs) -> anyhow::Result<u8> {
                 temperature: Some(0.0),
                 max_tokens: Some(5),
                 tools: Vec::new(),
+                response_format: None,
             };
             let name = llm.name().to_string();
             let local = name == LocalLlm::NAME;

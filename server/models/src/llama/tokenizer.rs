@@ -132,6 +132,11 @@ impl ChatTokenizer {
             .map_err(|e| format!("cannot tokenize: {e}"))
     }
 
+    /// How many tokens the vocabulary has.
+    pub fn vocab_len(&self) -> usize {
+        self.bytes.len()
+    }
+
     /// The bytes a token stands for (nothing for special tokens).
     pub fn token_bytes(&self, id: u32) -> &[u8] {
         self.bytes.get(id as usize).map_or(&[], Vec::as_slice)

@@ -1,5 +1,5 @@
 //! `FakeLlm`: answers with a deterministic echo of the prompt, streamed word by word, or with
-//! the tool calls a test scripted (tests only).
+//! the text or tool calls a test scripted (tests only).
 
 use super::{Faults, Log, words};
 use crate::llm::{LlmToolCall, StopReason, StreamEvent, StreamSink};
@@ -18,6 +18,7 @@ pub struct FakeLlm {
     requests: Log<CompletionRequest>,
     faults: Faults,
     tool_turns: Mutex<VecDeque<Vec<LlmToolCall>>>,
+    text_turns: Mutex<VecDeque<String>>,
 }
 
 impl Default for FakeLlm {
@@ -33,6 +34,7 @@ impl FakeLlm {
             requests: Log::new(),
             faults: Faults::default(),
             tool_turns: Mutex::new(VecDeque::new()),
+            text_turns: Mutex::new(VecDeque::new()),
         }
     }
 
@@ -47,6 +49,11 @@ impl FakeLlm {
 
     pub fn fail_next(&self, error: ProviderError) {
         self.faults.push(error);
+    }
+
+    /// Answer the next request (without tools scripted) with exactly `text`.
+    pub fn answer_next(&self, text: impl Into<String>) {
+        super::lock(&self.text_turns).push_back(text.into());
     }
 
     /// Answer the next request by calling these tools (stop reason `ToolUse`, no text).
@@ -111,7 +118,10 @@ impl Llm for FakeLlm {
             .take_while(|m| m.role == Role::Tool)
             .map(|m| m.content.as_str())
             .collect();
-        let text = if results.is_empty() {
+        let scripted = super::lock(&self.text_turns).pop_front();
+        let text = if let Some(text) = scripted {
+            text
+        } else if results.is_empty() {
             let last_user = request
                 .messages
                 .iter()

@@ -46,6 +46,10 @@ impl Llm for GroundedLlm {
         self.llm.supports_tools()
     }
 
+    fn supports_structured_output(&self) -> bool {
+        self.llm.supports_structured_output()
+    }
+
     fn context_tokens(&self) -> Option<usize> {
         self.llm.context_tokens()
     }

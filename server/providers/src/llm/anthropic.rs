@@ -101,7 +101,18 @@ impl Llm for Anthropic {
         request: CompletionRequest,
         sink: &mut StreamSink<'_>,
     ) -> Result<Completion, ProviderError> {
-        self.transport.capped(self.call(&request, sink)).await
+        let completion = self.transport.capped(self.call(&request, sink)).await?;
+        Ok(
+            match request.response_format.is_some() && request.tools.is_empty() {
+                true => structured_answer(completion),
+                false => completion,
+            },
+        )
+    }
+
+    /// By a forced tool call whose input is the answer (not when the request offers tools).
+    fn supports_structured_output(&self) -> bool {
+        true
     }
 }
 
@@ -164,8 +175,39 @@ fn request_body(model: &str, request: &CompletionRequest) -> Value {
             json!({"name": t.name, "description": t.description, "input_schema": t.input_schema})
         });
         body.insert("tools".into(), Value::Array(tools.collect()));
+    } else if let Some(schema) = &request.response_format {
+        // Structured output as Anthropic offers it: one tool whose input is the answer, which
+        // the model must call.
+        body.insert(
+            "tools".into(),
+            json!([{"name": ANSWER_TOOL, "description": "Give the answer in the required shape.", "input_schema": schema}]),
+        );
+        body.insert(
+            "tool_choice".into(),
+            json!({"type": "tool", "name": ANSWER_TOOL}),
+        );
     }
     Value::Object(body)
+}
+
+/// The tool whose input is a structured answer (see [`request_body`]).
+const ANSWER_TOOL: &str = "answer";
+
+/// A structured answer comes back as the forced tool's input: it becomes the answer's text.
+fn structured_answer(mut completion: Completion) -> Completion {
+    let Some(i) = completion
+        .tool_calls
+        .iter()
+        .position(|c| c.name == ANSWER_TOOL)
+    else {
+        return completion;
+    };
+    let call = completion.tool_calls.remove(i);
+    completion.text = call.arguments.to_string();
+    if completion.stop_reason == StopReason::ToolUse {
+        completion.stop_reason = StopReason::EndTurn;
+    }
+    completion
 }
 
 /// A content block being streamed.

@@ -60,6 +60,11 @@ impl Llm for Ollama {
         &self.inner.model
     }
 
+    /// `response_format` with a strict JSON Schema.
+    fn supports_structured_output(&self) -> bool {
+        true
+    }
+
     async fn stream(
         &self,
         request: CompletionRequest,

@@ -121,6 +121,11 @@ impl Llm for OpenAi {
         &self.0.model
     }
 
+    /// `response_format` with a strict JSON Schema.
+    fn supports_structured_output(&self) -> bool {
+        true
+    }
+
     async fn stream(
         &self,
         request: CompletionRequest,
@@ -187,7 +192,49 @@ fn request_body(model: &str, request: &CompletionRequest, max_tokens_field: &str
         });
         body.insert("tools".into(), tools.collect());
     }
+    if let Some(schema) = &request.response_format {
+        body.insert(
+            "response_format".into(),
+            json!({"type": "json_schema", "json_schema": {"name": "answer", "strict": true, "schema": strict(schema)}}),
+        );
+    }
     Value::Object(body)
+}
+
+/// `schema` as strict mode wants it (and as vai writes answers, see [`crate::structured`]): every
+/// object lists all its properties as required and allows no others.
+fn strict(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let mut out: Map<String, Value> = map
+                .iter()
+                .map(|(k, v)| {
+                    let v = match k.as_str() {
+                        "properties" => match v {
+                            Value::Object(props) => Value::Object(
+                                props.iter().map(|(n, p)| (n.clone(), strict(p))).collect(),
+                            ),
+                            other => other.clone(),
+                        },
+                        "items" => strict(v),
+                        _ => v.clone(),
+                    };
+                    (k.clone(), v)
+                })
+                .collect();
+            if map.get("type").and_then(Value::as_str) == Some("object") {
+                let names: Vec<Value> = map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().map(|k| json!(k)).collect())
+                    .unwrap_or_default();
+                out.insert("required".into(), Value::Array(names));
+                out.insert("additionalProperties".into(), json!(false));
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
 }
 
 /// A tool call whose pieces are still arriving.

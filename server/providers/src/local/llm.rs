@@ -2,11 +2,13 @@
 //! candle. The file is found on disk ([`find_gguf`]) — never downloaded at run time — and loaded
 //! on the first call. Small, for demos: it answers, it does not call tools.
 
+mod constrained;
 mod locate;
 
 pub use locate::find_gguf;
 
 use crate::llm::{Completion, CompletionRequest, Llm, Role, StopReason, StreamEvent, StreamSink};
+use crate::structured::Schema;
 use crate::{ProviderError, TokenUsage};
 use async_trait::async_trait;
 use candle_core::quantized::gguf_file;
@@ -19,6 +21,8 @@ use vai_models::llama::{ChatTokenizer, Llama, Sampler, Utf8Stream};
 struct Loaded {
     model: Llama,
     tokenizer: ChatTokenizer,
+    /// Each token's text, for constrained decoding.
+    texts: Vec<Option<String>>,
 }
 
 /// SmolLM2-135M-Instruct answering in-process.
@@ -132,7 +136,14 @@ fn load(path: &std::path::Path) -> Result<Loaded, String> {
     let content = gguf_file::Content::read(&mut file).map_err(|e| fail(&e))?;
     let tokenizer = ChatTokenizer::from_gguf(&content).map_err(|e| fail(&e))?;
     let model = Llama::load(&content, &mut file).map_err(|e| fail(&e))?;
-    Ok(Loaded { model, tokenizer })
+    let texts = constrained::token_texts(tokenizer.vocab_len(), |id| {
+        tokenizer.token_bytes(id).to_vec()
+    });
+    Ok(Loaded {
+        model,
+        tokenizer,
+        texts,
+    })
 }
 
 #[async_trait]
@@ -149,6 +160,11 @@ impl Llm for LocalLlm {
         false
     }
 
+    /// By constrained decoding: only tokens that keep the answer valid are chosen.
+    fn supports_structured_output(&self) -> bool {
+        true
+    }
+
     fn context_tokens(&self) -> Option<usize> {
         Some(self.context_budget)
     }
@@ -158,6 +174,13 @@ impl Llm for LocalLlm {
         request: CompletionRequest,
         sink: &mut StreamSink<'_>,
     ) -> Result<Completion, ProviderError> {
+        let schema = match &request.response_format {
+            Some(format) => Some(
+                Schema::compile(format)
+                    .map_err(|e| ProviderError::invalid_request(Self::NAME, e))?,
+            ),
+            None => None,
+        };
         let loaded = Arc::clone(self.loaded().await?);
         let budget = self.context_budget;
         let (tx, mut rx) = mpsc::unbounded_channel();
@@ -166,7 +189,7 @@ impl Llm for LocalLlm {
         let work = tokio::task::spawn_blocking(move || {
             let prompt = prompt(&loaded.tokenizer, &request, budget)?;
             let settings = Settings::of(&request, loaded.model.config().context_length);
-            generate(&loaded, &prompt, settings, &tx)
+            generate(&loaded, &prompt, settings, schema.as_ref(), &tx)
         });
         while let Some(piece) = rx.recv().await {
             sink(StreamEvent::Text(piece));
@@ -272,6 +295,7 @@ fn generate(
     loaded: &Loaded,
     prompt: &[u32],
     settings: Settings,
+    schema: Option<&Schema>,
     tx: &mpsc::UnboundedSender<String>,
 ) -> Result<Done, String> {
     const CANCELLED: &str = "cancelled";
@@ -290,19 +314,47 @@ fn generate(
     let mut answer: Vec<u32> = Vec::new();
     let mut utf8 = Utf8Stream::default();
     let mut text = String::new();
+    let mut checker = schema.map(Schema::checker);
     let stop = loop {
         if answer.len() >= settings.max_tokens {
+            if checker.is_some() {
+                return Err(format!(
+                    "the answer did not finish within {} tokens, so it does not follow \
+                     responseFormat yet: allow more tokens (maxTokens)",
+                    settings.max_tokens
+                ));
+            }
             break StopReason::MaxTokens;
+        }
+        if let Some(checker) = &checker
+            && !constrained::constrain(&mut logits, checker, &loaded.texts, tok.im_end)
+        {
+            return Err("no token can continue the answer as responseFormat requires".into());
         }
         let next = sampler.next(&mut logits, &answer);
         if [tok.eos, tok.im_end, tok.im_start].contains(&next) {
             break StopReason::EndTurn;
         }
+        let complete = match &mut checker {
+            Some(checker) => {
+                let fed = loaded.texts[next as usize]
+                    .as_deref()
+                    .is_some_and(|t| checker.feed_str(t));
+                if !fed {
+                    return Err("constrained decoding chose a token the schema refuses".into());
+                }
+                checker.is_complete()
+            }
+            None => false,
+        };
         answer.push(next);
         let piece = utf8.push(tok.token_bytes(next));
         if !piece.is_empty() {
             text.push_str(&piece);
             tx.send(piece).map_err(|_| CANCELLED.to_string())?;
+        }
+        if complete {
+            break StopReason::EndTurn;
         }
         if cache.len() >= settings.context_length {
             break StopReason::MaxTokens;

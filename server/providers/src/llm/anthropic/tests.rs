@@ -436,3 +436,42 @@ async fn a_non_streamed_answer_is_read_whole() {
         "{err}"
     );
 }
+
+/// A `response_format` is a tool the model must call, whose input is the answer: it comes back
+/// as the answer's text, not as a tool call. With tools of its own the request is left alone.
+#[tokio::test]
+async fn a_response_format_is_a_forced_tool_whose_input_is_the_answer() {
+    let events = named_events(&[
+        json!({"type": "message_start", "message": {"model": "claude-sonnet-4-5", "usage": {"input_tokens": 30, "output_tokens": 1}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_A", "name": "answer", "input": {}}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"scores\": {\"accuracy\""}}),
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": ": 4}}"}}),
+        json!({"type": "content_block_stop", "index": 0}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 12}}),
+        json!({"type": "message_stop"}),
+    ]);
+    let server = FakeServer::start(move |_, _| Reply::sse(&events, Duration::ZERO)).await;
+    let llm = client(&server);
+    assert!(llm.supports_structured_output());
+    let schema = json!({"type": "object", "properties": {"scores": {"type": "object", "properties": {"accuracy": {"type": "integer"}}}}});
+    let request = CompletionRequest {
+        response_format: Some(schema.clone()),
+        ..ask("rate")
+    };
+    let completion = llm.complete(request).await.unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&completion.text).unwrap(),
+        json!({"scores": {"accuracy": 4}})
+    );
+    assert!(completion.tool_calls.is_empty());
+    assert_eq!(completion.stop_reason, StopReason::EndTurn);
+    let body = first(&server).json();
+    assert_eq!(
+        body["tools"],
+        json!([{"name": "answer", "description": "Give the answer in the required shape.", "input_schema": schema}])
+    );
+    assert_eq!(
+        body["tool_choice"],
+        json!({"type": "tool", "name": "answer"})
+    );
+}

@@ -158,3 +158,25 @@ async fn an_optional_key_is_sent_as_a_bearer_token() {
     assert_eq!(seen.header("authorization"), Some("Bearer proxy-token"));
     assert_eq!(seen.json()["model"], "mistral");
 }
+
+/// Ollama's OpenAI-compatible endpoint takes the same `response_format`.
+#[tokio::test]
+async fn a_response_format_reaches_ollama_as_a_json_schema() {
+    let chunks = [chunk(
+        json!({"role": "assistant", "content": "{\"ok\":true}"}),
+        Some("stop"),
+    )];
+    let events = data_events(&chunks);
+    let server = FakeServer::start(move |_, _| Reply::sse(&events, Duration::ZERO)).await;
+    let llm = client(&server.base);
+    assert!(llm.supports_structured_output());
+    let schema = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}});
+    let request = CompletionRequest {
+        response_format: Some(schema),
+        ..ask("ok?")
+    };
+    assert_eq!(llm.complete(request).await.unwrap().text, "{\"ok\":true}");
+    let format = &first(&server).json()["response_format"];
+    assert_eq!(format["type"], "json_schema");
+    assert_eq!(format["json_schema"]["schema"]["required"], json!(["ok"]));
+}

@@ -362,3 +362,47 @@ async fn a_client_from_config_talks_to_the_configured_base_url() {
     assert_eq!(seen.path, "/v1/chat/completions");
     assert_eq!(seen.json()["model"], "gpt-4.1");
 }
+
+/// A `response_format` goes as a strict JSON Schema: every object's properties required, no
+/// others allowed (what vai's own checker expects of the answer too).
+#[tokio::test]
+async fn a_response_format_is_sent_as_a_strict_json_schema() {
+    let server = FakeServer::start(|_, _| {
+        Reply::sse(
+            &text_stream(&["{\"route\":", "\"billing\"}"]),
+            Duration::ZERO,
+        )
+    })
+    .await;
+    let llm = client(&server);
+    assert!(llm.supports_structured_output());
+    let request = CompletionRequest {
+        response_format: Some(json!({
+            "type": "object",
+            "properties": {
+                "route": {"enum": ["billing", "technical"]},
+                "steps": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}
+            }
+        })),
+        ..ask("route this")
+    };
+    let completion = llm.complete(request).await.unwrap();
+    assert_eq!(completion.text, "{\"route\":\"billing\"}");
+    assert_eq!(
+        first(&server).json()["response_format"],
+        json!({"type": "json_schema", "json_schema": {"name": "answer", "strict": true, "schema": {
+            "type": "object",
+            "properties": {
+                "route": {"enum": ["billing", "technical"]},
+                "steps": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}},
+                    "required": ["id"],
+                    "additionalProperties": false
+                }}
+            },
+            "required": ["route", "steps"],
+            "additionalProperties": false
+        }}})
+    );
+}
