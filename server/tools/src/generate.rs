@@ -292,7 +292,7 @@ fn documents_of(context: &Value) -> Vec<(String, String)> {
 ///
 /// Arrays (and objects with a `results` array) become numbered sources separated by blank
 /// lines: `[1] (source: a.md) text`. Null items, as left by skipped steps, are dropped.
-fn render_context(context: &Value) -> Option<String> {
+pub(crate) fn render_context(context: &Value) -> Option<String> {
     let items = match context {
         Value::Array(items) => items,
         Value::Object(o) => match o.get("results") {

@@ -19,6 +19,7 @@ pub mod transform;
 pub mod aggregate;
 pub mod collections;
 pub mod embed;
+pub mod evaluator;
 pub mod generate;
 pub mod ingest;
 pub mod query;
@@ -51,7 +52,8 @@ pub fn registry(providers: Arc<Providers>, http: http::HttpPolicy) -> Registry {
     r.register(Arc::new(ingest::Ingest::new(providers.clone())));
     r.register(Arc::new(collections::Collections::new(providers.clone())));
     r.register(Arc::new(aggregate::Aggregate::new(providers.clone())));
-    r.register(Arc::new(generate::Generate::new(providers)));
+    r.register(Arc::new(generate::Generate::new(providers.clone())));
+    r.register(Arc::new(evaluator::Evaluator::new(providers)));
     r
 }
 
@@ -207,6 +209,7 @@ mod catalog_tests {
             "filter",
             "transform",
             "generate",
+            "evaluator",
             "conditional",
             "loop",
             "template",
@@ -226,6 +229,6 @@ mod catalog_tests {
                 );
             }
         }
-        assert_eq!(names.len(), 23);
+        assert_eq!(names.len(), 24);
     }
 }

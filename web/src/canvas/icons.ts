@@ -13,6 +13,7 @@ import CompareArrows from '@mui/icons-material/CompareArrows'
 import ContentCut from '@mui/icons-material/ContentCut'
 import Extension from '@mui/icons-material/Extension'
 import FilterAlt from '@mui/icons-material/FilterAlt'
+import Grading from '@mui/icons-material/Grading'
 import HelpOutline from '@mui/icons-material/HelpOutlineOutlined'
 import Http from '@mui/icons-material/Http'
 import Input from '@mui/icons-material/Input'
@@ -43,6 +44,7 @@ const ICONS: Record<string, IconComponent> = {
   CompareArrows,
   ContentCut,
   FilterAlt,
+  Grading,
   HelpOutline,
   Http,
   Input,
