@@ -25,6 +25,11 @@ const MAX_RANGE_LITERALS: i64 = 1000;
 /// Deepest nesting of a schema.
 const MAX_DEPTH: usize = 16;
 
+/// What the system prompt says of a structured answer (the provider may also enforce it).
+pub fn instruction(schema: &Value) -> String {
+    format!("Answer with one JSON value and nothing else, following this JSON Schema: {schema}")
+}
+
 /// A compiled `responseFormat`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schema {

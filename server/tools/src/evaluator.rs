@@ -4,12 +4,12 @@
 //! silent default.
 
 use crate::args;
-use crate::generate::render_context;
+use crate::generate::{model_input, render_context};
 use crate::retrieval::{Served, provider_error};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::local::llm::LocalLlm;
-use vai_providers::structured::Schema;
+use vai_providers::structured::{self, Schema};
 use vai_providers::{CompletionRequest, Message, Providers};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
@@ -61,12 +61,7 @@ pub fn spec() -> ToolSpec {
                         "Reference material to judge against, e.g. {{ query.output.results }}",
                     ),
             )
-            .input(
-                "model",
-                PropertySchema::of(JsonType::String).describe(
-                    "LLM model; the provider's configured model (VAI_LLM_MODEL) when omitted",
-                ),
-            ),
+            .input("model", model_input()),
         outputs: &[
             (
                 "scores",
@@ -264,8 +259,8 @@ impl Tool for Evaluator {
                 Schema::compile(&format).map_err(|e| ToolError::Failed(format!("{NAME}: {e}")))?;
             let request = CompletionRequest {
                 system: Some(format!(
-                    "You are a strict evaluator. Answer with one JSON value and nothing else, \
-                     following this JSON Schema: {format}"
+                    "You are a strict evaluator. {}",
+                    structured::instruction(&format)
                 )),
                 messages: vec![Message::user(prompt(content, &metrics, context.as_deref()))],
                 model: args::opt_string(&call, "model"),

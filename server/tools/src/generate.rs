@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::grounded::SourceText;
 use vai_providers::llm::StreamEvent;
-use vai_providers::structured::Schema;
+use vai_providers::structured::{self, Schema};
 use vai_providers::{CompletionRequest, Message, Providers, TokenUsage};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
@@ -57,12 +57,7 @@ pub fn spec() -> ToolSpec {
                     .describe("System instructions for the model")
                     .format(WidgetFormat::Multiline),
             )
-            .input(
-                "model",
-                PropertySchema::of(JsonType::String).describe(
-                    "LLM model; the provider's configured model (VAI_LLM_MODEL) when omitted",
-                ),
-            )
+            .input("model", model_input())
             .input(
                 "temperature",
                 PropertySchema::of(JsonType::Number)
@@ -186,9 +181,7 @@ impl Tool for Generate {
             };
             let mut system = args::opt_string(&call, "systemPrompt");
             if let Some(format) = &format {
-                let ask = format!(
-                    "Answer with one JSON value and nothing else, following this JSON Schema: {format}"
-                );
+                let ask = structured::instruction(format);
                 system = Some(match system {
                     Some(s) => format!("{s}\n\n{ask}"),
                     None => ask,
@@ -232,6 +225,12 @@ impl Tool for Generate {
             Ok(served.output(output))
         })
     }
+}
+
+/// The `model` input of the tools that ask the LLM.
+pub(crate) fn model_input() -> PropertySchema {
+    PropertySchema::of(JsonType::String)
+        .describe("LLM model; the provider's configured model (VAI_LLM_MODEL) when omitted")
 }
 
 /// A `responseFormat` the schema subset cannot hold, as an input error naming its field.
