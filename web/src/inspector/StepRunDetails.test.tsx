@@ -94,6 +94,51 @@ describe('StepRunDetails', () => {
   })
 })
 
+describe('an evaluator step', () => {
+  it('shows its scores as a table, and says when the small offline model gave them', () => {
+    const app = createApp()
+    app.stores.run.setState({
+      runId: 'run-1',
+      status: 'completed',
+      steps: { judge: { status: 'completed', durationMs: 1200 } },
+      stepOutputs: {
+        judge: {
+          scores: { accuracy: 4, clarity: 0.5 },
+          reasoning: 'Agrees with the reference.',
+          model: 'SmolLM2-135M-Instruct',
+          provider: 'local',
+          judge: 'local-small',
+          notice: 'Scored by the small offline model (SmolLM2-135M): not a judgement to rely on.',
+        },
+      },
+    })
+    renderWithApp(<StepRunDetails stepId="judge" />, app)
+    const table = screen.getByRole('table', { name: 'Scores' })
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((r) => r.textContent)
+    expect(rows).toEqual(['accuracy4', 'clarity0.5'])
+    expect(screen.getByText('Agrees with the reference.')).toBeTruthy()
+    expect(screen.getByTestId('scores-notice').textContent).toContain('not a judgement to rely on')
+  })
+
+  it('shows no warning for a configured model, and no table for outputs without scores', () => {
+    const app = createApp()
+    app.stores.run.setState({
+      runId: 'run-1',
+      status: 'completed',
+      steps: { judge: { status: 'completed' }, other: { status: 'completed' } },
+      stepOutputs: { judge: { scores: { accuracy: 5 }, provider: 'openai' }, other: { scores: { a: 'high' } } },
+    })
+    const { unmount } = renderWithApp(<StepRunDetails stepId="judge" />, app)
+    expect(screen.getByRole('table', { name: 'Scores' })).toBeTruthy()
+    expect(screen.queryByTestId('scores-notice')).toBeNull()
+    unmount()
+    renderWithApp(<StepRunDetails stepId="other" />, app)
+    expect(screen.queryByRole('table', { name: 'Scores' })).toBeNull()
+  })
+})
+
 describe('RunSummaryView', () => {
   it('renders the final output’s answer as Markdown, citing its sources, above the JSON', () => {
     installFakeServer()

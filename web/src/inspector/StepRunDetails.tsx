@@ -10,6 +10,7 @@ import { useRunStore } from '../state/runStore'
 import JsonTree from './JsonTree'
 import OutputView from './OutputView'
 import ProseView from './ProseView'
+import ScoresView from './ScoresView'
 import Section from './Section'
 import StreamingText from './StreamingText'
 
@@ -32,7 +33,8 @@ const COMPENSATION_TEXT: Record<CompensationState, string> = {
 
 /**
  * What the last run did with this step: status, timing, error or skip reason, the text it is
- * writing while it runs, then its output's prose (an answer, as Markdown), inputs and output.
+ * writing while it runs, then its output's prose (an answer, as Markdown) or scores (an
+ * evaluator's, as a table), inputs and output.
  */
 export default function StepRunDetails({ stepId }: { stepId: string }) {
   const runId = useRunStore((s) => s.runId)
@@ -95,6 +97,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
       </Section>
       {step.text !== undefined && step.status === 'running' && <StreamingText text={step.text} />}
       {output !== undefined && step.status === 'completed' && <ProseView value={output} />}
+      {output !== undefined && step.status === 'completed' && <ScoresView value={output} />}
       {detail?.inputs !== undefined && (
         <Section title="Resolved inputs">
           <JsonTree value={detail.inputs} openDepth={1} />
