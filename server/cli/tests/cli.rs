@@ -95,6 +95,36 @@ fn an_invalid_workflow_exits_2_naming_file_step_and_field() {
     );
 }
 
+/// A response format or metrics written out in the file are checked by `validate`, naming the
+/// step and the field; written as templates they are the run's to check.
+#[test]
+fn a_bad_literal_schema_or_metric_fails_validation_naming_step_and_field() {
+    let dir = scratch("literal-inputs");
+    std::fs::write(
+        dir.join("shapes.vai-workflow.json"),
+        r#"{"name": "shapes", "inputs": {"m": {"type": "array"}}, "steps": [
+            {"id": "rate", "tool": "generate", "inputs": {"prompt": "p",
+                "responseFormat": {"type": "object", "properties": {"when": {"type": "date"}}}}},
+            {"id": "judge", "tool": "evaluator", "inputs": {"content": "c",
+                "metrics": [{"name": "a"}, {"name": "a"}]}},
+            {"id": "later", "tool": "evaluator", "inputs": {"content": "c", "metrics": "{{ inputs.m }}"}}
+        ]}"#,
+    )
+    .unwrap();
+    let out = vai(&["workflow", "validate", "shapes.vai-workflow.json"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("step \"rate\", inputs.responseFormat.properties.when.type: generate: input \"responseFormat.properties.when.type\" \"date\" is not supported"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("step \"judge\", inputs.metrics[1].name: evaluator: input \"metrics[1].name\" \"a\" is listed twice"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("step \"later\""), "{stdout}");
+}
+
 #[test]
 fn broken_json_reports_line_and_column() {
     let dir = scratch("json");

@@ -12,7 +12,9 @@ use vai_providers::local::llm::LocalLlm;
 use vai_providers::structured::{self, Schema};
 use vai_providers::{CompletionRequest, Message, Providers};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+use vai_workflow::{
+    ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec, has_template,
+};
 
 const NAME: &str = "evaluator";
 /// Metrics one step may score.
@@ -111,9 +113,9 @@ impl Metric {
     }
 }
 
-/// The metrics of the step, or an input error naming the one that is wrong.
-fn metrics_of(list: &[Value]) -> Result<Vec<Metric>, ToolError> {
-    let invalid = |field: String, message: String| ToolError::invalid(NAME, field, message);
+/// The metrics of the step, or the field that is wrong and why.
+fn metrics_of(list: &[Value]) -> Result<Vec<Metric>, (String, String)> {
+    let invalid = |field: String, message: String| (field, message);
     if list.is_empty() {
         return Err(invalid("metrics".into(), "lists no metric".into()));
     }
@@ -245,10 +247,20 @@ impl Tool for Evaluator {
         &SPEC
     }
 
+    fn check_inputs(&self, inputs: &Map<String, Value>) -> Vec<(String, String)> {
+        match inputs.get("metrics") {
+            Some(Value::Array(list)) if !has_template(&Value::Array(list.clone())) => {
+                metrics_of(list).err().into_iter().collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
             let content = args::required_str(NAME, &call, "content")?;
-            let metrics = metrics_of(args::required_array(NAME, &call, "metrics")?)?;
+            let metrics = metrics_of(args::required_array(NAME, &call, "metrics")?)
+                .map_err(|(field, message)| ToolError::invalid(NAME, field, message))?;
             let llm = self
                 .providers
                 .llm(NAME)

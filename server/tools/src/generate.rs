@@ -2,14 +2,16 @@
 
 use crate::args;
 use crate::retrieval::{Served, object, provider_error};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::grounded::SourceText;
 use vai_providers::llm::StreamEvent;
 use vai_providers::structured::{self, Schema};
 use vai_providers::{CompletionRequest, Message, Providers, TokenUsage};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
+use vai_workflow::{
+    ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec, has_template,
+};
 
 const NAME: &str = "generate";
 
@@ -117,6 +119,17 @@ pub fn spec() -> ToolSpec {
 impl Tool for Generate {
     fn spec(&self) -> &ToolSpec {
         &SPEC
+    }
+
+    fn check_inputs(&self, inputs: &Map<String, Value>) -> Vec<(String, String)> {
+        match inputs.get("responseFormat") {
+            Some(format @ Value::Object(_)) if !has_template(format) => Schema::compile(format)
+                .err()
+                .map(|e| schema_problem(&e))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
@@ -235,9 +248,15 @@ pub(crate) fn model_input() -> PropertySchema {
 
 /// A `responseFormat` the schema subset cannot hold, as an input error naming its field.
 fn schema_error(message: String) -> ToolError {
+    let (field, why) = schema_problem(&message);
+    ToolError::invalid(NAME, field, why)
+}
+
+/// `responseFormat.properties.a.type: "date" is not supported` → the field and the message.
+fn schema_problem(message: &str) -> (String, String) {
     match message.split_once(": ") {
-        Some((field, why)) => ToolError::invalid(NAME, field, why),
-        None => ToolError::invalid(NAME, "responseFormat", message),
+        Some((field, why)) => (field.to_string(), why.to_string()),
+        None => ("responseFormat".to_string(), message.to_string()),
     }
 }
 

@@ -26,6 +26,24 @@ pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolErr
 pub trait Tool: Send + Sync + 'static {
     fn spec(&self) -> &ToolSpec;
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a>;
+
+    /// What is wrong with the step's inputs that can be told before a run, as `(field, message)`
+    /// pairs (`inputs.metrics[1].name`, "\"a\" is listed twice"): checked when a workflow is
+    /// validated, so a bad literal fails `vai workflow validate`, not the run. Inputs holding a
+    /// template are the run's to check.
+    fn check_inputs(&self, _inputs: &Map<String, Value>) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// Whether `value` holds a `{{ template }}` anywhere (its value is only known at run time).
+pub fn has_template(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains("{{"),
+        Value::Array(items) => items.iter().any(has_template),
+        Value::Object(map) => map.values().any(has_template),
+        _ => false,
+    }
 }
 
 /// Runs `tool` once on `inputs` outside any workflow run — no workflow defaults, no other steps

@@ -55,6 +55,18 @@ impl StepCx<'_> {
             }
         }
 
+        if let Some(tool) = registry.tool(spec.name) {
+            for (field, message) in tool.check_inputs(&step.inputs) {
+                self.soft(
+                    Diagnostic::error(
+                        DiagnosticCode::InvalidInput,
+                        format!("{}: input \"{field}\" {message}", spec.name),
+                    )
+                    .field(format!("inputs.{field}")),
+                );
+            }
+        }
+
         let condition = step
             .condition
             .as_deref()
