@@ -6,6 +6,7 @@
 //! methods' weights were chosen on, and the `heldout` ones written before that choice.
 //! Figures, not assertions: they are recorded in docs/benchmarks.md.
 
+use super::bench_store::SampleStore;
 use crate::exit::EXIT_OK;
 use clap::Args;
 use serde::Deserialize;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vai_providers::local::embed::{LocalEmbedder, ModelLocation};
 use vai_providers::local::rerank::{LocalReranker, RerankMethod};
-use vai_providers::local::sample::{self, DOCS, SAMPLE_DB};
+use vai_providers::local::sample::{DOCS, SAMPLE_DB};
 use vai_providers::local::store::LocalStore;
 use vai_providers::{
     EmbedInputType, EmbedRequest, Embedder, Namespace, RerankRequest, Reranker, Settings,
@@ -147,8 +148,8 @@ pub(super) async fn run(args: RetrievalArgs) -> anyhow::Result<u8> {
 
     let local = Arc::new(LocalEmbedder::new(ModelLocation::Discover));
     let embedder: Arc<dyn Embedder> = local.clone();
-    let store = Arc::new(LocalStore::open(&LocalStore::default_path()?)?);
-    sample::ensure_seeded(store.as_ref(), embedder.as_ref()).await?;
+    let sample = SampleStore::seeded(embedder.as_ref()).await?;
+    let store = sample.store.clone();
     let base = || LocalReranker::new(embedder.clone()).with_stored_vectors(store.clone());
     let mut rerankers = [
         ("fused", "+ rerank: cosine + BM25", base()),

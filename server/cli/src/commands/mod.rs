@@ -4,6 +4,7 @@ mod bench;
 mod bench_answers;
 mod bench_llm;
 mod bench_retrieval;
+mod bench_store;
 mod chat;
 mod config;
 mod explain;

@@ -1,6 +1,7 @@
 //! The labelled questions' integrity and the scoring of an order.
 
 use super::*;
+use vai_providers::local::sample;
 
 /// The labels name documents that exist, in the question's collection; every question has
 /// a split (parsing fails without one), both splits ask about every collection, and the
