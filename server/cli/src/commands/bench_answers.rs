@@ -1,9 +1,10 @@
 //! `vai bench answers`: how far offline answers can be trusted. The labelled questions of
 //! `server/providers/eval/answer-questions.json` are asked of the chat pipeline (`vai chat`'s
 //! engine) on the offline default — local embedder, a fresh store holding only the sample
-//! knowledge base (`bench_store`), local reranker and LLM — and each answer is scored against the labels: does it cite
-//! an answering document, is each sentence supported by a source it cites, does it state the
-//! expected facts, does it decline what the corpus cannot answer, and how long it took.
+//! knowledge base (`bench_store`), local reranker and LLM — and each answer is scored against
+//! the labels: does it cite an answering document, is each sentence supported by a source it
+//! cites, does it state the expected facts, does it decline what the corpus cannot answer, and
+//! how long it took.
 //! Figures, not assertions: they are recorded in docs/benchmarks.md, for the tuning half (where
 //! the method's knobs were chosen) and the held-out half (never tuned on) apart.
 
