@@ -55,6 +55,9 @@ impl LocalLlm {
     pub const DEFAULT_CONTEXT_TOKENS: usize = 2048;
     /// Tokens generated when a request sets no `max_tokens`.
     pub const DEFAULT_MAX_TOKENS: u32 = 256;
+    /// The same for an answer that must follow a `response_format`: it fails unless whole, and
+    /// its strings may run to 500 characters each.
+    pub const DEFAULT_STRUCTURED_MAX_TOKENS: u32 = 1024;
     /// Temperature when a request sets none: low, since a small model wanders.
     pub const DEFAULT_TEMPERATURE: f64 = 0.3;
     /// Nucleus sampling: the smallest set of tokens holding this much probability.
@@ -275,7 +278,10 @@ struct Settings {
 impl Settings {
     fn of(request: &CompletionRequest, context_length: usize) -> Self {
         Settings {
-            max_tokens: request.max_tokens.unwrap_or(LocalLlm::DEFAULT_MAX_TOKENS) as usize,
+            max_tokens: request.max_tokens.unwrap_or(match request.response_format {
+                Some(_) => LocalLlm::DEFAULT_STRUCTURED_MAX_TOKENS,
+                None => LocalLlm::DEFAULT_MAX_TOKENS,
+            }) as usize,
             temperature: request.temperature.unwrap_or(LocalLlm::DEFAULT_TEMPERATURE),
             context_length,
         }
