@@ -30,6 +30,28 @@ pub fn instruction(schema: &Value) -> String {
     format!("Answer with one JSON value and nothing else, following this JSON Schema: {schema}")
 }
 
+/// Why a schema cannot be compiled: the field (`responseFormat.items`) and what is wrong there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaError {
+    pub field: String,
+    pub message: String,
+}
+
+impl SchemaError {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> SchemaError {
+        SchemaError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
 /// A compiled `responseFormat`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schema {
@@ -61,7 +83,7 @@ enum Node {
 
 impl Schema {
     /// Compile `schema`; the error names the field (`responseFormat.properties.score.type`).
-    pub fn compile(schema: &Value) -> Result<Schema, String> {
+    pub fn compile(schema: &Value) -> Result<Schema, SchemaError> {
         let mut nodes = Vec::new();
         compile(schema, "responseFormat", 0, &mut nodes)?;
         Ok(Schema { nodes })
@@ -184,36 +206,47 @@ impl Node {
     }
 }
 
-fn compile(schema: &Value, at: &str, depth: usize, nodes: &mut Vec<Node>) -> Result<usize, String> {
+fn compile(
+    schema: &Value,
+    at: &str,
+    depth: usize,
+    nodes: &mut Vec<Node>,
+) -> Result<usize, SchemaError> {
     if depth > MAX_DEPTH {
-        return Err(format!("{at}: nested deeper than {MAX_DEPTH} levels"));
+        return Err(SchemaError::new(
+            at,
+            format!("nested deeper than {MAX_DEPTH} levels"),
+        ));
     }
     let Some(obj) = schema.as_object() else {
-        return Err(format!("{at}: a schema must be an object"));
+        return Err(SchemaError::new(at, "a schema must be an object"));
     };
     let index = nodes.len();
     nodes.push(Node::Literals(Vec::new()));
-    let count = |key: &str, default: usize| -> Result<usize, String> {
+    let count = |key: &str, default: usize| -> Result<usize, SchemaError> {
         match obj.get(key) {
             None => Ok(default),
             Some(v) => v
                 .as_u64()
                 .map(|n| n as usize)
-                .ok_or_else(|| format!("{at}.{key}: must be a whole number")),
+                .ok_or_else(|| SchemaError::new(format!("{at}.{key}"), "must be a whole number")),
         }
     };
-    let bound = |key: &str| -> Result<Option<f64>, String> {
+    let bound = |key: &str| -> Result<Option<f64>, SchemaError> {
         match obj.get(key) {
             None => Ok(None),
             Some(v) => v
                 .as_f64()
                 .map(Some)
-                .ok_or_else(|| format!("{at}.{key}: must be a number")),
+                .ok_or_else(|| SchemaError::new(format!("{at}.{key}"), "must be a number")),
         }
     };
     let node = if let Some(values) = obj.get("enum") {
         let Some(values) = values.as_array().filter(|v| !v.is_empty()) else {
-            return Err(format!("{at}.enum: must be a list of values"));
+            return Err(SchemaError::new(
+                format!("{at}.enum"),
+                "must be a list of values",
+            ));
         };
         let mut texts = Vec::new();
         for v in values {
@@ -221,8 +254,11 @@ fn compile(schema: &Value, at: &str, depth: usize, nodes: &mut Vec<Node>) -> Res
                 Value::String(s) if s.chars().all(|c| c >= ' ' && c != '"' && c != '\\') => {}
                 Value::Number(_) | Value::Bool(_) | Value::Null => {}
                 _ => {
-                    return Err(format!(
-                        "{at}.enum: {v} cannot be written (strings without quotes, backslashes or control characters, numbers, booleans, null)"
+                    return Err(SchemaError::new(
+                        format!("{at}.enum"),
+                        format!(
+                            "{v} cannot be written (strings without quotes, backslashes or control characters, numbers, booleans, null)"
+                        ),
                     ));
                 }
             }
@@ -231,19 +267,26 @@ fn compile(schema: &Value, at: &str, depth: usize, nodes: &mut Vec<Node>) -> Res
         Node::Literals(texts)
     } else {
         let kind = obj.get("type").and_then(Value::as_str).ok_or_else(|| {
-            format!("{at}.type: missing (object, array, string, integer, number, boolean or null)")
+            SchemaError::new(
+                format!("{at}.type"),
+                "missing (object, array, string, integer, number, boolean or null)",
+            )
         })?;
         match kind {
             "object" => {
                 let mut properties = Vec::new();
                 if let Some(props) = obj.get("properties") {
                     let Some(props) = props.as_object() else {
-                        return Err(format!("{at}.properties: must be an object"));
+                        return Err(SchemaError::new(
+                            format!("{at}.properties"),
+                            "must be an object",
+                        ));
                     };
                     for (name, sub) in props {
                         if name.chars().any(|c| c < ' ' || c == '"' || c == '\\') {
-                            return Err(format!(
-                                "{at}.properties: the name {name:?} cannot be written"
+                            return Err(SchemaError::new(
+                                format!("{at}.properties"),
+                                format!("the name {name:?} cannot be written"),
                             ));
                         }
                         let child =
@@ -256,12 +299,20 @@ fn compile(schema: &Value, at: &str, depth: usize, nodes: &mut Vec<Node>) -> Res
             "array" => {
                 let items = match obj.get("items") {
                     Some(items) => compile(items, &format!("{at}.items"), depth + 1, nodes)?,
-                    None => return Err(format!("{at}.items: missing (the schema of each item)")),
+                    None => {
+                        return Err(SchemaError::new(
+                            format!("{at}.items"),
+                            "missing (the schema of each item)",
+                        ));
+                    }
                 };
                 let min = count("minItems", 0)?;
                 let max = count("maxItems", DEFAULT_MAX_ITEMS.max(min))?;
                 if min > max {
-                    return Err(format!("{at}: minItems {min} is more than maxItems {max}"));
+                    return Err(SchemaError::new(
+                        at,
+                        format!("minItems {min} is more than maxItems {max}"),
+                    ));
                 }
                 Node::Array { items, min, max }
             }
@@ -273,7 +324,10 @@ fn compile(schema: &Value, at: &str, depth: usize, nodes: &mut Vec<Node>) -> Res
                 if let (Some(a), Some(b)) = (min, max)
                     && a > b
                 {
-                    return Err(format!("{at}: minimum {a} is more than maximum {b}"));
+                    return Err(SchemaError::new(
+                        at,
+                        format!("minimum {a} is more than maximum {b}"),
+                    ));
                 }
                 let integer = kind == "integer";
                 match (integer, min, max) {
@@ -289,14 +343,17 @@ fn compile(schema: &Value, at: &str, depth: usize, nodes: &mut Vec<Node>) -> Res
             "boolean" => Node::Literals(vec!["true".into(), "false".into()]),
             "null" => Node::Literals(vec!["null".into()]),
             other => {
-                return Err(format!(
-                    "{at}.type: \"{other}\" is not supported (object, array, string, integer, number, boolean or null)"
+                return Err(SchemaError::new(
+                    format!("{at}.type"),
+                    format!(
+                        "\"{other}\" is not supported (object, array, string, integer, number, boolean or null)"
+                    ),
                 ));
             }
         }
     };
     if matches!(&node, Node::Literals(l) if l.is_empty()) {
-        return Err(format!("{at}: no value satisfies it"));
+        return Err(SchemaError::new(at, "no value satisfies it"));
     }
     nodes[index] = node;
     Ok(index)

@@ -115,12 +115,11 @@ impl Metric {
 
 /// The metrics of the step, or the field that is wrong and why.
 fn metrics_of(list: &[Value]) -> Result<Vec<Metric>, (String, String)> {
-    let invalid = |field: String, message: String| (field, message);
     if list.is_empty() {
-        return Err(invalid("metrics".into(), "lists no metric".into()));
+        return Err(("metrics".into(), "lists no metric".into()));
     }
     if list.len() > MAX_METRICS {
-        return Err(invalid(
+        return Err((
             "metrics".into(),
             format!("lists {} metrics; at most {MAX_METRICS}", list.len()),
         ));
@@ -129,10 +128,7 @@ fn metrics_of(list: &[Value]) -> Result<Vec<Metric>, (String, String)> {
     for (i, item) in list.iter().enumerate() {
         let at = format!("metrics[{i}]");
         let Some(obj) = item.as_object() else {
-            return Err(invalid(
-                at,
-                "must be an object {name, description, range}".into(),
-            ));
+            return Err((at, "must be an object {name, description, range}".into()));
         };
         let name = obj
             .get("name")
@@ -140,21 +136,18 @@ fn metrics_of(list: &[Value]) -> Result<Vec<Metric>, (String, String)> {
             .map(str::trim)
             .unwrap_or("");
         if name.is_empty() || name.chars().any(|c| c < ' ' || c == '"' || c == '\\') {
-            return Err(invalid(
+            return Err((
                 format!("{at}.name"),
                 "must be a name without quotes, backslashes or control characters".into(),
             ));
         }
         if metrics.iter().any(|m| m.name == name) {
-            return Err(invalid(
-                format!("{at}.name"),
-                format!("\"{name}\" is listed twice"),
-            ));
+            return Err((format!("{at}.name"), format!("\"{name}\" is listed twice")));
         }
         let bound = |key: &str, default: f64| match obj.get("range").and_then(|r| r.get(key)) {
             None | Some(Value::Null) => Ok(default),
             Some(v) => v.as_f64().filter(|x| x.is_finite()).ok_or_else(|| {
-                invalid(
+                (
                     format!("{at}.range.{key}"),
                     format!("must be a number, got {v}"),
                 )
@@ -162,7 +155,7 @@ fn metrics_of(list: &[Value]) -> Result<Vec<Metric>, (String, String)> {
         };
         let (min, max) = (bound("min", 1.0)?, bound("max", 5.0)?);
         if min > max {
-            return Err(invalid(
+            return Err((
                 format!("{at}.range"),
                 format!("min {min} is more than max {max}"),
             ));
@@ -249,7 +242,7 @@ impl Tool for Evaluator {
 
     fn check_inputs(&self, inputs: &Map<String, Value>) -> Vec<(String, String)> {
         match inputs.get("metrics") {
-            Some(Value::Array(list)) if !has_template(&Value::Array(list.clone())) => {
+            Some(Value::Array(list)) if !list.iter().any(has_template) => {
                 metrics_of(list).err().into_iter().collect()
             }
             _ => Vec::new(),

@@ -125,7 +125,7 @@ impl Tool for Generate {
         match inputs.get("responseFormat") {
             Some(format @ Value::Object(_)) if !has_template(format) => Schema::compile(format)
                 .err()
-                .map(|e| schema_problem(&e))
+                .map(|e| (e.field, e.message))
                 .into_iter()
                 .collect(),
             _ => Vec::new(),
@@ -145,7 +145,10 @@ impl Tool for Generate {
             let format =
                 args::opt_object(NAME, &call, "responseFormat")?.map(|o| Value::Object(o.clone()));
             let schema = match &format {
-                Some(format) => Some(Schema::compile(format).map_err(schema_error)?),
+                Some(format) => Some(
+                    Schema::compile(format)
+                        .map_err(|e| ToolError::invalid(NAME, e.field, e.message))?,
+                ),
                 None => None,
             };
             let mut served = Served::default();
@@ -244,20 +247,6 @@ impl Tool for Generate {
 pub(crate) fn model_input() -> PropertySchema {
     PropertySchema::of(JsonType::String)
         .describe("LLM model; the provider's configured model (VAI_LLM_MODEL) when omitted")
-}
-
-/// A `responseFormat` the schema subset cannot hold, as an input error naming its field.
-fn schema_error(message: String) -> ToolError {
-    let (field, why) = schema_problem(&message);
-    ToolError::invalid(NAME, field, why)
-}
-
-/// `responseFormat.properties.a.type: "date" is not supported` → the field and the message.
-fn schema_problem(message: &str) -> (String, String) {
-    match message.split_once(": ") {
-        Some((field, why)) => (field.to_string(), why.to_string()),
-        None => ("responseFormat".to_string(), message.to_string()),
-    }
 }
 
 /// The question a prompt asks, for choosing the sentences that answer it: the text after its

@@ -12,7 +12,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::OnceCell;
-use vai_models::minilm::MiniLm;
+use vai_models::minilm::{MiniLm, TokenVectors};
 
 /// Where [`LocalEmbedder`] finds its model.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -69,8 +69,17 @@ impl LocalEmbedder {
         self.loaded_model().await.map(|_| ())
     }
 
+    /// Each text's word pieces and their vectors before pooling (late interaction reads them).
+    pub(crate) async fn token_vectors(
+        &self,
+        texts: Vec<String>,
+    ) -> Result<Vec<TokenVectors>, ProviderError> {
+        let model = Arc::clone(self.loaded_model().await?);
+        blocking(move || model.embed_tokens(&texts)).await
+    }
+
     /// The model, loaded on first use.
-    pub(crate) async fn loaded_model(&self) -> Result<&Arc<MiniLm>, ProviderError> {
+    async fn loaded_model(&self) -> Result<&Arc<MiniLm>, ProviderError> {
         self.model
             .get_or_try_init(|| async {
                 let dir = self.model_dir()?;

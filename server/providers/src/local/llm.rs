@@ -180,7 +180,7 @@ impl Llm for LocalLlm {
         let schema = match &request.response_format {
             Some(format) => Some(
                 Schema::compile(format)
-                    .map_err(|e| ProviderError::invalid_request(Self::NAME, e))?,
+                    .map_err(|e| ProviderError::invalid_request(Self::NAME, e.to_string()))?,
             ),
             None => None,
         };

@@ -6,7 +6,6 @@ use super::sentences;
 use crate::ProviderError;
 use crate::local::embed::LocalEmbedder;
 use async_trait::async_trait;
-use std::sync::Arc;
 pub use vai_models::minilm::TokenVectors;
 
 /// Token vectors of texts, the input of late interaction.
@@ -28,18 +27,8 @@ impl TokenEmbedder for LocalEmbedder {
     }
 
     async fn embed_tokens(&self, texts: Vec<String>) -> Result<Vec<TokenVectors>, ProviderError> {
-        let model = Arc::clone(self.loaded_model().await?);
-        blocking(move || model.embed_tokens(&texts)).await
+        self.token_vectors(texts).await
     }
-}
-
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, String> + Send + 'static,
-) -> Result<T, ProviderError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ProviderError::other("local", format!("token embedding task failed: {e}")))?
-        .map_err(|message| ProviderError::other("local", message))
 }
 
 /// The text's embedding as the model pools it: the mean of all its token vectors, special ones
