@@ -54,7 +54,7 @@ pub fn typescript() -> String {
     };
     use vai_workflow::{
         ApiCalls, Category, Diagnostic, DiagnosticCode, Estimate, Mode, Resume, ResumeAction,
-        RunEvent, RunStatus, Severity, StepThrough, Usage,
+        Cost, RunEvent, RunStatus, Severity, StepThrough, Usage,
     };
 
     // Every integer on the wire fits a JavaScript number.
@@ -101,6 +101,7 @@ pub fn typescript() -> String {
         ApiCalls,
         Estimate,
         Usage,
+        Cost,
         RunStatus,
         ResumeAction,
         RunEvent,

@@ -204,6 +204,8 @@ pub enum EdgeKind {
     DependsOn,
     Then,
     Else,
+    /// A `router` to a step of one of its routes; the label is the route id.
+    Route,
     /// Into `__output`: the output mapping reads a step (or an input).
     Output,
 }

@@ -81,6 +81,7 @@ pub(crate) fn view(compiled: &Compiled, registry: &Registry) -> Option<GraphView
             DependencyKind::DependsOn => (EdgeKind::DependsOn, id(e.from)),
             DependencyKind::Then => (EdgeKind::Then, id(e.to)),
             DependencyKind::Else => (EdgeKind::Else, id(e.to)),
+            DependencyKind::Route => (EdgeKind::Route, e.label.clone()),
         };
         edges.push(id(e.from), id(e.to), kind, &label, &e.field);
     }

@@ -126,6 +126,12 @@ pub enum WidgetFormat {
     StepIds,
     /// A URL.
     Uri,
+    /// A `router`'s routes: `[{id, description, steps}]`.
+    Routes,
+    /// An `evaluator`'s metrics: `[{name, description, range: {min, max}}]`.
+    Metrics,
+    /// An `agent`'s tools: vai tool names and workflow names.
+    ToolNames,
 }
 
 impl Default for InputSchema {

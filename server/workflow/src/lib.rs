@@ -18,7 +18,7 @@ pub use scope::{Context, Locals, Scope};
 pub use template::{Condition, Template, TemplateError};
 pub use tool::{
     ApiCalls, Category, DeferredInput, DeferredKind, DeferredValue, Effects, Registry, Tool,
-    ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage, has_template, run_alone,
+    Cost, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage, has_template, run_alone,
 };
 pub mod compile;
 pub mod diagnostic;

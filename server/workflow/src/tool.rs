@@ -8,7 +8,7 @@ mod registry;
 mod spec;
 
 pub use call::{DeferredValue, ToolCall};
-pub use outcome::{ToolError, ToolOutput, Usage};
+pub use outcome::{Cost, ToolError, ToolOutput, Usage};
 pub use registry::Registry;
 pub use spec::{ApiCalls, Category, DeferredInput, DeferredKind, Effects, ToolSpec};
 

@@ -249,7 +249,42 @@ export type Estimate = { fixed: ApiCalls, perItem: ApiCalls, };
 /**
  * Token and request counts a tool reports for cost display. Never stored in the context.
  */
-export type Usage = { embedTokens?: number, rerankTokens?: number, llmInputTokens?: number, llmOutputTokens?: number, requests?: number, };
+export type Usage = { embedTokens?: number, rerankTokens?: number, llmInputTokens?: number, llmOutputTokens?: number, requests?: number, 
+/**
+ * What the tokens cost at the pricing table's rates (see [`Cost`]).
+ */
+cost?: Cost, };
+
+/**
+ * What a step's (or a run's) model calls cost, from the pricing table (or `.vai.json`'s
+ * `pricing`). A model with no known price is never counted as free: `usd` is `null` when
+ * nothing was priced, and `unpriced` names the models left out.
+ */
+export type Cost = { 
+/**
+ * US dollars; `null` when no model of the call had a known price.
+ */
+usd: number | null, 
+/**
+ * Dollars per million input (or embedding / rerank) tokens, when one rate applied.
+ */
+inputPerMTok?: number, 
+/**
+ * Dollars per million output tokens, when one rate applied.
+ */
+outputPerMTok?: number, 
+/**
+ * The date of the prices used (`2026-11-01`), or `".vai.json"` for an override.
+ */
+pricedAt: string, 
+/**
+ * Models with no known price, left out of `usd`.
+ */
+unpriced?: Array<string>, 
+/**
+ * Why `usd` is `null` or partial, in words.
+ */
+reason?: string, };
 
 /**
  * How a run ended.
@@ -431,7 +466,7 @@ export type InputField = { name: string, type: InputType, required: boolean, def
 /**
  * Why an edge exists.
  */
-export type EdgeKind = "input" | "reference" | "depends_on" | "then" | "else" | "output";
+export type EdgeKind = "input" | "reference" | "depends_on" | "then" | "else" | "route" | "output";
 
 /**
  * One edge per (source, target, field).
@@ -709,7 +744,7 @@ export type AdditionalProperties = boolean | PropertySchema;
 /**
  * A widget hint for the builder's forms.
  */
-export type WidgetFormat = "multiline" | "expression" | "step-ids" | "uri";
+export type WidgetFormat = "multiline" | "expression" | "step-ids" | "uri" | "routes" | "metrics" | "tool-names";
 
 /**
  * One output field of a tool.

@@ -21,6 +21,7 @@ interface EdgeLook {
 export const EDGE_LOOKS: Record<EdgeKind, EdgeLook> = {
   then: { stroke: '#66BB6A', strokeWidth: 2 },
   else: { stroke: '#FF8A65', strokeWidth: 2, strokeDasharray: '6 4' },
+  route: { stroke: '#7E57C2', strokeWidth: 2 },
   depends_on: { stroke: '#9E9E9E', strokeWidth: 1.5, strokeDasharray: '2 4' },
   reference: { stroke: '#B0BEC5', strokeWidth: 1.5 },
   input: { stroke: '#8D99A6', strokeWidth: 1.5 },

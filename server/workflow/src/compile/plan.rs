@@ -129,6 +129,8 @@ pub enum DependencyKind {
     DependsOn,
     Then,
     Else,
+    /// A step listed in one of a `router`'s routes (the edge's label is the route id).
+    Route,
 }
 
 /// A dependency edge, `from` → `to`, with the expression or field that made it.

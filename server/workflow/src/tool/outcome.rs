@@ -53,6 +53,40 @@ pub struct Usage {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub requests: u64,
+    /// What the tokens cost at the pricing table's rates (see [`Cost`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub cost: Option<Cost>,
+}
+
+/// What a step's (or a run's) model calls cost, from the pricing table (or `.vai.json`'s
+/// `pricing`). A model with no known price is never counted as free: `usd` is `null` when
+/// nothing was priced, and `unpriced` names the models left out.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Cost {
+    /// US dollars; `null` when no model of the call had a known price.
+    pub usd: Option<f64>,
+    /// Dollars per million input (or embedding / rerank) tokens, when one rate applied.
+    #[serde(rename = "inputPerMTok", skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub input_per_mtok: Option<f64>,
+    /// Dollars per million output tokens, when one rate applied.
+    #[serde(rename = "outputPerMTok", skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub output_per_mtok: Option<f64>,
+    /// The date of the prices used (`2026-11-01`), or `".vai.json"` for an override.
+    pub priced_at: String,
+    /// Models with no known price, left out of `usd`.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
+    pub unpriced: Vec<String>,
+    /// Why `usd` is `null` or partial, in words.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub reason: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -65,6 +65,7 @@ pub(super) fn full_turn(id: &str, started_at: u64) -> ChatTurn {
             llm_input_tokens: 800,
             llm_output_tokens: 47,
             requests: 3,
+            cost: None,
         },
         timings: ChatTimings {
             retrieval_ms: 230,
