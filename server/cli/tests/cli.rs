@@ -12,6 +12,8 @@ mod explain;
 mod grounded;
 #[path = "cli/limits.rs"]
 mod limits;
+#[path = "cli/model_steps.rs"]
+mod model_steps;
 #[path = "cli/runs.rs"]
 mod runs;
 #[path = "cli/step.rs"]

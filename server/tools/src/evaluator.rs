@@ -52,9 +52,11 @@ pub fn spec() -> ToolSpec {
             )
             .required_input(
                 "metrics",
-                PropertySchema::of(JsonType::Array).describe(
-                    "[{name, description, range: {min, max}}]: what to score, each in its range",
-                ),
+                PropertySchema::of(JsonType::Array)
+                    .describe(
+                        "[{name, description, range: {min, max}}]: what to score, each in its range",
+                    )
+                    .format(WidgetFormat::Metrics),
             )
             .input(
                 "context",

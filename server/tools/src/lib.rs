@@ -25,6 +25,7 @@ pub mod ingest;
 pub mod query;
 pub mod rerank;
 pub(crate) mod retrieval;
+pub mod router;
 pub mod search;
 pub mod similarity;
 
@@ -53,7 +54,8 @@ pub fn registry(providers: Arc<Providers>, http: http::HttpPolicy) -> Registry {
     r.register(Arc::new(collections::Collections::new(providers.clone())));
     r.register(Arc::new(aggregate::Aggregate::new(providers.clone())));
     r.register(Arc::new(generate::Generate::new(providers.clone())));
-    r.register(Arc::new(evaluator::Evaluator::new(providers)));
+    r.register(Arc::new(evaluator::Evaluator::new(providers.clone())));
+    r.register(Arc::new(router::Router::new(providers)));
     r
 }
 
@@ -219,6 +221,7 @@ mod catalog_tests {
             "workflow",
             "yield",
             "fail",
+            "router",
         ] {
             assert!(names.contains(&name), "{name} missing");
             let spec = r.spec(name).unwrap();
@@ -229,6 +232,6 @@ mod catalog_tests {
                 );
             }
         }
-        assert_eq!(names.len(), 24);
+        assert_eq!(names.len(), 25);
     }
 }

@@ -278,6 +278,11 @@ impl Served {
         self.call(backend);
     }
 
+    /// What the calls so far used.
+    pub(crate) fn usage(&self) -> &Usage {
+        &self.usage
+    }
+
     /// A vector-store call (no tokens).
     pub(crate) fn store(&mut self, backend: &str) {
         self.call(backend);

@@ -3,7 +3,7 @@
 //! child workflow, wait for a person, end the run), so they live in the engine. `decide` owns
 //! what a `conditional` decides: the branch taken and the steps to skip.
 
-use crate::compile::Plan;
+use crate::compile::{Plan, Route};
 use crate::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
 use crate::limits::{LimitError, Limits};
 use crate::scope::Context;
@@ -16,6 +16,10 @@ pub const LOOP: &str = "loop";
 pub const WORKFLOW: &str = "workflow";
 pub const YIELD: &str = "yield";
 pub const FAIL: &str = "fail";
+/// The `router` tool (a model tool in vai-tools) picks a route; the engine skips the others.
+pub const ROUTER: &str = "router";
+/// Most routes one router may have.
+pub const MAX_ROUTES: usize = 20;
 
 /// How deep workflows may call workflows (the top-level run is depth 0).
 pub const MAX_WORKFLOW_DEPTH: usize = 8;
@@ -238,6 +242,26 @@ fn step_ids(description: &str) -> PropertySchema {
         .items(PropertySchema::of(JsonType::String))
         .describe(description)
         .format(WidgetFormat::StepIds)
+}
+
+/// The route a router's `output` chose (its index in `routes`), or why the output chose none.
+pub(crate) fn chosen_route(routes: &[Route], output: &Value) -> Result<usize, String> {
+    let ids = || {
+        let ids: Vec<&str> = routes.iter().map(|r| r.id.as_str()).collect();
+        ids.join(", ")
+    };
+    match output.get("route") {
+        Some(Value::String(id)) => routes.iter().position(|r| &r.id == id).ok_or_else(|| {
+            format!(
+                "router chose \"{id}\", which is not one of its routes ({})",
+                ids()
+            )
+        }),
+        _ => Err(format!(
+            "router output has no \"route\" naming one of its routes ({})",
+            ids()
+        )),
+    }
 }
 
 /// What a conditional decided.

@@ -99,6 +99,16 @@ pub fn summarise(value: &Value) -> String {
         if let Some(b) = obj.get("branchTaken").and_then(Value::as_str) {
             return format!("branch: {b}");
         }
+        if let Some(route) = obj.get("route").and_then(Value::as_str) {
+            return match obj.get("method").and_then(Value::as_str) {
+                Some(method) => format!("route: {route} ({method})"),
+                None => format!("route: {route}"),
+            };
+        }
+        if let Some(scores) = obj.get("scores").and_then(Value::as_object) {
+            let each: Vec<String> = scores.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            return truncate_chars(&format!("scores: {}", each.join(", ")), 100);
+        }
         let keys: Vec<&str> = obj.keys().take(6).map(String::as_str).collect();
         return truncate_chars(&format!("{{{}}}", keys.join(", ")), 100);
     }
@@ -190,6 +200,10 @@ mod tests {
             summarise(&json!({"chunks": 3, "source": "a.md"})),
             "3 chunks added"
         );
+        let routed = json!({"route": "billing", "reason": "…", "method": "similarity"});
+        assert_eq!(summarise(&routed), "route: billing (similarity)");
+        let scored = json!({"scores": {"grounding": 4, "relevance": 5}, "reasoning": "…"});
+        assert_eq!(summarise(&scored), "scores: grounding 4, relevance 5");
         assert_eq!(truncate_chars("abcdef", 3), "abc…");
     }
 }

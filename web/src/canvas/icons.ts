@@ -4,6 +4,7 @@
 //! only these; icons.test.ts fails when a tool declares a name missing here.
 import type SvgIcon from '@mui/material/SvgIcon'
 import AccountTree from '@mui/icons-material/AccountTree'
+import AltRoute from '@mui/icons-material/AltRoute'
 import AutoAwesome from '@mui/icons-material/AutoAwesome'
 import Block from '@mui/icons-material/Block'
 import Build from '@mui/icons-material/Build'
@@ -36,6 +37,7 @@ export type IconComponent = typeof SvgIcon
 
 const ICONS: Record<string, IconComponent> = {
   AccountTree,
+  AltRoute,
   AutoAwesome,
   Block,
   Build,

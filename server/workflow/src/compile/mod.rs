@@ -12,6 +12,7 @@ mod orchestration;
 mod outline;
 mod plan;
 pub(crate) mod refs;
+mod router;
 mod step;
 mod structure;
 
@@ -20,7 +21,7 @@ pub use diags::Mode;
 pub use nearest::nearest;
 pub use orchestration::child_name_problem;
 pub use outline::{InputRef, Outline, OutputRef};
-pub use plan::{Compensate, DependencyKind, Edge, Plan, PlannedStep, StepKind};
+pub use plan::{Compensate, DependencyKind, Edge, Plan, PlannedStep, Route, StepKind};
 
 use crate::diagnostic::{Diagnostic, has_errors};
 use crate::model::Workflow;

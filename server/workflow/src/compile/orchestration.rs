@@ -5,7 +5,7 @@
 use super::plan::{Compensate, StepKind};
 use super::refs::{GLOBALS, parse_template, references_by_field, unknown_ref};
 use super::step::StepCx;
-use crate::control::{FAIL, WORKFLOW, YIELD};
+use crate::control::{FAIL, ROUTER, WORKFLOW, YIELD};
 use crate::diagnostic::{Diagnostic, DiagnosticCode};
 use crate::expects::Expects;
 use serde_json::Value;
@@ -41,6 +41,10 @@ impl StepCx<'_> {
             FAIL => {
                 self.refuse_for_each(FAIL);
                 Some(StepKind::Fail)
+            }
+            ROUTER => {
+                self.refuse_for_each(ROUTER);
+                self.router_kind()
             }
             _ => None,
         }

@@ -119,6 +119,17 @@ pub enum StepKind {
     },
     /// End the run failed with the resolved `message`.
     Fail,
+    /// A `router`: its tool picks one of `routes`; the steps of the others are skipped.
+    Router {
+        routes: Vec<Route>,
+    },
+}
+
+/// One of a `router`'s routes: its id and the steps it runs.
+#[derive(Debug, Clone)]
+pub struct Route {
+    pub id: String,
+    pub steps: Vec<usize>,
 }
 
 /// Why one step depends on another.

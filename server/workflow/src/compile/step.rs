@@ -394,23 +394,38 @@ impl StepCx<'_> {
                 return Vec::new();
             }
         };
+        let what = format!("conditional {key}");
+        self.listed_steps(ids, &field, kind, key, &what)
+    }
+
+    /// The steps `ids` (strings) name, each made to depend on this step by an edge of `kind`
+    /// labelled `label`; unknown ids and this step itself are reported on `field` as `what`
+    /// ("conditional then", "router route \"billing\"").
+    pub(super) fn listed_steps(
+        &mut self,
+        ids: &[Value],
+        field: &str,
+        kind: DependencyKind,
+        label: &str,
+        what: &str,
+    ) -> Vec<usize> {
         let mut out = Vec::new();
         for id in ids.iter().filter_map(Value::as_str) {
             match self.index.get(id) {
                 Some(&j) if j == self.i => self.fail(
                     Diagnostic::error(
                         DiagnosticCode::CircularDependency,
-                        format!("conditional: \"{key}\" lists the conditional itself"),
+                        format!("{what} lists the step itself"),
                     )
-                    .field(field.clone()),
+                    .field(field),
                 ),
                 Some(&j) => {
                     self.edges.push(Edge {
                         from: self.i,
                         to: j,
                         kind,
-                        label: key.to_string(),
-                        field: field.clone(),
+                        label: label.to_string(),
+                        field: field.to_string(),
                     });
                     out.push(j);
                 }
@@ -420,9 +435,9 @@ impl StepCx<'_> {
                         .unwrap_or_default();
                     let diag = Diagnostic::error(
                         DiagnosticCode::UnknownStepRef,
-                        format!("conditional {key} references unknown step \"{id}\"{hint}"),
+                        format!("{what} references unknown step \"{id}\"{hint}"),
                     )
-                    .field(field.clone())
+                    .field(field)
                     .referencing(id);
                     self.soft(diag);
                 }
@@ -490,7 +505,7 @@ impl StepCx<'_> {
         self.d.push(d.step(&self.step.id));
     }
 
-    fn soft(&mut self, d: Diagnostic) {
+    pub(super) fn soft(&mut self, d: Diagnostic) {
         if !self.d.is_draft() {
             self.ok = false;
         }

@@ -4,7 +4,7 @@
 //! invalid document still answers.
 
 use crate::compile::refs::join_pointer;
-use crate::control::{CONDITIONAL, LOOP};
+use crate::control::{CONDITIONAL, LOOP, ROUTER};
 use crate::rules::is_valid_id;
 use crate::tool::{DeferredKind, Registry};
 use serde_json::{Map, Value};
@@ -103,6 +103,9 @@ pub(crate) fn classify(
         ["inputs", "condition"] if tool == CONDITIONAL => Some((SlotKind::Expression, for_each)),
         ["inputs", "then" | "else", _] if tool == CONDITIONAL => Some((SlotKind::Id, Vec::new())),
         ["inputs", "condition" | "then" | "else", ..] if tool == CONDITIONAL => None,
+        // A route's steps are ids (renames follow them); its id names no step.
+        ["inputs", "routes", _, "steps", _] if tool == ROUTER => Some((SlotKind::Id, Vec::new())),
+        ["inputs", "routes", _, "id" | "steps", ..] if tool == ROUTER => None,
         ["inputs", "as"] if tool == LOOP => None,
         ["inputs", "step", "inputs", _, ..] if tool == LOOP => {
             let mut locals: Vec<String> = step

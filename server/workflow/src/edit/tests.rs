@@ -320,3 +320,22 @@ fn bad_new_names_are_refused_with_a_code_naming_the_id() {
         "\"inputs\" is a reserved name; choose another"
     );
 }
+
+#[test]
+fn renaming_a_step_follows_the_routes_that_list_it_and_leaves_route_ids_alone() {
+    let doc = json!({"name": "r", "steps": [
+        {"id": "triage", "tool": "router", "inputs": {"input": "{{ inputs.q }}", "routes": [
+            {"id": "debug", "description": "see {{ debug.output }}", "steps": ["debug"]},
+            {"id": "other", "description": "rest", "steps": []}
+        ]}},
+        {"id": "debug", "tool": "echo", "inputs": {}}
+    ]});
+    let out = rename(&doc, &[("debug", "fix")], &[]).unwrap();
+    let routes = &out.definition["steps"][0]["inputs"]["routes"];
+    assert_eq!(routes[0]["steps"], json!(["fix"]));
+    assert_eq!(
+        routes[0]["id"], "debug",
+        "a route id is not a step reference"
+    );
+    assert_eq!(routes[0]["description"], "see {{ fix.output }}");
+}

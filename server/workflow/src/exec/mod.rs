@@ -90,6 +90,8 @@ mod only_tests;
 #[cfg(test)]
 mod orchestration_tests;
 #[cfg(test)]
+mod router_tests;
+#[cfg(test)]
 mod stepping_tests;
 #[cfg(test)]
 mod tests;

@@ -404,23 +404,53 @@ impl Scheduler {
 
     fn skip(&mut self, i: usize, reason: String) -> Result<(), Stop> {
         self.ledger.skipped(i, reason);
-        // A conditional that did not run decides nothing: neither branch runs.
+        // A conditional or router that did not run decides nothing: no branch runs.
         self.skip_branches(i, "did not run");
         self.done(i);
         Ok(())
     }
 
-    /// When step `i` is a conditional that decided nothing, skip both its branches, saying so.
+    /// When step `i` is a conditional or a router that decided nothing, skip every branch or
+    /// route of it, saying so.
     fn skip_branches(&mut self, i: usize, what_happened: &str) {
         let step = &self.plan.steps[i];
-        if let StepKind::Conditional {
-            then, otherwise, ..
-        } = &step.kind
-        {
-            for &j in then.iter().chain(otherwise) {
-                self.branch_skip[j] = Some(format!("conditional \"{}\" {what_happened}", step.id));
+        let (tool, listed): (&str, Vec<usize>) = match &step.kind {
+            StepKind::Conditional {
+                then, otherwise, ..
+            } => (
+                "conditional",
+                then.iter().chain(otherwise).copied().collect(),
+            ),
+            StepKind::Router { routes } => (
+                "router",
+                routes
+                    .iter()
+                    .flat_map(|r| r.steps.iter().copied())
+                    .collect(),
+            ),
+            _ => return,
+        };
+        for j in listed {
+            self.branch_skip[j] = Some(format!("{tool} \"{}\" {what_happened}", step.id));
+        }
+    }
+
+    /// Step `i`, a router, completed with `output`: the steps of the routes it did not choose
+    /// are skipped. `Err` when the output names no route of it.
+    fn take_route(&mut self, i: usize, output: &Value) -> Result<(), String> {
+        let step = &self.plan.steps[i];
+        let StepKind::Router { routes } = &step.kind else {
+            return Ok(());
+        };
+        let k = crate::control::chosen_route(routes, output)?;
+        let reason = format!("router \"{}\" chose \"{}\"", step.id, routes[k].id);
+        let untaken = routes.iter().enumerate().filter(|&(n, _)| n != k);
+        for (_, route) in untaken {
+            for &j in &route.steps {
+                self.branch_skip[j] = Some(reason.clone());
             }
         }
+        Ok(())
     }
 
     /// Record a finished task; `Err` when the failure ends the run, or when the step's child
@@ -433,6 +463,11 @@ impl Scheduler {
         }
         let replayed = finished.replayed;
         let child_undo = std::mem::take(&mut finished.undo);
+        if let Ok(success) = &finished.result
+            && let Err(e) = self.take_route(i, &success.output)
+        {
+            finished.result = Err(e);
+        }
         let finished = self.ledger.finished(i, finished);
         if let Err(error) = finished {
             let step = &self.plan.steps[i];
