@@ -21,6 +21,8 @@ use vai_workflow::{
 /// Below this similarity no route's description is close to the text: the fallback is taken
 /// when the step names one. MiniLM puts unrelated sentences under ~0.15, related ones over ~0.3.
 pub const MIN_SIMILARITY: f64 = 0.2;
+/// Most phrases of one description embedded on their own.
+const MAX_PHRASES: usize = 16;
 /// Longest reason asked of the model.
 const MAX_REASON: usize = 300;
 
@@ -44,7 +46,7 @@ pub fn spec() -> ToolSpec {
         category: Category::ControlFlow,
         icon: "AltRoute",
         description: "Choose one route for a text; the steps of the other routes are skipped",
-        help: "Chooses exactly one of `routes` ([{id, description, steps}]) for `input`. The steps a route lists run only when it is chosen; those of the other routes are skipped with the reason `router \"<id>\" chose \"<route>\"`, as a conditional's untaken branch (a step belongs to one route; steps in no route always run). With a configured LLM (OpenAI, Anthropic, Ollama) the model chooses, as structured output restricted to the route ids (`method: \"llm\"`); when the only model is the small offline one, or there is none, the route whose description is closest to `input` by embedding similarity is chosen (`method: \"similarity\"`, with `scores` per route) — one embedding call instead of an LLM call. `method` forces either. `fallback` names the route taken when no description is similar enough (below 0.2) or the model's answer names no route.",
+        help: "Chooses exactly one of `routes` ([{id, description, steps}]) for `input`. The steps a route lists run only when it is chosen; those of the other routes are skipped with the reason `router \"<id>\" chose \"<route>\"`, as a conditional's untaken branch (a step belongs to one route; steps in no route always run). With a configured LLM (OpenAI, Anthropic, Ollama) the model chooses, as structured output restricted to the route ids (`method: \"llm\"`); when the only model is the small offline one, or there is none, the route whose description (or a phrase of it between commas) is closest to `input` by embedding similarity is chosen (`method: \"similarity\"`, with `scores` per route) — one embedding call instead of an LLM call. `method` forces either. `fallback` names the route taken when no description is similar enough (below 0.2) or the model's answer names no route.",
         input_schema: InputSchema::new()
             .required_input(
                 "input",
@@ -216,8 +218,18 @@ impl Router {
             .embedder(NAME)
             .map_err(|e| provider_error(NAME, e))?;
         let model = self.providers.settings.embedding_model(None, call.defaults);
+        // Each route is scored by the closest of its description and the phrases in it ("…:
+        // payments, invoices, refunds"): a list of topics embedded whole is a blur of them.
         let mut texts = vec![input.to_string()];
-        texts.extend(routes.iter().map(|r| r.description.clone()));
+        let mut owner = Vec::new();
+        for (n, route) in routes.iter().enumerate() {
+            for text in
+                std::iter::once(route.description.as_str()).chain(phrases(&route.description))
+            {
+                texts.push(text.to_string());
+                owner.push(n);
+            }
+        }
         let response = embedder
             .embed(EmbedRequest {
                 texts,
@@ -236,18 +248,22 @@ impl Router {
                 embedder.name()
             )));
         };
-        if rest.len() != routes.len() {
+        if rest.len() != owner.len() {
             return Err(ToolError::Failed(format!(
                 "{NAME}: {} returned {} embeddings for {} texts",
                 embedder.name(),
                 rest.len() + 1,
-                routes.len() + 1
+                owner.len() + 1
             )));
+        }
+        let mut best = vec![f64::MIN; routes.len()];
+        for (&n, vector) in owner.iter().zip(rest) {
+            best[n] = best[n].max(cosine_similarity(first, vector));
         }
         let scored: Vec<(&Route, f64)> = routes
             .iter()
-            .zip(rest)
-            .map(|(r, v)| (r, round(cosine_similarity(first, v))))
+            .zip(best)
+            .map(|(r, s)| (r, round(s)))
             .collect();
         let scores = scored
             .iter()
@@ -354,6 +370,21 @@ impl Router {
             model: completion.model,
         })
     }
+}
+
+/// The phrases of a description listing topics: its pieces between `,`, `;` and `:` (at most
+/// [`MAX_PHRASES`]), when it has more than one.
+fn phrases(description: &str) -> impl Iterator<Item = &str> {
+    let pieces: Vec<&str> = description
+        .split([',', ';', ':'])
+        .map(str::trim)
+        .filter(|p| p.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+        .collect();
+    let several = pieces.len() > 1;
+    pieces
+        .into_iter()
+        .filter(move |_| several)
+        .take(MAX_PHRASES)
 }
 
 /// Four decimals: enough to compare, short to read.
