@@ -394,3 +394,5 @@ fn round(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wire_tests;
