@@ -77,3 +77,21 @@ fn the_support_router_sends_each_question_to_its_collection_offline() {
     }
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_dry_run_lists_which_steps_each_route_runs() {
+    let home = std::env::temp_dir().join(format!("vai-router-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let out = offline_command(&home, &llm_dir())
+        .args(["workflow", "run", "support-router", "--dry-run"])
+        .args(["--input", "question=x"])
+        .output()
+        .expect("run vai");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("routes: billing → billing_docs; technical → ops_docs (one runs)"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

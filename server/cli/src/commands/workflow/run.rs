@@ -435,6 +435,20 @@ fn dry_run(
                 describe_inputs(&plan.workflow.steps[i].inputs)
             );
             print_child(plan, i, 0);
+            if let vai_workflow::compile::StepKind::Router { routes } = &s.kind {
+                let each: Vec<String> = routes
+                    .iter()
+                    .map(|r| {
+                        let steps: Vec<&str> =
+                            r.steps.iter().map(|&j| plan.steps[j].id.as_str()).collect();
+                        match steps.is_empty() {
+                            true => format!("{} → (nothing)", r.id),
+                            false => format!("{} → {}", r.id, steps.join(", ")),
+                        }
+                    })
+                    .collect();
+                println!("       routes: {} (one runs)", each.join("; "));
+            }
         }
         if layer.len() > 1 {
             let ids: Vec<&str> = layer.iter().map(|&i| plan.steps[i].id.as_str()).collect();
