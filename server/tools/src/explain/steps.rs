@@ -90,6 +90,14 @@ pub(super) const RAG: &[StepNote] = &[
                hold the answer. When an answer is wrong, look at the retrieval steps first: the \
                model can only use what reached its prompt.",
     },
+    StepNote {
+        tool: "evaluator",
+        text: "This step asks a language model to grade a piece of content, such as an answer, \
+               on named metrics like grounding or relevance, each a score in a fixed range. The \
+               scores come back as structured output, so later steps can act on them, for \
+               example flagging an answer for review. A small offline model gives valid numbers \
+               but poor judgements.",
+    },
 ];
 
 pub(super) const CHUNKING: &[StepNote] = &[
@@ -134,6 +142,13 @@ pub(super) const WORKFLOWS: &[StepNote] = &[
         text: "This step makes a decision: it evaluates a condition, then runs one list of steps \
                and skips the other. In a RAG pipeline it often sets up a fallback, such as a \
                broader search when the first one found nothing.",
+    },
+    StepNote {
+        tool: "router",
+        text: "This step picks one of several routes for a text, such as sending a billing \
+               question to the billing documents and a technical one to the runbooks. A \
+               language model chooses, or offline the route whose description means the most \
+               similar thing. The steps of the other routes are skipped.",
     },
     StepNote {
         tool: "loop",
