@@ -25,9 +25,10 @@ export default function Canvas() {
   const definition = useWorkflowStore((s) => s.current?.definition)
   const trail = useCanvasStore((s) => trailOf(s, graph))
   const level = trail.at(-1)
+  const drawn = level?.graph ?? graph
   const scope = useMemo<CanvasScope>(
-    () => ({ path: trail.map((l) => l.stepId), definition: level ? level.definition : definition }),
-    [trail, level, definition],
+    () => ({ path: trail.map((l) => l.stepId), definition: level ? level.definition : definition, edges: drawn?.edges }),
+    [trail, level, definition, drawn],
   )
   const editing = useEditSession((s) => s.active)
   const canvas = useApp().stores.canvas
