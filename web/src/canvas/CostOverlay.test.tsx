@@ -10,7 +10,7 @@ import { branchingGraph } from './fixtures'
 function renderCanvas() {
   const graph = branchingGraph()
   const rendered = renderWithApp(
-    <CanvasScopeContext value={{ path: [], edges: graph.edges }}>
+    <CanvasScopeContext value={{ path: [], edges: () => graph.edges }}>
       <ReactFlowProvider>
         <div style={{ width: 1000, height: 600 }}>
           <CanvasFlow graph={graph} />

@@ -13,7 +13,7 @@ function renderEdge(kind: 'reference' | 'else') {
   const graph = branchingGraph()
   const edge = graphToFlow(graph).edges.find((e) => e.data?.kind === kind)!
   const { app, container } = renderWithApp(
-    <CanvasScopeContext value={{ path: [], edges: graph.edges }}>
+    <CanvasScopeContext value={{ path: [], edges: () => graph.edges }}>
       <ReactFlowProvider>
         <svg>
           <FlowEdge

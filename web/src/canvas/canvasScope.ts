@@ -10,8 +10,12 @@ export interface CanvasScope {
   path: readonly string[]
   /** The drawn workflow's definition, where its `workflow` steps name their children. */
   definition?: JsonValue
-  /** The drawn graph's edges: what each step waited for, for the run's critical path. */
-  edges?: readonly GraphEdge[]
+  /**
+   * The drawn graph's edges (what each step waited for, for the run's critical path). A getter,
+   * read when the run changes: while editing, the edges change with every edit, and a scope that
+   * changed with them would redraw every node.
+   */
+  edges?: () => readonly GraphEdge[]
 }
 
 export const CanvasScopeContext = createContext<CanvasScope>({ path: [] })

@@ -16,7 +16,7 @@ export interface StepOverlay {
 export function useStepOverlay(id: string): StepOverlay {
   const on = useCanvasStore((s) => s.overlay)
   const { path, edges } = useCanvasScope()
-  const critical = useRunStore((s) => on && memoCriticalPath(runAt(s, path)?.steps, edges).steps.includes(id))
+  const critical = useRunStore((s) => on && memoCriticalPath(runAt(s, path)?.steps, edges?.()).steps.includes(id))
   const usage = useRunStore((s) => (on ? runAt(s, path)?.stepUsage[id] : undefined))
   return { on, critical, usage }
 }
@@ -25,5 +25,5 @@ export function useStepOverlay(id: string): StepOverlay {
 export function useCriticalLink(source: string, target: string): boolean {
   const on = useCanvasStore((s) => s.overlay)
   const { path, edges } = useCanvasScope()
-  return useRunStore((s) => on && memoCriticalPath(runAt(s, path)?.steps, edges).links.has(`${source}>${target}`))
+  return useRunStore((s) => on && memoCriticalPath(runAt(s, path)?.steps, edges?.()).links.has(`${source}>${target}`))
 }

@@ -175,8 +175,8 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   const { onDragOver, onDrop } = useCanvasDrop(onConnectRequest)
 
   const isValidConnection = useMemo(() => connectionAllowed(store), [store])
-  // The cost and time overlay's critical path runs over the edges as edited.
-  const scope = useMemo(() => ({ path: [], edges: graphEdges }), [graphEdges])
+  // The cost and time overlay's critical path runs over the edges as edited (read, not followed).
+  const scope = useMemo(() => ({ path: [], edges: () => store.getState().edges }), [store])
 
   return (
     <CanvasScopeContext value={scope}>
