@@ -142,6 +142,11 @@ export function edgeOf(c: Connection): GraphEdge {
       const field = `inputs.${into.branch}`
       return { id: edgeId(source, target, field), source, target, kind: into.branch, label: target, field }
     }
+    case 'route': {
+      // The planned edge may name the route's own index; the plan replaces this one.
+      const field = `inputs.${into.name}`
+      return { id: edgeId(source, target, field), source, target, kind: 'route', label: into.route, field }
+    }
     case 'dependsOn':
       return { id: edgeId(source, target, 'dependsOn'), source, target, kind: 'depends_on', label: source, field: 'dependsOn' }
     case 'output': {
