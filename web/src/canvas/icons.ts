@@ -4,6 +4,7 @@
 //! only these; icons.test.ts fails when a tool declares a name missing here.
 import type SvgIcon from '@mui/material/SvgIcon'
 import AccountTree from '@mui/icons-material/AccountTree'
+import AltRoute from '@mui/icons-material/AltRoute'
 import AutoAwesome from '@mui/icons-material/AutoAwesome'
 import Block from '@mui/icons-material/Block'
 import Build from '@mui/icons-material/Build'
@@ -24,6 +25,7 @@ import MergeType from '@mui/icons-material/MergeType'
 import Output from '@mui/icons-material/Output'
 import PanTool from '@mui/icons-material/PanTool'
 import School from '@mui/icons-material/School'
+import SmartToy from '@mui/icons-material/SmartToy'
 import Search from '@mui/icons-material/Search'
 import Sort from '@mui/icons-material/Sort'
 import Storage from '@mui/icons-material/Storage'
@@ -36,6 +38,8 @@ export type IconComponent = typeof SvgIcon
 
 const ICONS: Record<string, IconComponent> = {
   AccountTree,
+  // The router's and the agent's, as their declarations are being written.
+  AltRoute,
   AutoAwesome,
   Block,
   Build,
@@ -56,6 +60,7 @@ const ICONS: Record<string, IconComponent> = {
   PanTool,
   School,
   Search,
+  SmartToy,
   Sort,
   Storage,
   TextSnippet,
