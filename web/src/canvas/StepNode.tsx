@@ -3,7 +3,8 @@
 //! for a person at a `yield`, and being undone by its compensation after the run ended badly. A
 //! `workflow` step opens the sub-workflow it calls. Breakpoints and pauses belong to the open
 //! workflow's run, so a sub-workflow's nodes have neither. With the cost and time overlay on, a
-//! step that ran shows its cost and tokens, and the run's critical path is ringed.
+//! step that ran shows its cost and tokens (when it reported them), and the run's critical path
+//! is ringed.
 import Box from '@mui/material/Box'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
@@ -70,7 +71,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
         <Box sx={{ flex: 1 }} />
         <StepTiming run={run} />
       </Box>
-      {overlay.on && run.status === 'completed' ? <StepCostLine usage={overlay.usage} /> : <StepDetail run={run} summary={data.summary} />}
+      {overlay.usage && run.status === 'completed' ? <StepCostLine usage={overlay.usage} /> : <StepDetail run={run} summary={data.summary} />}
     </NodeFrame>
   )
 }

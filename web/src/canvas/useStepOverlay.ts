@@ -2,6 +2,7 @@
 //! it is on, whether the step is on the run's critical path, and what its model calls used. In a
 //! sub-workflow drawn on the canvas, the run is the child run (canvasScope.ts).
 import type { Usage } from '../api/types'
+import { stepUsageOf } from '../state/runReducer'
 import { useRunStore } from '../state/runStore'
 import { runAt, useCanvasScope } from './canvasScope'
 import { memoCriticalPath } from './criticalPath'
@@ -17,7 +18,10 @@ export function useStepOverlay(id: string): StepOverlay {
   const on = useCanvasStore((s) => s.overlay)
   const { path, edges } = useCanvasScope()
   const critical = useRunStore((s) => on && memoCriticalPath(runAt(s, path)?.steps, edges?.()).steps.includes(id))
-  const usage = useRunStore((s) => (on ? runAt(s, path)?.stepUsage[id] : undefined))
+  const usage = useRunStore((s) => {
+    const run = on ? runAt(s, path) : undefined
+    return run && stepUsageOf(run, id)
+  })
   return { on, critical, usage }
 }
 

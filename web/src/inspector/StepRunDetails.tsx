@@ -6,6 +6,7 @@ import { formatDuration } from '../hooks/useElapsed'
 import { useStepDetail } from '../hooks/useStepDetail'
 import { useEditSession } from '../editor/editSession'
 import { reusedFrom } from '../state/replay'
+import { stepUsageOf } from '../state/runReducer'
 import { useRunStore } from '../state/runStore'
 import { usageLine } from '../usage/usage'
 import AgentView from './AgentView'
@@ -49,7 +50,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
   const { detail, error, loading } = useStepDetail(runId, stepId, step?.status, paused)
   const stale = useEditSession((s) => s.stale[stepId] === true)
   const reused = useRunStore((s) => reusedFrom(s.steps[stepId], s.fromRun))
-  const used = usageLine(useRunStore((s) => s.stepUsage[stepId]))
+  const used = usageLine(useRunStore((s) => stepUsageOf(s, stepId)))
   if (!runId || !step) return null
 
   const output = detail?.output ?? inline

@@ -43,6 +43,14 @@ export interface RunView {
   children: Record<string, RunView>
 }
 
+/**
+ * What step `id` used and cost, as far as this client knows: the one place that reads it, so
+ * that once a snapshot's step state carries its usage, only this changes.
+ */
+export function stepUsageOf(run: RunView, id: string): Usage | undefined {
+  return run.stepUsage[id]
+}
+
 export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {}, stepUsage: {}, children: {} }
 
 /** Where `children` keeps the child run of `workflow` step `stepId` (of item `item` of a `forEach`). */
