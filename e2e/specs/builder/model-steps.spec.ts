@@ -1,9 +1,10 @@
 // The model steps' own editors: a router's routes (a route added through the form reaches the
-// step's JSON and the canvas as a labelled edge; a step put in two routes is flagged where it is)
+// step's JSON and the canvas as a labelled edge; a step put in two routes is flagged where it is;
+// a renamed step is renamed in the routes)
 // and an evaluator's metrics (a new evaluator starts with one; one added through the form reaches
 // the JSON; a min above its max is flagged inline).
-import { addStep, edit, select } from '../../support/builder'
-import { expect, openWorkflow, regions, test } from '../../support/test'
+import { addStep, download, edit, field, select } from '../../support/builder'
+import { expect, node, openWorkflow, regions, test } from '../../support/test'
 
 test("a route added through the router's form reaches the step and the canvas", async ({ page }) => {
   await openWorkflow(page, 'file:router-similarity.vai-workflow.json')
@@ -29,6 +30,20 @@ test("a route added through the router's form reaches the step and the canvas", 
   await expect(json).toHaveValue(/"id": "sales",\s*"description": "Quotes, plans and prices",\s*"steps": \[\s*"refund_reply"\s*\]/)
   // The plan draws the new route as an edge labelled with its id.
   await expect(canvas.getByText('sales', { exact: true })).toBeVisible()
+})
+
+test("renaming a step follows it into the router's routes", async ({ page }) => {
+  await openWorkflow(page, 'file:router-similarity.vai-workflow.json')
+  await edit(page)
+  await select(page, 'refund_reply')
+  const id = field(page, 'Id')
+  await id.fill('billing_reply')
+  await id.press('Enter')
+  await expect(node(page, 'billing_reply')).toBeVisible()
+  const doc = JSON.parse((await download(page)).text)
+  expect(doc.steps[0].inputs.routes[0].steps).toEqual(['billing_reply'])
+  // The route's edge follows the new id.
+  await expect(page.locator('.react-flow__edge[data-id*="billing_reply"]').first()).toBeAttached()
 })
 
 test("a metric added through an evaluator's form reaches the step, and min above max is flagged", async ({ page }) => {
