@@ -54,7 +54,7 @@ describe('connect menu options', () => {
     const options = targetOptions(doc, 'r', 'x', tools)
     expect(options.map((o) => o.label)).toEqual(['route technical', 'route sales', 'text', 'run after (dependsOn)'])
     expect(options[0]).toMatchObject({
-      into: { kind: 'route', name: 'routes', route: 'technical' },
+      into: { kind: 'route', name: 'routes', route: 'technical', index: 1 },
       detail: 'run x when r chooses technical (moves it from route billing)',
     })
     expect(targetOptions(doc, 'x', 'r2', tools).map((o) => o.label)).toEqual(['input', 'fallback', 'run after (dependsOn)'])

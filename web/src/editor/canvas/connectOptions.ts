@@ -85,13 +85,17 @@ function routeOptions(source: Step, target: string, tools: Record<string, ToolVi
   if (!name) return []
   const routes = routeRows(inputsOf(source)[name])
   const from = routes.find((r) => r.steps.includes(target))
-  return routes
-    .filter((r) => r.id !== '' && r !== from)
-    .map((r) => ({
-      into: { kind: 'route', name, route: r.id },
-      label: `route ${r.id}`,
-      detail: `run ${target} when ${source.id} chooses ${r.id}${from ? ` (moves it from route ${from.id})` : ''}`,
-    }))
+  return routes.flatMap((r, index): TargetOption[] =>
+    r.id === '' || r === from
+      ? []
+      : [
+          {
+            into: { kind: 'route', name, route: r.id, index },
+            label: `route ${r.id}`,
+            detail: `run ${target} when ${source.id} chooses ${r.id}${from ? ` (moves it from route ${from.id})` : ''}`,
+          },
+        ],
+  )
 }
 
 /** A name for a new output field: the last segment of the path, made unique. */

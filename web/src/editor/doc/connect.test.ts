@@ -102,12 +102,12 @@ describe('connect', () => {
         { id: 'x', tool: 'template', inputs: {} },
       ],
     }
-    const next = ok(doc, { source: 'r', target: 'x', into: { kind: 'route', name: 'routes', route: 'technical' } })
+    const next = ok(doc, { source: 'r', target: 'x', into: { kind: 'route', name: 'routes', route: 'technical', index: 1 } })
     expect(findStep(next, 'r')?.inputs.routes).toEqual([
       { id: 'billing', description: 'money', steps: [] },
       { id: 'technical', description: 'bugs', steps: ['x'], weight: 1 },
     ])
-    expect(connect(doc, { source: 'r', target: 'x', into: { kind: 'route', name: 'routes', route: 'nope' } }, tools, links)).toEqual({
+    expect(connect(doc, { source: 'r', target: 'x', into: { kind: 'route', name: 'routes', route: 'nope', index: 0 } }, tools, links)).toEqual({
       error: 'The router r has no route "nope".',
     })
   })

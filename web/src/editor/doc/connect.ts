@@ -13,8 +13,8 @@ import { findStep, inputsOf, INPUTS_NODE, OUTPUT_NODE, propertyOf, updateStep } 
 export type Into =
   | { kind: 'input'; name: string }
   | { kind: 'branch'; branch: 'then' | 'else' }
-  /** Route `route` of the router's routes input `name`. */
-  | { kind: 'route'; name: string; route: string }
+  /** Route `route` (at `index`) of the router's routes input `name`. */
+  | { kind: 'route'; name: string; route: string; index: number }
   | { kind: 'dependsOn' }
   | { kind: 'output'; field: string }
 

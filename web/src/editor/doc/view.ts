@@ -143,8 +143,8 @@ export function edgeOf(c: Connection): GraphEdge {
       return { id: edgeId(source, target, field), source, target, kind: into.branch, label: target, field }
     }
     case 'route': {
-      // The planned edge may name the route's own index; the plan replaces this one.
-      const field = `inputs.${into.name}`
+      // As the plan names it: one edge per route, from the route's steps list.
+      const field = `inputs.${into.name}[${into.index}].steps`
       return { id: edgeId(source, target, field), source, target, kind: 'route', label: into.route, field }
     }
     case 'dependsOn':
