@@ -25,9 +25,10 @@ export default function Canvas() {
   const definition = useWorkflowStore((s) => s.current?.definition)
   const trail = useCanvasStore((s) => trailOf(s, graph))
   const level = trail.at(-1)
+  const edges = (level?.graph ?? graph)?.edges
   const scope = useMemo<CanvasScope>(
-    () => ({ path: trail.map((l) => l.stepId), definition: level ? level.definition : definition }),
-    [trail, level, definition],
+    () => ({ path: trail.map((l) => l.stepId), definition: level ? level.definition : definition, edges: edges && (() => edges) }),
+    [trail, level, definition, edges],
   )
   const editing = useEditSession((s) => s.active)
   const canvas = useApp().stores.canvas

@@ -1,32 +1,45 @@
 //! A graph edge: drawn along its laid-out route around the nodes (edgePath.ts), kind-specific
-//! stroke (set by toFlow), a label on hover or selection (always for then/else), raised above
-//! the nodes while hovered or selected, and a dash animation while its target step runs — read
-//! from the run store here, so run progress never rebuilds the edge list. The theme may thicken
-//! it (high contrast).
+//! stroke (set by toFlow), a label on hover or selection (always for then/else and a router's
+//! routes), raised above the nodes while hovered or selected, a dash animation while its target
+//! step runs, and the critical path's colour with the cost and time overlay on — both read from
+//! the run store here, so run progress never rebuilds the edge list. The theme may thicken it
+//! (high contrast).
 import Box from '@mui/material/Box'
 import { useTheme } from '@mui/material/styles'
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from '@xyflow/react'
 import { memo, useState } from 'react'
 import { useRunStore } from '../state/runStore'
+import { CRITICAL_COLOR } from './criticalPath'
 import { edgePath } from './edgePath'
 import type { CanvasEdge } from './flowTypes'
 import RaisedEdge from './RaisedEdge'
 import { edgeLabel } from './toFlow'
+import { useCriticalLink } from './useStepOverlay'
 import { isActive } from './useStepRun'
 
 function FlowEdge(props: EdgeProps<CanvasEdge>) {
-  const { id, target, data, style, markerEnd, selected } = props
+  const { id, source, target, data, style, markerEnd, selected } = props
   const [path, labelX, labelY] = edgePath(props, data?.route)
   const flowing = useRunStore((s) => isActive(s.steps[target]?.status))
+  const critical = useCriticalLink(source, target)
   const [hovered, setHovered] = useState(false)
   const showLabel = data !== undefined && (data.alwaysShowLabel || hovered || selected)
   const edgeScale = useTheme().canvas?.edgeScale ?? 1
   const scaled = edgeScale === 1 || typeof style?.strokeWidth !== 'number' ? style : { ...style, strokeWidth: style.strokeWidth * edgeScale }
-  const drawn = flowing ? { ...scaled, strokeDasharray: '6 4', animation: 'dashdraw 0.5s linear infinite' } : scaled
+  const marked = critical ? { ...scaled, stroke: CRITICAL_COLOR, strokeWidth: 3 * edgeScale } : scaled
+  const drawn = flowing ? { ...marked, strokeDasharray: '6 4', animation: 'dashdraw 0.5s linear infinite' } : marked
   return (
     <>
       <g onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}>
-        <BaseEdge id={id} path={path} style={drawn} markerEnd={markerEnd} data-kind={data?.kind} data-flowing={flowing ? 'true' : undefined} />
+        <BaseEdge
+          id={id}
+          path={path}
+          style={drawn}
+          markerEnd={markerEnd}
+          data-kind={data?.kind}
+          data-flowing={flowing ? 'true' : undefined}
+          data-critical={critical ? 'true' : undefined}
+        />
       </g>
       {(hovered || selected) && <RaisedEdge id={id} path={path} style={drawn} markerEnd={markerEnd} />}
       {showLabel && (

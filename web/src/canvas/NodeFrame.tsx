@@ -1,6 +1,7 @@
 //! The card every canvas node is drawn in: category colour bar, handles (connectable while
-//! editing), status look, selection outline, the validation badge, and the test hooks
-//! (`data-testid`, `data-status`, `data-category`, `data-problem`).
+//! editing), status look, selection outline, the validation badge, the critical path's ring
+//! (the cost and time overlay), and the test hooks (`data-testid`, `data-status`,
+//! `data-category`, `data-problem`, `data-critical`).
 import Box from '@mui/material/Box'
 import { keyframes } from '@mui/material/styles'
 import type { SxProps, Theme } from '@mui/material/styles'
@@ -8,6 +9,7 @@ import { Handle, Position } from '@xyflow/react'
 import type { ReactNode } from 'react'
 import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
+import { CRITICAL_COLOR } from './criticalPath'
 import type { NodeStatus } from './useStepRun'
 
 const pulse = keyframes`
@@ -29,6 +31,8 @@ export interface NodeFrameProps {
   selected?: boolean
   /** A step-through run waits before this step. */
   paused?: boolean
+  /** On the run's critical path (drawn while the cost and time overlay is on). */
+  critical?: boolean
   /** Drawn over the card's top-left corner, outside its clipping (the breakpoint marker). */
   corner?: ReactNode
   children: ReactNode
@@ -43,7 +47,20 @@ const EDIT_HANDLE_STYLE = { width: 12, height: 12, border: '2px solid #8D99A6', 
 
 const PROBLEM_TEXT = { error: 'has errors', warning: 'has warnings' } as const
 
-export default function NodeFrame({ id, color, category, status, glowing, title, handles, selected: picked, paused, corner, children }: NodeFrameProps) {
+export default function NodeFrame({
+  id,
+  color,
+  category,
+  status,
+  glowing,
+  title,
+  handles,
+  selected: picked,
+  paused,
+  critical,
+  corner,
+  children,
+}: NodeFrameProps) {
   const selected = useWorkflowStore((s) => s.selected === id) || picked === true
   const editing = useEditSession((s) => s.active)
   const problem = useEditSession((s) => s.problems[id])
@@ -78,12 +95,14 @@ export default function NodeFrame({ id, color, category, status, glowing, title,
         data-category={category}
         data-glowing={glowing ? 'true' : undefined}
         data-paused={paused ? 'true' : undefined}
+        data-critical={critical ? 'true' : undefined}
         data-problem={problem}
         title={title}
         sx={[
           frameSx,
           statusSx[status] ?? {},
           glowing ? glowSx : {},
+          critical ? criticalSx : {},
           selected ? selectedSx : {},
           paused ? pausedSx : {},
           // Last, so a status border colour never repaints the category bar.
@@ -136,6 +155,9 @@ const glowSx: Style = {
 }
 
 const selectedSx: Style = { outline: 2, outlineColor: 'primary.main', outlineOffset: 2 }
+
+/** A ring in its own colour, drawn as a shadow so the selection outline still shows around it. */
+const criticalSx: Style = { boxShadow: `0 0 0 3px ${CRITICAL_COLOR}` }
 
 const pausedRing = keyframes`
   0%, 100% { outline-offset: 2px; }

@@ -2,7 +2,9 @@
 //! its main input, condition/forEach badges, and its live run status (read per node): waiting
 //! for a person at a `yield`, and being undone by its compensation after the run ended badly. A
 //! `workflow` step opens the sub-workflow it calls. Breakpoints and pauses belong to the open
-//! workflow's run, so a sub-workflow's nodes have neither.
+//! workflow's run, so a sub-workflow's nodes have neither. With the cost and time overlay on, a
+//! step that ran shows its cost and tokens (when it reported them), and the run's critical path
+//! is ringed.
 import Box from '@mui/material/Box'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
@@ -16,16 +18,19 @@ import NodeBadge from './NodeBadge'
 import NodeFrame from './NodeFrame'
 import OpenSubWorkflow from './OpenSubWorkflow'
 import StatusIcon from './StatusIcon'
+import StepCostLine from './StepCostLine'
 import StepDetail from './StepDetail'
 import StepIcon from './StepIcon'
 import StepTiming from './StepTiming'
 import { clampedTitle, ellipsis, mono } from './textSx'
+import { useStepOverlay } from './useStepOverlay'
 import { useStepRun, type StepRun } from './useStepRun'
 
 function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
   // The step's id: while editing, React Flow's node id is a key that a rename keeps.
   const id = data.id
   const run = useStepRun(id)
+  const overlay = useStepOverlay(id)
   // Read only with a run shown: an edit marks every step downstream stale, and nodes with
   // nothing to mark must not redraw for it.
   const stale = useEditSession((s) => run.status !== 'idle' && s.stale[id] === true)
@@ -42,6 +47,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
       handles="both"
       selected={selected}
       paused={paused}
+      critical={overlay.critical}
       corner={inSub ? undefined : <BreakpointMarker id={id} />}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
@@ -65,7 +71,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
         <Box sx={{ flex: 1 }} />
         <StepTiming run={run} />
       </Box>
-      <StepDetail run={run} summary={data.summary} />
+      {overlay.usage && run.status === 'completed' ? <StepCostLine usage={overlay.usage} /> : <StepDetail run={run} summary={data.summary} />}
     </NodeFrame>
   )
 }

@@ -2,7 +2,7 @@
 //! run, or a sub-workflow opened from a `workflow` step and that step's child run. The nodes
 //! read it from context, so one set of node components draws every level.
 import { createContext, use } from 'react'
-import type { JsonValue } from '../api/types'
+import type { GraphEdge, JsonValue } from '../api/types'
 import type { RunView } from '../state/runReducer'
 
 export interface CanvasScope {
@@ -10,6 +10,12 @@ export interface CanvasScope {
   path: readonly string[]
   /** The drawn workflow's definition, where its `workflow` steps name their children. */
   definition?: JsonValue
+  /**
+   * The drawn graph's edges (what each step waited for, for the run's critical path). A getter,
+   * read when the run changes: while editing, the edges change with every edit, and a scope that
+   * changed with them would redraw every node.
+   */
+  edges?: () => readonly GraphEdge[]
 }
 
 export const CanvasScopeContext = createContext<CanvasScope>({ path: [] })

@@ -56,6 +56,31 @@ export function branchingGraph(): GraphView {
   }
 }
 
+/** inputs → pick (router) → refund (route billing) / debug, explain (route technical) → output. */
+export function routerGraph(): GraphView {
+  return {
+    name: 'routing',
+    nodes: [
+      { kind: 'inputs', id: '__inputs', inputs: [{ name: 'ticket', type: 'string', required: true }] },
+      step('pick', 'router', 'generation', { color: '#69F0AE', icon: 'AltRoute' }),
+      step('refund', 'template', 'utility', { color: '#90A4AE', icon: 'TextSnippet' }),
+      step('debug', 'template', 'utility', { color: '#90A4AE', icon: 'TextSnippet' }),
+      step('explain', 'template', 'utility', { color: '#90A4AE', icon: 'TextSnippet' }),
+      { kind: 'output', id: '__output', fields: ['route'] },
+    ],
+    edges: [
+      edge('__inputs', 'pick', 'input', 'inputs.ticket', 'inputs.input'),
+      edge('pick', 'refund', 'route', 'billing', 'inputs.routes[0].steps'),
+      edge('pick', 'debug', 'route', 'technical', 'inputs.routes[1].steps'),
+      edge('pick', 'explain', 'route', 'technical', 'inputs.routes[1].steps'),
+      edge('pick', '__output', 'output', 'pick.output.route', 'output.route'),
+    ],
+    layers: [['pick'], ['refund', 'debug', 'explain']],
+    estimate: { fixed: { embed: 1, rerank: 0, vectorSearch: 0, llm: 0, http: 0 }, perItem: { embed: 0, rerank: 0, vectorSearch: 0, llm: 0, http: 0 } },
+    runnable: true,
+  }
+}
+
 /** A wide and deep synthetic workflow: `count` steps, each referencing up to two earlier ones. */
 export function largeGraph(count: number): GraphView {
   const nodes: GraphNode[] = [{ kind: 'inputs', id: '__inputs', inputs: [{ name: 'query', type: 'string', required: true }] }]

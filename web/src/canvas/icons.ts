@@ -25,6 +25,7 @@ import MergeType from '@mui/icons-material/MergeType'
 import Output from '@mui/icons-material/Output'
 import PanTool from '@mui/icons-material/PanTool'
 import School from '@mui/icons-material/School'
+import SmartToy from '@mui/icons-material/SmartToy'
 import Search from '@mui/icons-material/Search'
 import Sort from '@mui/icons-material/Sort'
 import Storage from '@mui/icons-material/Storage'
@@ -58,6 +59,7 @@ const ICONS: Record<string, IconComponent> = {
   PanTool,
   School,
   Search,
+  SmartToy,
   Sort,
   Storage,
   TextSnippet,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { branchingGraph } from './fixtures'
+import { branchingGraph, routerGraph } from './fixtures'
 import { linkKey } from './layout'
 import { EDGE_LOOKS, edgeLabel, graphToFlow, withRoutes } from './toFlow'
 
@@ -51,6 +51,16 @@ describe('graphToFlow', () => {
     expect(otherwise.data?.alwaysShowLabel).toBe(true)
     expect(edgeLabel(then.data!)).toBe('then')
     expect(edgeLabel(otherwise.data!)).toBe('else')
+  })
+
+  it("draws a router's route edges in their own colour, always labelled with the route id", () => {
+    const routes = graphToFlow(routerGraph()).edges.filter((e) => e.data?.kind === 'route')
+    expect(routes.map((e) => edgeLabel(e.data!))).toEqual(['billing', 'technical', 'technical'])
+    for (const e of routes) {
+      expect(e.data?.alwaysShowLabel).toBe(true)
+      expect(e.style?.stroke).toBe(EDGE_LOOKS.route.stroke)
+    }
+    expect(new Set([EDGE_LOOKS.then.stroke, EDGE_LOOKS.else.stroke, EDGE_LOOKS.reference.stroke]).has(EDGE_LOOKS.route.stroke)).toBe(false)
   })
 
   it('styles dependsOn dotted grey and data edges solid', () => {

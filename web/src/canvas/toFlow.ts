@@ -17,7 +17,7 @@ interface EdgeLook {
   strokeDasharray?: string
 }
 
-/** How each edge kind is drawn: branches stand out, `dependsOn` recedes, data edges are neutral. */
+/** How each edge kind is drawn: branches and routes stand out, `dependsOn` recedes, data edges are neutral. */
 export const EDGE_LOOKS: Record<EdgeKind, EdgeLook> = {
   then: { stroke: '#66BB6A', strokeWidth: 2 },
   else: { stroke: '#FF8A65', strokeWidth: 2, strokeDasharray: '6 4' },
@@ -49,9 +49,15 @@ function toNode(node: GraphNode): CanvasNode {
   }
 }
 
-/** The text an edge shows: the branch name, or "referenced path → target field". */
+/** Edges that say which way a run goes: always labelled, so the branches can be told apart. */
+export function isBranch(kind: EdgeKind): boolean {
+  return kind === 'then' || kind === 'else' || kind === 'route'
+}
+
+/** The text an edge shows: the branch name, a router's route id, or "referenced path → target field". */
 export function edgeLabel(edge: Pick<GraphEdge, 'kind' | 'label' | 'field'>): string {
   if (edge.kind === 'then' || edge.kind === 'else') return edge.kind
+  if (edge.kind === 'route') return edge.label
   return edge.field ? `${edge.label} → ${edge.field}` : edge.label
 }
 
@@ -79,7 +85,7 @@ export function toEdge(edge: GraphEdge): CanvasEdge {
       kind: edge.kind,
       label: edge.label,
       field: edge.field,
-      alwaysShowLabel: edge.kind === 'then' || edge.kind === 'else',
+      alwaysShowLabel: isBranch(edge.kind),
     },
   }
 }

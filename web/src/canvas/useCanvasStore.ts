@@ -1,11 +1,13 @@
 //! Lets other panels drive the canvas: `focus(id)` selects a node and centres the viewport on it
 //! (the inspector's "jump to the referenced node"). Also what the layout needs to know of the
 //! canvas: its size, and the view the last graph was laid out for. And the sub-workflows opened
-//! from `workflow` steps, drawn in place of the open workflow's graph.
+//! from `workflow` steps, drawn in place of the open workflow's graph. And whether the nodes show
+//! the cost and time overlay.
 import { useStore } from 'zustand'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { GraphView } from '../api/types'
 import { useApp } from '../app/AppContext'
+import { readStored, writeStored } from '../hooks/useStoredState'
 import type { LayoutView } from './layout'
 import type { SubLevel } from './subWorkflow'
 
@@ -33,7 +35,13 @@ export interface CanvasStore {
   openSub(of: GraphView, depth: number, level: SubLevel): void
   /** Back to the graph `depth` levels into the trail (0: the open workflow's). */
   backTo(depth: number): void
+  /** The cost and time overlay: each step's duration and cost, and the run's critical path. */
+  overlay: boolean
+  /** Turns the overlay on or off (remembered in this browser). */
+  setOverlay(on: boolean): void
 }
+
+const OVERLAY_KEY = 'vai.canvas.costOverlay'
 
 const NO_LEVELS: SubLevel[] = []
 
@@ -49,6 +57,11 @@ export function trailOf(store: CanvasStore, graph: GraphView | undefined): SubLe
  */
 export function createCanvasStore(select: Select): StoreApi<CanvasStore> {
   return createStore<CanvasStore>()((set, get) => ({
+    overlay: readStored<boolean>(OVERLAY_KEY, false) === true,
+    setOverlay: (on) => {
+      writeStored(OVERLAY_KEY, on)
+      set({ overlay: on })
+    },
     attach: (centre) => {
       set({ centre })
       return () => {

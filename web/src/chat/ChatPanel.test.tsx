@@ -120,8 +120,11 @@ describe('the Chat panel', () => {
     fireEvent.click(within(panel).getByRole('button', { name: 'Stop' }))
     expect(server.socket().sent).toContainEqual({ type: 'chat_cancel', sessionId: 's1' })
     server.chat({ type: 'text', delta: ' RAG pipelines [1].' })
-    server.chat({ type: 'turn_finished', turn: turn() })
+    const usage = { llmInputTokens: 1800, llmOutputTokens: 64, embedTokens: 9, cost: { usd: 0, pricedAt: '2026-11-01' } }
+    server.chat({ type: 'turn_finished', turn: turn({ usage }) })
     expect(within(panel).queryByTestId('chat-state')).toBeNull()
+    // How it was answered, with the turn's tokens and cost.
+    expect(within(panel).getByText('pipeline · SmolLM2-135M-Instruct · 1.0 s · in 1.8k · out 64 · embed 9 · $0')).toBeTruthy()
     await waitFor(() => expect(server.calls.filter((c) => c.path === '/api/chat/sessions')).toHaveLength(2))
 
     // Sources are collapsed to a count; one opens in a dialog, from the list or a citation.

@@ -1,7 +1,7 @@
 //! One question and its answer: the tool calls made for it, the answer as it streams in with a
 //! line saying what the assistant is doing (then how it was made and the passages it quotes),
-//! notices, how it ended (failed with its error, stopped, not asked), its sources, and — when it
-//! called tools — "Open as workflow".
+//! notices, how it ended (failed with its error, stopped, not asked), its sources, how it was
+//! answered (mode, model, time, tokens and cost), and — when it called tools — "Open as workflow".
 import AccountTree from '@mui/icons-material/AccountTree'
 import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
@@ -12,6 +12,7 @@ import { memo } from 'react'
 import type { ChatSource } from '../api/types'
 import { useApp } from '../app/AppContext'
 import { inProgress, type TurnView } from './chatReducer'
+import { usageLine } from '../usage/usage'
 import { duration } from './format'
 import SourceList from './SourceList'
 import ToolCallTimeline from './ToolCallTimeline'
@@ -28,6 +29,7 @@ function footer(turn: TurnView): string {
     turn.mode === 'agent' ? 'agent' : turn.mode === 'pipeline' ? 'pipeline' : undefined,
     turn.model,
     turn.totalMs !== undefined ? duration(turn.totalMs) : undefined,
+    usageLine(turn.usage) || undefined,
   ]
     .filter(Boolean)
     .join(' · ')

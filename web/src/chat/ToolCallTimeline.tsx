@@ -1,5 +1,6 @@
 //! The tool calls of an agent-mode answer, in the order they were made: what each did, how long
 //! it took and how it went; each opens to the arguments it ran with and the output it returned.
+//! The inspector shows an `agent` step's calls with it too (their outputs are not kept).
 import CheckCircle from '@mui/icons-material/CheckCircle'
 import ErrorIcon from '@mui/icons-material/Error'
 import ExpandLess from '@mui/icons-material/ExpandLess'
@@ -23,7 +24,7 @@ function Icon({ call }: { call: ToolCallView }) {
   )
 }
 
-function Call({ call }: { call: ToolCallView }) {
+function Call({ call, withOutput }: { call: ToolCallView; withOutput: boolean }) {
   const [open, setOpen] = useState(false)
   const id = useId()
   const done = call.call
@@ -57,10 +58,12 @@ function Call({ call }: { call: ToolCallView }) {
             Arguments · {call.name}
           </Typography>
           <JsonTree value={call.arguments} />
-          <Typography variant="overline" component="h4" sx={{ color: 'text.secondary', lineHeight: 1.8 }}>
-            Output
-          </Typography>
-          {!done ? (
+          {withOutput && (
+            <Typography variant="overline" component="h4" sx={{ color: 'text.secondary', lineHeight: 1.8 }}>
+              Output
+            </Typography>
+          )}
+          {!withOutput ? null : !done ? (
             <Typography variant="caption">Running…</Typography>
           ) : done.output !== undefined ? (
             <JsonTree value={done.output} openDepth={1} />
@@ -75,12 +78,13 @@ function Call({ call }: { call: ToolCallView }) {
   )
 }
 
-export default function ToolCallTimeline({ calls }: { calls: ToolCallView[] }) {
+/** `withOutputs`: the calls carry what they returned (a chat turn's do, an agent step's do not). */
+export default function ToolCallTimeline({ calls, withOutputs = true }: { calls: ToolCallView[]; withOutputs?: boolean }) {
   if (calls.length === 0) return null
   return (
     <Box component="ol" aria-label="Tool calls" sx={{ m: 0, p: 0, my: 0.5, display: 'flex', flexDirection: 'column', gap: 0.25 }}>
       {calls.map((c) => (
-        <Call key={c.id} call={c} />
+        <Call key={c.id} call={c} withOutput={withOutputs} />
       ))}
     </Box>
   )

@@ -2,7 +2,7 @@
 //! delivers them, a refusal, a lost connection, a session read from the history. Events of another
 //! session (or of no turn this page asked) are dropped, so nothing lands in the wrong conversation;
 //! `turn_finished` carries the turn as the server kept it and replaces what the events built.
-import type { AnswerMethod, ChatEvent, ChatMode, ChatSession, ChatSource, ChatToolCall, ChatTurn, JsonValue, TurnState, TurnStatus } from '../api/types'
+import type { AnswerMethod, ChatEvent, ChatMode, ChatSession, ChatSource, ChatToolCall, ChatTurn, JsonValue, TurnState, TurnStatus, Usage } from '../api/types'
 
 /** A tool call of an agent turn: running until `call` (its result) arrives. */
 export interface ToolCallView {
@@ -38,6 +38,8 @@ export interface TurnView {
   provider?: string
   model?: string
   totalMs?: number
+  /** What the turn's model calls used and cost, once it is kept. */
+  usage?: Usage
 }
 
 export interface ChatThread {
@@ -78,6 +80,7 @@ export function fromRecord(turn: ChatTurn): TurnView {
     provider: turn.provider,
     model: turn.model,
     totalMs: turn.timings.totalMs,
+    usage: turn.usage,
   }
 }
 

@@ -4,6 +4,7 @@ import { formatDuration } from '../hooks/useElapsed'
 import { useRunOutput } from '../hooks/useRunOutput'
 import { isFinal, RUN_STATE_LABEL } from '../runbar/runStatus'
 import { useRunStore } from '../state/runStore'
+import { usageLine } from '../usage/usage'
 import OutputView from './OutputView'
 import ProseView from './ProseView'
 import SaveTestCase from './SaveTestCase'
@@ -25,12 +26,7 @@ export default function RunSummaryView() {
   const fetched = useRunOutput(runId, large)
   if (!runId || !status) return null
   const shown = output !== undefined ? output : large ? fetched.output : undefined
-  const usageText = usage
-    ? Object.entries(usage)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(' · ')
-    : ''
+  const usageText = usageLine(usage)
   return (
     <Box>
       <Section title="Last run">

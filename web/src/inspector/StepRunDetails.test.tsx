@@ -139,6 +139,82 @@ describe('an evaluator step', () => {
   })
 })
 
+describe('an evaluator judged by the small offline model without a notice', () => {
+  it('still says its scores are not reliable', () => {
+    const app = createApp()
+    app.stores.run.setState({
+      runId: 'run-1',
+      status: 'completed',
+      steps: { judge: { status: 'completed' } },
+      stepOutputs: { judge: { scores: { accuracy: 3 }, judge: 'local-small' } },
+    })
+    renderWithApp(<StepRunDetails stepId="judge" />, app)
+    expect(screen.getByTestId('scores-notice').textContent).toContain('not reliable')
+  })
+})
+
+describe('a router step', () => {
+  it('shows the route it took, why and how, and the similarity of each route, not as scores', () => {
+    const app = createApp()
+    app.stores.run.setState({
+      runId: 'run-1',
+      status: 'completed',
+      steps: { pick: { status: 'completed', durationMs: 40 } },
+      stepOutputs: {
+        pick: {
+          route: 'billing',
+          reason: 'Closest to "Invoices and refunds"',
+          method: 'similarity',
+          scores: { technical: 0.31, billing: 0.72 },
+          model: 'local',
+        },
+      },
+      stepUsage: { pick: { embedTokens: 40, cost: { usd: 0, pricedAt: '2026-11-01' } } },
+    })
+    renderWithApp(<StepRunDetails stepId="pick" />, app)
+    expect(screen.getByTestId('route-chosen').textContent).toBe("Took billing, chosen by similarity between the input and each route's description (local)")
+    expect(screen.getByText('Closest to "Invoices and refunds"')).toBeTruthy()
+    const rows = within(screen.getByRole('table', { name: 'Route scores' }))
+      .getAllByRole('row')
+      .map((r) => r.textContent)
+    expect(rows).toEqual(['routesimilarity', 'billing0.720', 'technical0.310'])
+    expect(screen.queryByRole('table', { name: 'Scores' })).toBeNull()
+    expect(screen.getByTestId('step-run-facts').textContent).toBe('Completed · 40 ms · embed 40 · $0')
+  })
+})
+
+describe('an agent step', () => {
+  it('shows its tool calls as a timeline, with the notice it carried', () => {
+    const app = createApp()
+    app.stores.run.setState({
+      runId: 'run-1',
+      status: 'completed',
+      steps: { helper: { status: 'completed', durationMs: 4000 } },
+      stepOutputs: {
+        helper: {
+          content: 'Keys rotate every 90 days.',
+          toolCalls: [
+            { name: 'query', arguments: { query: 'rotation' }, ok: true, summary: '5 results, top score 0.91', durationMs: 120 },
+            { name: 'rag-chat', arguments: {}, ok: false, summary: 'timed out', durationMs: 3000 },
+          ],
+          iterations: 10,
+          model: 'local',
+          notice: 'Stopped after 10 turns (maxIterations)',
+        },
+      },
+    })
+    renderWithApp(<StepRunDetails stepId="helper" />, app)
+    expect(screen.getByTestId('agent-notice').textContent).toBe('Stopped after 10 turns (maxIterations)')
+    expect(screen.getByText('2 tool calls in 10 turns')).toBeTruthy()
+    const calls = within(screen.getByRole('list', { name: 'Tool calls' }))
+    expect(calls.getByText('5 results, top score 0.91')).toBeTruthy()
+    expect(calls.getByText('timed out')).toBeTruthy()
+    fireEvent.click(calls.getAllByRole('button')[0])
+    expect(calls.getByText('Arguments · query')).toBeTruthy()
+    expect(calls.queryByText('Output')).toBeNull()
+  })
+})
+
 describe('RunSummaryView', () => {
   it('renders the final output’s answer as Markdown, citing its sources, above the JSON', () => {
     installFakeServer()

@@ -6,10 +6,15 @@ import { formatDuration } from '../hooks/useElapsed'
 import { useStepDetail } from '../hooks/useStepDetail'
 import { useEditSession } from '../editor/editSession'
 import { reusedFrom } from '../state/replay'
+import { stepUsageOf } from '../state/runReducer'
 import { useRunStore } from '../state/runStore'
+import { usageLine } from '../usage/usage'
+import AgentView from './AgentView'
 import JsonTree from './JsonTree'
+import { routeOf } from './modelSteps'
 import OutputView from './OutputView'
 import ProseView from './ProseView'
+import RouteView from './RouteView'
 import ScoresView from './ScoresView'
 import Section from './Section'
 import StreamingText from './StreamingText'
@@ -32,9 +37,10 @@ const COMPENSATION_TEXT: Record<CompensationState, string> = {
 }
 
 /**
- * What the last run did with this step: status, timing, error or skip reason, the text it is
- * writing while it runs, then its output's prose (an answer, as Markdown) or scores (an
- * evaluator's, as a table), inputs and output.
+ * What the last run did with this step: status, timing, what its model calls used and cost,
+ * error or skip reason, the text it is writing while it runs, then its output's prose (an
+ * answer, as Markdown), scores (an evaluator's, as a table), route (a router's choice) or tool
+ * calls (an agent's, as a timeline), inputs and output.
  */
 export default function StepRunDetails({ stepId }: { stepId: string }) {
   const runId = useRunStore((s) => s.runId)
@@ -44,6 +50,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
   const { detail, error, loading } = useStepDetail(runId, stepId, step?.status, paused)
   const stale = useEditSession((s) => s.stale[stepId] === true)
   const reused = useRunStore((s) => reusedFrom(s.steps[stepId], s.fromRun))
+  const used = usageLine(useRunStore((s) => stepUsageOf(s, stepId)))
   if (!runId || !step) return null
 
   const output = detail?.output ?? inline
@@ -59,6 +66,7 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
           duration !== undefined ? formatDuration(duration) : undefined,
           step.attempt ? `attempt ${step.attempt}` : undefined,
           step.backend ? `via ${step.backend}` : undefined,
+          used || undefined,
         ]),
   ].filter(Boolean)
 
@@ -97,7 +105,8 @@ export default function StepRunDetails({ stepId }: { stepId: string }) {
       </Section>
       {step.text !== undefined && step.status === 'running' && <StreamingText text={step.text} />}
       {output !== undefined && step.status === 'completed' && <ProseView value={output} />}
-      {output !== undefined && step.status === 'completed' && <ScoresView value={output} />}
+      {output !== undefined && step.status === 'completed' && (routeOf(output) ? <RouteView value={output} /> : <ScoresView value={output} />)}
+      {output !== undefined && step.status === 'completed' && <AgentView value={output} />}
       {detail?.inputs !== undefined && (
         <Section title="Resolved inputs">
           <JsonTree value={detail.inputs} openDepth={1} />

@@ -12,9 +12,11 @@ import { useInputStore } from '../state/inputStore'
 import { useRunStore } from '../state/runStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import { coerceInputs } from './coerce'
+import CostOverlaySwitch from './CostOverlaySwitch'
 import InputControl from './InputControl'
 import RunNote from './RunNote'
 import RunStatusText from './RunStatusText'
+import RunTotals from './RunTotals'
 import StepControls from './StepControls'
 
 /** The run form generated from the workflow's inputs, Run / Cancel / Plan, and progress. */
@@ -96,6 +98,8 @@ export default function RunBar() {
         </Button>
         <PlanButton />
         <RunStatusText />
+        <CostOverlaySwitch />
+        <RunTotals />
         <RunNote />
         {startError && (
           <Typography variant="body2" role="status" sx={{ color: 'error.main', maxWidth: 320 }} title={startError} noWrap>

@@ -3,7 +3,7 @@ import type { JsonValue, RunEvent, RunSnapshot, ServerMessage } from '../api/typ
 // A run the server recorded (server/http/tests/api.rs writes it): the snapshot a subscriber
 // got first, the events after it, and the server's own fold of them all.
 import recorded from './fixtures/run-fold.json'
-import { appendStepText, beginRun, childKey, initialRunState, runReducer, STEP_TEXT_LIMIT, waitingFor, type RunView } from './runReducer'
+import { appendStepText, beginRun, childKey, fromSnapshot, initialRunState, runReducer, STEP_TEXT_LIMIT, waitingFor, type RunView } from './runReducer'
 
 const RUN = 'r1'
 
@@ -104,6 +104,16 @@ describe('runReducer', () => {
     expect(done.steps.a).toMatchObject({ status: 'completed', durationMs: 123, summary: '3 results', backend: 'local', outputBytes: 7 })
     expect(done.stepOutputs.a).toEqual({ n: 3 })
     expect(done.seq).toBe(3)
+  })
+
+  it("keeps each step's usage and cost from its completion, through a snapshot of the same run", () => {
+    const usage = { llmInputTokens: 120, llmOutputTokens: 30, cost: { usd: 0, pricedAt: '2026-11-01' } }
+    const s = runReducer(started, ev(1, { type: 'step_completed', stepId: 'a', durationMs: 5, summary: '', usage }))
+    expect(s.stepUsage).toEqual({ a: usage })
+    expect(runReducer(s, ev(2, { type: 'step_completed', stepId: 'b', durationMs: 5, summary: '' })).stepUsage).toEqual({ a: usage })
+    expect(runReducer(s, snapshot({ seq: 3 })).stepUsage).toEqual({ a: usage })
+    const other = snapshot({ runId: 'other', seq: 3 })
+    expect(other.type === 'snapshot' && fromSnapshot(other.run, s).stepUsage).toEqual({})
   })
 
   it('keeps step outputs absent when only outputBytes is sent', () => {

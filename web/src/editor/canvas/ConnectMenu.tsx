@@ -1,5 +1,5 @@
 //! The menu a new connection opens: what to read from the source and which input of the target
-//! it goes into (a conditional's branches, `dependsOn`, or an output field). Reachable by mouse
+//! it goes into (a conditional's branches, a router's routes, `dependsOn`, or an output field). Reachable by mouse
 //! (dragging between handles) and keyboard (the inspector's "Connect to…").
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'

@@ -12,6 +12,7 @@ import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, type EdgeChange, type NodeChange, type OnConnectEnd, type OnNodeDrag } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import CanvasMiniMap from '../../canvas/CanvasMiniMap'
+import { CanvasScopeContext } from '../../canvas/canvasScope'
 import { IO_COLOR, MINIMAP_ABOVE } from '../../canvas/flowTypes'
 import { nodeTypes as readNodeTypes, edgeTypes } from '../../canvas/nodeTypes'
 import { useApp } from '../../app/AppContext'
@@ -174,34 +175,38 @@ export default function EditorFlow({ onConnectRequest, onPaletteRequest }: Props
   const { onDragOver, onDrop } = useCanvasDrop(onConnectRequest)
 
   const isValidConnection = useMemo(() => connectionAllowed(store), [store])
+  // The cost and time overlay's critical path runs over the edges as edited (read, not followed).
+  const scope = useMemo(() => ({ path: [], edges: () => store.getState().edges }), [store])
 
   return (
-    <ReactFlow<EditorNode>
-      nodes={nodes}
-      edges={edges}
-      nodeTypes={nodeTypes}
-      edgeTypes={edgeTypes}
-      colorMode={mode}
-      minZoom={0.05}
-      maxZoom={2}
-      onNodesChange={onNodesChange}
-      onEdgesChange={onEdgesChange}
-      onNodeDragStop={onNodeDragStop}
-      onConnectEnd={onConnectEnd}
-      isValidConnection={isValidConnection}
-      connectOnClick={false}
-      edgesReconnectable={false}
-      deleteKeyCode={null}
-      selectionKeyCode="Shift"
-      multiSelectionKeyCode={MULTI_SELECT_KEYS}
-      onDragOver={onDragOver}
-      onDrop={onDrop}
-      proOptions={{ hideAttribution: true }}
-    >
-      <ConnectionHint />
-      <Background gap={20} />
-      <Controls showFitView={false} showInteractive={false} />
-      {nodes.length > MINIMAP_ABOVE && <CanvasMiniMap<EditorNode> nodeColor={miniMapColor} />}
-    </ReactFlow>
+    <CanvasScopeContext value={scope}>
+      <ReactFlow<EditorNode>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        colorMode={mode}
+        minZoom={0.05}
+        maxZoom={2}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onNodeDragStop={onNodeDragStop}
+        onConnectEnd={onConnectEnd}
+        isValidConnection={isValidConnection}
+        connectOnClick={false}
+        edgesReconnectable={false}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
+        onDragOver={onDragOver}
+        onDrop={onDrop}
+        proOptions={{ hideAttribution: true }}
+      >
+        <ConnectionHint />
+        <Background gap={20} />
+        <Controls showFitView={false} showInteractive={false} />
+        {nodes.length > MINIMAP_ABOVE && <CanvasMiniMap<EditorNode> nodeColor={miniMapColor} />}
+      </ReactFlow>
+    </CanvasScopeContext>
   )
 }

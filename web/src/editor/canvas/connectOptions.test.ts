@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Workflow } from '../../api/types'
-import { searchDoc, tools } from '../test/fixtures'
+import { router, searchDoc, tools as catalog } from '../test/fixtures'
+
+const tools = { ...catalog, router }
 import { outputFieldName, sourceFields, targetOptions } from './connectOptions'
 
 describe('connect menu options', () => {
@@ -33,6 +35,29 @@ describe('connect menu options', () => {
     }
     const labels = targetOptions(doc, 'c', 'd', tools).map((o) => o.label)
     expect(labels).toEqual(['then branch', 'else branch', 'condition', 'run after (dependsOn)'])
+  })
+
+  it('offers a router’s routes, saying when the step moves from another, never routes as a data input', () => {
+    const routes = [
+      { id: 'billing', description: '', steps: ['x'] },
+      { id: 'technical', description: '', steps: [] },
+      { id: 'sales', description: '', steps: [] },
+    ]
+    const doc: Workflow = {
+      name: 'w',
+      steps: [
+        { id: 'r', tool: 'router', inputs: { input: 'q', routes } },
+        { id: 'x', tool: 'template', inputs: {} },
+        { id: 'r2', tool: 'router', inputs: { input: 'q', routes: [] } },
+      ],
+    }
+    const options = targetOptions(doc, 'r', 'x', tools)
+    expect(options.map((o) => o.label)).toEqual(['route technical', 'route sales', 'text', 'run after (dependsOn)'])
+    expect(options[0]).toMatchObject({
+      into: { kind: 'route', name: 'routes', route: 'technical', index: 1 },
+      detail: 'run x when r chooses technical (moves it from route billing)',
+    })
+    expect(targetOptions(doc, 'x', 'r2', tools).map((o) => o.label)).toEqual(['input', 'fallback', 'run after (dependsOn)'])
   })
 
   it('offers the output mapping’s fields, and names a new one uniquely', () => {

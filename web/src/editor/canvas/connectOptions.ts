@@ -1,7 +1,9 @@
 //! What the connect menu offers: the source's readable fields (the tool's declared outputs, or
 //! the workflow's inputs) and the target's inputs (from the tool's schema), branches when the
-//! source is a conditional, `dependsOn`, and the output mapping's fields.
-import type { ToolView, Workflow } from '../../api/types'
+//! source is a conditional, its routes when the source is a router, `dependsOn`, and the output
+//! mapping's fields.
+import type { Step, ToolView, Workflow } from '../../api/types'
+import { routeRows } from '../forms/routes'
 import type { Into } from '../doc/connect'
 import { isObject } from '../doc/json'
 import { findStep, inputNames, inputsOf, INPUTS_NODE, OUTPUT_NODE, schemaOf, typesOf } from '../doc/model'
@@ -56,12 +58,14 @@ export function targetOptions(doc: Workflow, source: string, target: string, too
     options.push({ into: { kind: 'branch', branch: 'then' }, label: 'then branch', detail: `run ${target} when the condition is true` })
     options.push({ into: { kind: 'branch', branch: 'else' }, label: 'else branch', detail: `run ${target} when the condition is false` })
   }
+  if (sourceStep) options.push(...routeOptions(sourceStep, target, tools))
   const schema = schemaOf(tools[step.tool])
   const required = new Set(schema?.required ?? [])
   const names = schema ? Object.keys(schema.properties) : Object.keys(inputsOf(step))
   for (const name of names) {
     const prop = schema?.properties[name]
-    if (prop?.format === 'step-ids') continue
+    // Lists of step ids are written by branch and route connections, never by a data wire.
+    if (prop?.format === 'step-ids' || prop?.format === 'routes') continue
     options.push({
       into: { kind: 'input', name },
       label: name,
@@ -72,6 +76,26 @@ export function targetOptions(doc: Workflow, source: string, target: string, too
   if (source !== INPUTS_NODE)
     options.push({ into: { kind: 'dependsOn' }, label: 'run after (dependsOn)', detail: `${target} waits for ${source} without reading it` })
   return options
+}
+
+/** One option per route of a router `source` (a step whose tool takes routes): `target` runs on it. */
+function routeOptions(source: Step, target: string, tools: Record<string, ToolView>): TargetOption[] {
+  const schema = schemaOf(tools[source.tool])
+  const name = Object.keys(schema?.properties ?? {}).find((key) => schema?.properties[key].format === 'routes')
+  if (!name) return []
+  const routes = routeRows(inputsOf(source)[name])
+  const from = routes.find((r) => r.steps.includes(target))
+  return routes.flatMap((r, index): TargetOption[] =>
+    r.id === '' || r === from
+      ? []
+      : [
+          {
+            into: { kind: 'route', name, route: r.id, index },
+            label: `route ${r.id}`,
+            detail: `run ${target} when ${source.id} chooses ${r.id}${from ? ` (moves it from route ${from.id})` : ''}`,
+          },
+        ],
+  )
 }
 
 /** A name for a new output field: the last segment of the path, made unique. */

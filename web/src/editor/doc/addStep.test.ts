@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { tools, searchDoc } from '../test/fixtures'
+import { toolView } from '../../test/toolView'
 import { addStep, initialInputs, isListInput } from './addStep'
 
 describe('addStep', () => {
@@ -24,6 +25,26 @@ describe('addStep', () => {
     expect(initialInputs(tools.merge)).toEqual({ arrays: [] })
     expect(initialInputs(tools.filter)).toEqual({})
     expect(isListInput({ type: 'array', items: {} })).toBe(false)
+  })
+
+  it('starts a router with two routes and an evaluator with one metric in the default range', () => {
+    const router = toolView('router', {
+      inputSchema: { type: 'object', properties: { input: { type: 'string' }, routes: { type: 'array', format: 'routes' } }, required: ['input', 'routes'] },
+    })
+    const evaluator = toolView('evaluator', {
+      inputSchema: {
+        type: 'object',
+        properties: { content: { type: 'string' }, metrics: { type: 'array', format: 'metrics' } },
+        required: ['content', 'metrics'],
+      },
+    })
+    expect(initialInputs(router)).toEqual({
+      routes: [
+        { id: 'route_1', description: '', steps: [] },
+        { id: 'route_2', description: '', steps: [] },
+      ],
+    })
+    expect(initialInputs(evaluator)).toEqual({ metrics: [{ name: 'quality', range: { min: 1, max: 5 } }] })
   })
 
   it('adds a step of an unknown tool with no inputs', () => {

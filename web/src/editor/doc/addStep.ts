@@ -6,8 +6,12 @@
 //! freeze today's default into the file and shadow workflow-level `defaults` (rerank's `model`
 //! falls back to `defaults.rerankModel`). A required input without a default is left empty for
 //! the person to fill — validation points at it — except lists the builder appends to
-//! (`then`/`else`, lists of arrays), which start as `[]`.
+//! (`then`/`else`, lists of arrays), which start as `[]`, and a router's routes and an
+//! evaluator's metrics, which start with rows to fill in (two routes, one metric), so the
+//! step shows its shape in the form and on the canvas.
 import type { JsonValue, PropertySchema, Step, ToolView, Workflow } from '../../api/types'
+import { metricsOf, newMetric } from '../forms/metrics'
+import { newRoute, routesOf } from '../forms/routes'
 import { idBase, numberedId } from './ids'
 import { schemaOf, stepIds, typesOf } from './model'
 
@@ -19,9 +23,17 @@ export function initialInputs(tool: ToolView | undefined): { [key: string]: Json
     const prop = schema.properties[name]
     if (!prop) continue
     if (prop.default !== undefined) inputs[name] = structuredClone(prop.default)
+    else if (prop.format === 'routes') inputs[name] = twoRoutes()
+    else if (prop.format === 'metrics') inputs[name] = metricsOf([newMetric([])])
     else if (isListInput(prop)) inputs[name] = []
   }
   return inputs
+}
+
+/** Routes `route_1` and `route_2`, to be named, described and given steps. */
+function twoRoutes(): JsonValue[] {
+  const first = newRoute([])
+  return routesOf([first, newRoute([first])])
 }
 
 /** An array input whose elements are each connected separately: step ids, or a list of arrays. */

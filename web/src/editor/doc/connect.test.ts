@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Workflow } from '../../api/types'
-import { searchDoc, tools } from '../test/fixtures'
+import { router, searchDoc, tools as catalog } from '../test/fixtures'
+
+const tools = { ...catalog, router }
 import { connect, findCycle, refusal, type Connection, type Link } from './connect'
 import { findStep } from './model'
 
@@ -80,6 +82,34 @@ describe('connect', () => {
     expect(findStep(next, 'c')?.inputs.then).toEqual(['x'])
     next = ok(next, { source: 'c', target: 'x', into: { kind: 'branch', branch: 'else' } })
     expect(findStep(next, 'c')?.inputs.else).toEqual(['x'])
+  })
+
+  it("adds a step to a router's route, moving it out of the router's other routes", () => {
+    const doc: Workflow = {
+      name: 'w',
+      steps: [
+        {
+          id: 'r',
+          tool: 'router',
+          inputs: {
+            input: 'x',
+            routes: [
+              { id: 'billing', description: 'money', steps: ['x'] },
+              { id: 'technical', description: 'bugs', steps: [], weight: 1 },
+            ],
+          },
+        },
+        { id: 'x', tool: 'template', inputs: {} },
+      ],
+    }
+    const next = ok(doc, { source: 'r', target: 'x', into: { kind: 'route', name: 'routes', route: 'technical', index: 1 } })
+    expect(findStep(next, 'r')?.inputs.routes).toEqual([
+      { id: 'billing', description: 'money', steps: [] },
+      { id: 'technical', description: 'bugs', steps: ['x'], weight: 1 },
+    ])
+    expect(connect(doc, { source: 'r', target: 'x', into: { kind: 'route', name: 'routes', route: 'nope', index: 0 } }, tools, links)).toEqual({
+      error: 'The router r has no route "nope".',
+    })
   })
 
   it('adds dependsOn once', () => {

@@ -1,14 +1,22 @@
 //! Wiring two nodes: writes `{{ <path> }}` into the chosen target input, a step id into a
-//! conditional's `then`/`else` or a step's `dependsOn`, or a field of the output mapping — and
+//! conditional's `then`/`else`, a router's route (moving it out of the router's other routes: a
+//! step is in one route only) or a step's `dependsOn`, or a field of the output mapping — and
 //! refuses a wire that would close a cycle, naming it (`a → b → c → a`), before anything is
 //! picked (`refusal`, which the canvas asks while a connection is dragged).
 import type { JsonValue, Step, ToolView, Workflow } from '../../api/types'
+import { routeRows, routesOf } from '../forms/routes'
 import { isListInput } from './addStep'
 import { isObject } from './json'
 import { findStep, inputsOf, INPUTS_NODE, OUTPUT_NODE, propertyOf, updateStep } from './model'
 
 /** Where a connection writes. */
-export type Into = { kind: 'input'; name: string } | { kind: 'branch'; branch: 'then' | 'else' } | { kind: 'dependsOn' } | { kind: 'output'; field: string }
+export type Into =
+  | { kind: 'input'; name: string }
+  | { kind: 'branch'; branch: 'then' | 'else' }
+  /** Route `route` (at `index`) of the router's routes input `name`. */
+  | { kind: 'route'; name: string; route: string; index: number }
+  | { kind: 'dependsOn' }
+  | { kind: 'output'; field: string }
 
 export interface Connection {
   /** A step id, or `__inputs`. */
@@ -125,6 +133,15 @@ export function connect(doc: Workflow, c: Connection, tools: Record<string, Tool
       return {
         doc: updateStep(doc, c.source, (step) => setInput(step, into.branch, appendUnique(inputsOf(step)[into.branch], c.target))),
       }
+    case 'route': {
+      const routes = routeRows(inputsOf(findStep(doc, c.source)!)[into.name])
+      if (!routes.some((r) => r.id === into.route)) return { error: `The router ${c.source} has no route "${into.route}".` }
+      const moved = routes.map((r) => {
+        if (r.id !== into.route) return { ...r, steps: r.steps.filter((s) => s !== c.target) }
+        return r.steps.includes(c.target) ? r : { ...r, steps: [...r.steps, c.target] }
+      })
+      return { doc: updateStep(doc, c.source, (step) => setInput(step, into.name, routesOf(moved))) }
+    }
     case 'dependsOn':
       return {
         doc: updateStep(doc, c.target, (step) => ({ ...step, dependsOn: appendUnique(step.dependsOn, c.source) as string[] })),

@@ -83,6 +83,21 @@ describe('sitesOfEdge', () => {
     expect(sitesOfEdge(edge('c', 'x', 'then', 'inputs.then'), [branch])).toEqual([branch])
     expect(sitesOfEdge(edge('c', 'x', 'else', 'inputs.else'), [branch])).toEqual([])
   })
+
+  it("finds a route's step ids in the router, which is the edge source", () => {
+    const routed = {
+      ...sites[2],
+      pointer: '/steps/0/inputs/routes/1/steps/0',
+      stepId: 'r',
+      field: 'inputs.routes[1].steps[0]',
+      target: 'x',
+      path: 'x',
+      root: 'x',
+    }
+    expect(sitesOfEdge(edge('r', 'x', 'route', 'inputs.routes[1].steps'), [routed])).toEqual([routed])
+    expect(sitesOfEdge(edge('r', 'x', 'route', 'inputs.routes'), [routed])).toEqual([routed])
+    expect(sitesOfEdge(edge('r', 'x', 'route', 'inputs.routes[0].steps'), [routed])).toEqual([])
+  })
 })
 
 describe('deleteSteps', () => {

@@ -21,8 +21,8 @@ const DROP_WHEN_EMPTY = new Set(['dependsOn'])
 /** The sites an edge of the planned graph stands for (one edge per source, target and field). */
 export function sitesOfEdge(edge: Pick<GraphEdge, 'source' | 'target' | 'kind' | 'field'>, sites: ReferenceSite[]): ReferenceSite[] {
   const inField = (s: ReferenceSite) => s.field === edge.field || s.field.startsWith(`${edge.field}[`)
-  if (edge.kind === 'then' || edge.kind === 'else') {
-    // A branch lives in the conditional (the edge's source) and names the step it runs.
+  if (edge.kind === 'then' || edge.kind === 'else' || edge.kind === 'route') {
+    // A branch lives in the conditional (a route in the router: the edge's source) and names the step it runs.
     return sites.filter((s) => s.stepId === edge.source && s.target === edge.target && inField(s))
   }
   const holder = (s: ReferenceSite) => (edge.target === OUTPUT_NODE ? s.stepId === undefined : s.stepId === edge.target)

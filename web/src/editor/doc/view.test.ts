@@ -67,6 +67,15 @@ describe('adjustEdges', () => {
     })
     expect(edgeOf({ source: 'c', target: 'x', into: { kind: 'branch', branch: 'else' } })).toMatchObject({ kind: 'else', label: 'x', field: 'inputs.else' })
     expect(edgeOf({ source: 'a', target: 'b', into: { kind: 'dependsOn' } })).toMatchObject({ kind: 'depends_on', field: 'dependsOn' })
+    // A route, as the plan draws it: labelled with the route id, from the route's steps list.
+    expect(edgeOf({ source: 'r', target: 'x', into: { kind: 'route', name: 'routes', route: 'billing', index: 1 } })).toEqual({
+      id: 'r->x:inputs.routes[1].steps',
+      source: 'r',
+      target: 'x',
+      kind: 'route',
+      label: 'billing',
+      field: 'inputs.routes[1].steps',
+    })
     expect(edgeOf({ source: 'a', path: 'a.output', target: '__output', into: { kind: 'output', field: 'r' } })).toMatchObject({
       kind: 'output',
       field: 'output.r',

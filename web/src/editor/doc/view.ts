@@ -142,6 +142,11 @@ export function edgeOf(c: Connection): GraphEdge {
       const field = `inputs.${into.branch}`
       return { id: edgeId(source, target, field), source, target, kind: into.branch, label: target, field }
     }
+    case 'route': {
+      // As the plan names it: one edge per route, from the route's steps list.
+      const field = `inputs.${into.name}[${into.index}].steps`
+      return { id: edgeId(source, target, field), source, target, kind: 'route', label: into.route, field }
+    }
     case 'dependsOn':
       return { id: edgeId(source, target, 'dependsOn'), source, target, kind: 'depends_on', label: source, field: 'dependsOn' }
     case 'output': {

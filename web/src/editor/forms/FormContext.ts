@@ -1,6 +1,7 @@
 //! What every field of one form shares: the completer and where the form sits in the document
-//! (the step being edited, the step ids it may name).
+//! (the step being edited, the step ids it may name, the tools and workflows an agent may call).
 import { createContext, useContext } from 'react'
+import type { ToolChoice } from './agentTools'
 import type { Completer } from './types'
 
 export interface FormContextValue {
@@ -8,6 +9,8 @@ export interface FormContextValue {
   /** The step being edited; absent in the workflow settings. */
   stepId?: string
   stepIds: readonly string[]
+  /** What an `agent` step's `tools` may name (absent in the workflow settings). */
+  agentTools?: readonly ToolChoice[]
 }
 
 export const FormContext = createContext<FormContextValue | null>(null)

@@ -30,7 +30,10 @@ export default function StepForm(p: StepFormProps) {
   const { step, tool } = p
   const root = useRef<HTMLFormElement>(null)
   useFocusField(root, p.focusField)
-  const context = useMemo(() => ({ complete: p.complete, stepId: step.id, stepIds: p.stepIds }), [p.complete, step.id, p.stepIds])
+  const context = useMemo(
+    () => ({ complete: p.complete, stepId: step.id, stepIds: p.stepIds, agentTools: p.agentTools }),
+    [p.complete, step.id, p.stepIds, p.agentTools],
+  )
   const fields = stepFields(step, tool).join('\n')
   const placed = useMemo(() => placeDiagnostics(p.diagnostics, fields.split('\n')), [p.diagnostics, fields])
   // The step and onChange as of the last render, for `update`, which stays the same function

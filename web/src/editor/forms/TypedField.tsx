@@ -4,10 +4,13 @@ import BooleanField from './BooleanField'
 import EnumField from './EnumField'
 import JsonField from './JsonField'
 import MapField from './MapField'
+import MetricsEditor from './MetricsEditor'
 import NumberField from './NumberField'
+import RoutesEditor from './RoutesEditor'
 import type { SchemaFieldProps } from './SchemaField'
 import type { Widget } from './schema'
 import StepIdsField from './StepIdsField'
+import ToolNamesField from './ToolNamesField'
 
 function isStringArray(value: JsonValue | undefined): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string')
@@ -34,6 +37,15 @@ export default function TypedField({ widget, schema, ...p }: SchemaFieldProps & 
       if (p.value === undefined || isStringArray(p.value) || typeof p.value === 'string')
         return <StepIdsField {...p} value={isStringArray(p.value) ? p.value : undefined} />
       return <JsonField {...p} check={(v) => (isStringArray(v) ? undefined : 'Must be an array of step ids')} />
+    case 'routes':
+      if (p.value === undefined || Array.isArray(p.value)) return <RoutesEditor {...p} />
+      return <JsonField {...p} check={(v) => (Array.isArray(v) ? undefined : 'Must be a list of routes')} />
+    case 'metrics':
+      if (p.value === undefined || Array.isArray(p.value)) return <MetricsEditor {...p} />
+      return <JsonField {...p} check={(v) => (Array.isArray(v) ? undefined : 'Must be a list of metrics')} />
+    case 'tool-names':
+      if (p.value === undefined || isStringArray(p.value)) return <ToolNamesField {...p} value={p.value} />
+      return <JsonField {...p} check={(v) => (isStringArray(v) ? undefined : 'Must be a list of tool and workflow names')} />
     case 'array':
       return <ArrayField {...p} schema={schema} />
     case 'map':

@@ -2,7 +2,29 @@
 //! own JSON type when the schema allows several).
 import type { JsonType, JsonValue, PropertySchema } from '../../api/types'
 
-export type Widget = 'text' | 'multiline' | 'expression' | 'number' | 'integer' | 'boolean' | 'enum' | 'step-ids' | 'array' | 'map' | 'json' | 'any'
+export type Widget =
+  | 'text'
+  | 'multiline'
+  | 'expression'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'enum'
+  | 'step-ids'
+  | 'routes'
+  | 'metrics'
+  | 'tool-names'
+  | 'array'
+  | 'map'
+  | 'json'
+  | 'any'
+
+/** Lists with an editor of their own, named by the schema's `format`. */
+const LIST_WIDGETS: ReadonlySet<Widget> = new Set(['step-ids', 'routes', 'metrics', 'tool-names'])
+
+function listWidget(format: PropertySchema['format']): Widget {
+  return format !== undefined && LIST_WIDGETS.has(format as Widget) ? (format as Widget) : 'array'
+}
 
 /** Widgets that edit a string, so a template is just their text. */
 const STRING_WIDGETS: ReadonlySet<Widget> = new Set(['text', 'multiline', 'expression', 'any'])
@@ -52,7 +74,7 @@ export function widgetFor(schema: PropertySchema, value: JsonValue | undefined):
     case 'boolean':
       return 'boolean'
     case 'array':
-      return schema.format === 'step-ids' ? 'step-ids' : 'array'
+      return listWidget(schema.format)
     case 'object': {
       const extra = schema.additionalProperties
       return extra === true || (typeof extra === 'object' && extra !== null) ? 'map' : 'json'
@@ -106,7 +128,7 @@ export function fromText(widget: Widget, text: string): JsonValue | undefined {
   if (widget === 'enum') return text
   try {
     const parsed = JSON.parse(trimmed) as JsonValue
-    if (widget === 'array' || widget === 'step-ids') return Array.isArray(parsed) ? parsed : undefined
+    if (widget === 'array' || LIST_WIDGETS.has(widget)) return Array.isArray(parsed) ? parsed : undefined
     if (widget === 'map' || widget === 'json') return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : undefined
   } catch {
     return undefined

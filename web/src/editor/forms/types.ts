@@ -1,6 +1,7 @@
 //! The interface between the editor core and the builder's forms (web-forms-api.md): controlled
 //! components with no store of their own; the editor owns the document and the API.
 import type { CompleteResponse, Diagnostic, Step, ToolView, Workflow } from '../../api/types'
+import type { ToolChoice } from './agentTools'
 import type { ChildWorkflow } from './orchestration'
 
 export type CompleteRequest = { stepId?: string; field: string; text: string; cursor: number }
@@ -29,6 +30,7 @@ export interface StepFormProps {
   focusField?: string // focus and scroll to this field when it changes (problems list)
   childWorkflows?: readonly ChildWorkflow[] // what a `workflow` step may call (the library's)
   toolNames?: readonly string[] // the catalog's tools, for the compensation's select
+  agentTools?: readonly ToolChoice[] // what an `agent` step may offer its model (tools, workflows)
 }
 
 export interface WorkflowSettingsProps {

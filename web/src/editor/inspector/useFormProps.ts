@@ -8,6 +8,7 @@ import { useCanvasStore } from '../../canvas/useCanvasStore'
 import { useCatalogStore } from '../../state/catalogStore'
 import { useWorkflowStore } from '../../state/workflowStore'
 import { findStep, inputNames, stepIds } from '../doc/model'
+import { agentToolChoices } from '../forms/agentTools'
 import { childWorkflows } from '../forms/orchestration'
 import type { CompleteRequest, ProblemsListProps, Renamer, StepFormProps, WorkflowSettingsProps } from '../forms/types'
 import { useEditor, useEditorStore } from '../useEditor'
@@ -35,6 +36,7 @@ export function useStepFormProps(id: string): StepFormProps | undefined {
   const children = useMemo(() => childWorkflows(library, currentId), [library, currentId])
   const tools = useCatalogStore((s) => s.tools)
   const toolNames = useMemo(() => Object.keys(tools).sort(), [tools])
+  const agentTools = useMemo(() => agentToolChoices(tools, children), [tools, children])
   if (!step) return undefined
   return {
     step,
@@ -48,6 +50,7 @@ export function useStepFormProps(id: string): StepFormProps | undefined {
     focusField: focus,
     childWorkflows: children,
     toolNames,
+    agentTools,
   }
 }
 

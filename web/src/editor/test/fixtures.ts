@@ -86,6 +86,23 @@ export const tools: Record<string, ToolView> = {
   ),
 }
 
+/** A router, apart from `tools` (whose categories the palette's tests list): `{ ...tools, router }`. */
+export const router: ToolView = tool(
+  'router',
+  'generation',
+  'AltRoute',
+  {
+    properties: {
+      input: { type: 'string', format: 'multiline' },
+      routes: { type: 'array', items: { type: 'object' }, format: 'routes' },
+      fallback: { type: 'string' },
+    },
+    required: ['input', 'routes'],
+  },
+  ['route', 'reason'],
+  'input',
+)
+
 /** inputs.query → a, b (query) → m (merge) → output; a template step t reads a and inputs. */
 export function searchDoc(): Workflow {
   return {
