@@ -203,6 +203,10 @@ pub struct StepState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub output_bytes: Option<usize>,
+    /// The tokens a completed step used and what they cost (the canvas's cost overlay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub usage: Option<Usage>,
     /// Its compensation, once the run ended badly after it completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -234,6 +238,7 @@ impl StepState {
             backend: None,
             attempt: None,
             output_bytes: None,
+            usage: None,
             compensation: None,
             text: None,
         }

@@ -916,6 +916,10 @@ export type StepState = { status: StepStatus, durationMs?: number, summary?: str
  */
 attempt?: number, outputBytes?: number, 
 /**
+ * The tokens a completed step used and what they cost (the canvas's cost overlay).
+ */
+usage?: Usage, 
+/**
  * Its compensation, once the run ended badly after it completed.
  */
 compensation?: CompensationState, 

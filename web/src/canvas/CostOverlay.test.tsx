@@ -34,8 +34,13 @@ describe('the cost and time overlay', () => {
       stores.run.setState({
         status: 'completed',
         // search → check → answer (slow) → log; fallback was skipped.
-        steps: { search: done(120), check: done(3), answer: done(900), fallback: { status: 'skipped', reason: 'else not taken' }, log: done(1) },
-        stepUsage: { search: local, answer: unpriced },
+        steps: {
+          search: { ...done(120), usage: local },
+          check: done(3),
+          answer: { ...done(900), usage: unpriced },
+          fallback: { status: 'skipped', reason: 'else not taken' },
+          log: done(1),
+        },
       }),
     )
     const node = (id: string) => screen.getByTestId(`node-${id}`)

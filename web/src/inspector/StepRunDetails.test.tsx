@@ -159,7 +159,7 @@ describe('a router step', () => {
     app.stores.run.setState({
       runId: 'run-1',
       status: 'completed',
-      steps: { pick: { status: 'completed', durationMs: 40 } },
+      steps: { pick: { status: 'completed', durationMs: 40, usage: { embedTokens: 40, cost: { usd: 0, pricedAt: '2026-11-01' } } } },
       stepOutputs: {
         pick: {
           route: 'billing',
@@ -169,7 +169,6 @@ describe('a router step', () => {
           model: 'local',
         },
       },
-      stepUsage: { pick: { embedTokens: 40, cost: { usd: 0, pricedAt: '2026-11-01' } } },
     })
     renderWithApp(<StepRunDetails stepId="pick" />, app)
     expect(screen.getByTestId('route-chosen').textContent).toBe("Took billing, chosen by similarity between the input and each route's description (local)")

@@ -3,7 +3,18 @@ import type { JsonValue, RunEvent, RunSnapshot, ServerMessage } from '../api/typ
 // A run the server recorded (server/http/tests/api.rs writes it): the snapshot a subscriber
 // got first, the events after it, and the server's own fold of them all.
 import recorded from './fixtures/run-fold.json'
-import { appendStepText, beginRun, childKey, fromSnapshot, initialRunState, runReducer, STEP_TEXT_LIMIT, waitingFor, type RunView } from './runReducer'
+import {
+  appendStepText,
+  beginRun,
+  childKey,
+  fromSnapshot,
+  initialRunState,
+  runReducer,
+  STEP_TEXT_LIMIT,
+  stepUsageOf,
+  waitingFor,
+  type RunView,
+} from './runReducer'
 
 const RUN = 'r1'
 
@@ -106,14 +117,15 @@ describe('runReducer', () => {
     expect(done.seq).toBe(3)
   })
 
-  it("keeps each step's usage and cost from its completion, through a snapshot of the same run", () => {
+  it("keeps each step's usage and cost from its completion, and takes a snapshot's", () => {
     const usage = { llmInputTokens: 120, llmOutputTokens: 30, cost: { usd: 0, pricedAt: '2026-11-01' } }
     const s = runReducer(started, ev(1, { type: 'step_completed', stepId: 'a', durationMs: 5, summary: '', usage }))
-    expect(s.stepUsage).toEqual({ a: usage })
-    expect(runReducer(s, ev(2, { type: 'step_completed', stepId: 'b', durationMs: 5, summary: '' })).stepUsage).toEqual({ a: usage })
-    expect(runReducer(s, snapshot({ seq: 3 })).stepUsage).toEqual({ a: usage })
-    const other = snapshot({ runId: 'other', seq: 3 })
-    expect(other.type === 'snapshot' && fromSnapshot(other.run, s).stepUsage).toEqual({})
+    expect(stepUsageOf(s, 'a')).toEqual(usage)
+    const b = runReducer(s, ev(2, { type: 'step_completed', stepId: 'b', durationMs: 5, summary: '' }))
+    expect([stepUsageOf(b, 'a'), stepUsageOf(b, 'b')]).toEqual([usage, undefined])
+    // A client that joins late gets each step's usage from the snapshot's step state.
+    const joined = snapshot({ runId: 'other', seq: 3, steps: { a: { status: 'completed', usage } } })
+    expect(joined.type === 'snapshot' && stepUsageOf(fromSnapshot(joined.run, initialRunState), 'a')).toEqual(usage)
   })
 
   it('keeps step outputs absent when only outputBytes is sent', () => {

@@ -19,11 +19,6 @@ export interface RunView {
   usage?: Usage
   /** Step outputs delivered inline with `step_completed` (<= 16 KB); larger ones are fetched. */
   stepOutputs: Record<string, unknown>
-  /**
-   * What each step's model calls used and cost, from its `step_completed`. Snapshots do not carry
-   * it (a step's state has no usage): a run joined by its snapshot has only the run's totals.
-   */
-  stepUsage: Record<string, Usage>
   /** A step-through run waiting before this step (`since`: when the pause began). */
   paused?: PausedStep
   /** A step-through run's breakpoints, as the run has them now (a resume may replace them). */
@@ -43,15 +38,12 @@ export interface RunView {
   children: Record<string, RunView>
 }
 
-/**
- * What step `id` used and cost, as far as this client knows: the one place that reads it, so
- * that once a snapshot's step state carries its usage, only this changes.
- */
+/** What step `id` used and cost: its state's, from its `step_completed` or the snapshot. */
 export function stepUsageOf(run: RunView, id: string): Usage | undefined {
-  return run.stepUsage[id]
+  return run.steps[id]?.usage
 }
 
-export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {}, stepUsage: {}, children: {} }
+export const initialRunState: RunView = { seq: 0, steps: {}, stepOutputs: {}, children: {} }
 
 /** Where `children` keeps the child run of `workflow` step `stepId` (of item `item` of a `forEach`). */
 export function childKey(stepId: string, item?: number): string {
@@ -135,7 +127,6 @@ export function fromSnapshot(run: RunSnapshot, previous?: RunView): RunView {
     error: run.error,
     usage: run.usage,
     stepOutputs: keep,
-    stepUsage: same ? previous.stepUsage : {},
     paused: run.paused,
     breakpoints: run.stepThrough?.breakpoints,
     fromRun: same ? previous.fromRun : undefined,
@@ -202,10 +193,10 @@ function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes
         backend: event.backend,
         attempt: state.steps[event.stepId]?.attempt,
         outputBytes,
+        usage: event.usage,
       })
-      const used = event.usage ? { ...next, stepUsage: { ...state.stepUsage, [event.stepId]: event.usage } } : next
-      if (output === undefined) return used
-      return { ...used, stepOutputs: { ...state.stepOutputs, [event.stepId]: output } }
+      if (output === undefined) return next
+      return { ...next, stepOutputs: { ...state.stepOutputs, [event.stepId]: output } }
     }
     case 'step_skipped':
       return setStep(state, event.stepId, { status: 'skipped', reason: event.reason })

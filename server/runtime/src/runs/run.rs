@@ -409,7 +409,7 @@ impl Log {
                 backend,
                 entry,
                 inputs,
-                ..
+                usage,
             } => {
                 if let Some(inputs) = inputs {
                     self.inputs
@@ -426,6 +426,7 @@ impl Log {
                 s.error = None;
                 s.text = None;
                 s.output_bytes = Some(bytes);
+                s.usage = usage.clone();
                 // The engine's entry itself: no copy of the output is made.
                 self.outputs
                     .insert(step_id.clone(), Kept::field(entry.clone(), "output"));
