@@ -70,11 +70,19 @@ pub struct Cost {
     /// US dollars; `null` when no model of the call had a known price.
     pub usd: Option<f64>,
     /// Dollars per million input (or embedding / rerank) tokens, when one rate applied.
-    #[serde(rename = "inputPerMTok", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "inputPerMTok",
+        skip_serializing_if = "Option::is_none",
+        default
+    )]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub input_per_mtok: Option<f64>,
     /// Dollars per million output tokens, when one rate applied.
-    #[serde(rename = "outputPerMTok", skip_serializing_if = "Option::is_none", default)]
+    #[serde(
+        rename = "outputPerMTok",
+        skip_serializing_if = "Option::is_none",
+        default
+    )]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub output_per_mtok: Option<f64>,
     /// The date of the prices used (`2026-11-01`), or `".vai.json"` for an override.
