@@ -25,6 +25,7 @@ import Output from '@mui/icons-material/Output'
 import PanTool from '@mui/icons-material/PanTool'
 import School from '@mui/icons-material/School'
 import Search from '@mui/icons-material/Search'
+import SmartToy from '@mui/icons-material/SmartToy'
 import Sort from '@mui/icons-material/Sort'
 import Storage from '@mui/icons-material/Storage'
 import TextSnippet from '@mui/icons-material/TextSnippet'
@@ -56,6 +57,7 @@ const ICONS: Record<string, IconComponent> = {
   PanTool,
   School,
   Search,
+  SmartToy,
   Sort,
   Storage,
   TextSnippet,
