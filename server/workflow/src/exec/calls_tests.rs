@@ -228,3 +228,21 @@ async fn outside_a_run_there_is_nothing_to_call() {
     .await;
     assert_eq!(out.unwrap_err().to_string(), "no calls here");
 }
+
+#[test]
+fn the_estimate_counts_a_listed_workflow_once() {
+    let reg = registry_with(|r| {
+        let mut lookup = FnTool::new("lookup", &[], |inputs| Ok(Value::Object(inputs)));
+        lookup.spec_mut().category = Category::Retrieval;
+        lookup.spec_mut().api_calls.embed = 1;
+        r.register(Arc::new(lookup));
+        r.register(Arc::new(Caller::new()));
+    });
+    let lib = Library(HashMap::from([("greet", greet())]));
+    let wf = main(json!(["lookup", "greet"]));
+    let plan = compile_with(&wf, &reg, Mode::Strict, &lib, "main.vai-workflow.json")
+        .plan
+        .expect("valid");
+    // The step itself calls nothing it declares; the workflow it may call embeds once.
+    assert_eq!(crate::estimate::estimate_plan(&plan, &reg).fixed.embed, 1);
+}
