@@ -1,16 +1,18 @@
 //! Agent mode (docs/chat.md, "Modes"): the model gets vai's tools and calls them — several at
-//! once if it likes — until it answers or reaches the iteration limit. Every call is reported as
-//! it starts and as it ends; a call the model got wrong (an unknown tool, arguments that are not
-//! an object, inputs the tool refuses) goes back to the model as an error it can correct.
+//! once if it likes — until it answers or reaches the iteration limit. The rounds are the shared
+//! tool loop's (`vai_providers::llm::tool_loop`, which the workflow `agent` step runs too); this
+//! module is chat's side of it: every call is reported as it starts and as it ends, and a call
+//! the model got wrong (an unknown tool, arguments that are not an object, inputs the tool
+//! refuses) goes back to the model as an error it can correct.
 
 use crate::prompt::{self, Budget};
 use crate::tools;
 use crate::turn::{Turn, Work};
-use futures_util::future::join_all;
 use serde_json::{Map, Value, json};
-use std::time::Instant;
 use vai_contract::{ChatEvent, ChatToolCall, TurnState};
-use vai_providers::llm::{CompletionRequest, LlmToolCall, Message};
+use vai_providers::llm::tool_loop::{self, Failed, Host, Ready, Runner};
+use vai_providers::llm::{Completion, CompletionRequest, LlmToolCall, Message};
+use vai_workflow::Usage;
 use vai_workflow::value::summarise;
 
 /// A tool output larger than this (as JSON) is not kept in the turn (the summary is).
@@ -30,67 +32,28 @@ pub(crate) async fn answer(work: &Work<'_>, turn: &mut Turn<'_, '_>) -> Result<(
         (Some(db), None) => system.push_str(&format!("\n\nThe default database is \"{db}\".")),
         _ => {}
     }
-    // Calls already made this turn and what they returned, so a model that repeats itself gets
-    // the same answer at once instead of another run.
-    let mut done: Vec<(String, Value, Result<String, String>)> = Vec::new();
-
-    for round in 0..options.max_iterations {
-        turn.state(TurnState::Thinking, "Thinking");
-        let request = CompletionRequest {
-            system: Some(system.clone()),
-            messages: messages.clone(),
-            model: options.model.clone(),
-            max_tokens: options.max_tokens,
-            tools: definitions.clone(),
-            ..CompletionRequest::default()
-        };
-        let completion = match work.generate(turn, request).await {
-            Ok(completion) => completion,
-            // A model that refuses tools on the first call (an Ollama model without tool
-            // support): answer with the pipeline instead.
-            Err(message) if round == 0 && turn.answer.is_empty() && refuses_tools(&message) => {
-                turn.notice(format!(
-                    "The model refused tool calls ({message}); answering with the fixed pipeline."
-                ));
-                return crate::pipeline::answer(work, turn).await;
-            }
-            Err(message) => return Err(message),
-        };
-        if completion.tool_calls.is_empty() {
-            return Ok(());
-        }
-        turn.paragraph();
-        messages.push(completion.message());
-        let labels: Vec<String> = completion.tool_calls.iter().map(call_label).collect();
-        turn.state(TurnState::CallingTools, labels.join("; "));
-        let results = run_calls(work, turn, &completion.tool_calls, &mut done).await;
-        for (call, result) in completion.tool_calls.iter().zip(results) {
-            let (content, is_error) = match result {
-                Ok(text) => (text, false),
-                Err(text) => (text, true),
-            };
-            messages.push(Message::tool_result(call.id.clone(), content, is_error));
-        }
-    }
-
-    // Out of rounds: one last call without tools, for the answer from what was found.
-    turn.notice(format!(
-        "Stopped calling tools after {} rounds (the limit); the answer uses what they found.",
-        options.max_iterations
-    ));
-    messages.push(Message::user(
-        "You have reached the limit of tool calls. Answer the question now from the tool \
-         results above, without calling any tool.",
-    ));
-    turn.state(TurnState::Thinking, "Thinking");
     let request = CompletionRequest {
         system: Some(system),
         messages,
         model: options.model.clone(),
         max_tokens: options.max_tokens,
+        tools: definitions,
         ..CompletionRequest::default()
     };
-    work.generate(turn, request).await.map(|_| ())
+    let mut host = ChatHost { work, turn };
+    let runner = ChatRunner(work);
+    match tool_loop::run(&mut host, &runner, request, options.max_iterations).await {
+        Ok(_) => Ok(()),
+        // A model that refuses tools on the first call (an Ollama model without tool support):
+        // answer with the pipeline instead.
+        Err(Failed { error, round: 0 }) if turn.answer.is_empty() && refuses_tools(&error) => {
+            turn.notice(format!(
+                "The model refused tool calls ({error}); answering with the fixed pipeline."
+            ));
+            crate::pipeline::answer(work, turn).await
+        }
+        Err(failed) => Err(failed.error),
+    }
 }
 
 /// Whether a provider error says the model cannot take tools.
@@ -107,18 +70,41 @@ fn call_label(call: &LlmToolCall) -> String {
     }
 }
 
-/// Run one round of calls at once; each result is the text the model reads (`Err`: an error it
-/// should act on). Reports each call as it starts, and as it ends in the model's order.
-async fn run_calls(
-    work: &Work<'_>,
-    turn: &mut Turn<'_, '_>,
-    calls: &[LlmToolCall],
-    done: &mut Vec<(String, Value, Result<String, String>)>,
-) -> Vec<Result<String, String>> {
-    let options = work.options;
-    let registry = work.registry;
-    let mut prepared = Vec::with_capacity(calls.len());
-    for call in calls {
+/// Chat's side of the tool loop: the model's text streams into the turn, and each call is
+/// reported and recorded there.
+struct ChatHost<'w, 't, 's, 'a> {
+    work: &'w Work<'w>,
+    turn: &'t mut Turn<'s, 'a>,
+}
+
+/// What chat knows of a call between its start and its end.
+struct Pending {
+    /// The registry tool it names, when it names one.
+    tool: Option<&'static str>,
+    /// Its arguments with the chat's defaults filled in, or why they are not an object.
+    args: Result<Map<String, Value>, String>,
+    label: String,
+}
+
+impl Host for ChatHost<'_, '_, '_, '_> {
+    type Pending = Pending;
+    type Output = (Value, Option<Usage>);
+    type Error = String;
+
+    async fn complete(&mut self, request: CompletionRequest) -> Result<Completion, String> {
+        self.turn.state(TurnState::Thinking, "Thinking");
+        self.work.generate(self.turn, request).await
+    }
+
+    fn calling(&mut self, completion: &Completion) {
+        self.turn.paragraph();
+        let labels: Vec<String> = completion.tool_calls.iter().map(call_label).collect();
+        self.turn.state(TurnState::CallingTools, labels.join("; "));
+    }
+
+    fn begin(&mut self, call: &LlmToolCall) -> (Pending, Result<Ready, String>) {
+        let options = self.work.options;
+        let registry = self.work.registry;
         let tool = tools::registry_name(&call.name).filter(|t| registry.tool(t).is_some());
         let mut args = match &call.arguments {
             Value::Object(map) => Ok(map.clone()),
@@ -142,7 +128,7 @@ async fn run_calls(
             (Some(tool), Ok(args)) => tools::label(tool, args),
             _ => call_label(call),
         };
-        turn.emit(ChatEvent::ToolCallStarted {
+        self.turn.emit(ChatEvent::ToolCallStarted {
             id: call.id.clone(),
             name: call.name.clone(),
             arguments: args
@@ -151,13 +137,7 @@ async fn run_calls(
                 .unwrap_or(call.arguments.clone()),
             label: label.clone(),
         });
-        prepared.push((call, tool, args, label));
-    }
-
-    let seen: &[(String, Value, Result<String, String>)] = done;
-    let runs = prepared.iter().map(|(call, tool, args, _)| async move {
-        let started = Instant::now();
-        let outcome = match (tool, args) {
+        let ready = match (tool, &args) {
             (Some(tool), _) if !options.allow_writes && tools::writes(registry, tool) => {
                 Err(tools::writes_off(&call.name))
             }
@@ -171,49 +151,37 @@ async fn run_calls(
                     .join(", ")
             )),
             (_, Err(message)) => Err(message.clone()),
-            (Some(tool), Ok(args)) => {
-                let repeated = seen
-                    .iter()
-                    .find(|(name, a, _)| name == tool && a == &Value::Object(args.clone()));
-                match repeated {
-                    Some((_, _, result)) => Err(format!(
-                        "you already made this exact call in this turn; its result was: {}. \
-                         Use it, or answer now.",
-                        match result {
-                            Ok(text) | Err(text) => text,
-                        }
-                    )),
-                    None => work
-                        .run_tool(tool, args.clone())
-                        .await
-                        .map_err(|e| format!("{}: {e}", call.name)),
-                }
-            }
+            (Some(tool), Ok(args)) => Ok(Ready {
+                tool: tool.to_string(),
+                arguments: args.clone(),
+            }),
         };
-        (outcome, started.elapsed().as_millis() as u64)
-    });
-    let outcomes = join_all(runs).await;
+        (Pending { tool, args, label }, ready)
+    }
 
-    let mut results = Vec::with_capacity(calls.len());
-    for ((call, tool, args, label), (outcome, duration_ms)) in prepared.into_iter().zip(outcomes) {
+    fn end(
+        &mut self,
+        call: &LlmToolCall,
+        pending: Pending,
+        outcome: Result<(Value, Option<Usage>), String>,
+        duration_ms: u64,
+    ) -> Result<String, String> {
+        let turn = &mut *self.turn;
         turn.timings.retrieval_ms += duration_ms;
-        let arguments = args
-            .as_ref()
-            .map(|a| Value::Object(a.clone()))
-            .unwrap_or(call.arguments.clone());
+        let Pending { tool, args, label } = pending;
+        let arguments = args.map(Value::Object).unwrap_or(call.arguments.clone());
         let (record, result) = match outcome {
             Ok((output, usage)) => {
                 if let Some(usage) = usage {
                     turn.usage.add(&usage);
                 }
-                let tool = tool.unwrap_or_default();
-                let model_view = numbered(turn, tool, &arguments, &output);
-                let text = tools::result_for_model(&model_view);
+                let model_view = numbered(turn, tool.unwrap_or_default(), &arguments, &output);
+                let text = tool_loop::result_for_model(&model_view);
                 let kept = (output.to_string().len() <= MAX_KEPT_OUTPUT).then(|| output.clone());
                 let record = ChatToolCall {
                     id: call.id.clone(),
                     name: call.name.clone(),
-                    arguments: arguments.clone(),
+                    arguments,
                     label,
                     ok: true,
                     summary: summarise(&output),
@@ -226,7 +194,7 @@ async fn run_calls(
                 let record = ChatToolCall {
                     id: call.id.clone(),
                     name: call.name.clone(),
-                    arguments: arguments.clone(),
+                    arguments,
                     label,
                     ok: false,
                     summary: message.clone(),
@@ -236,14 +204,34 @@ async fn run_calls(
                 (record, Err(message))
             }
         };
-        if let Some(tool) = tool {
-            done.push((tool.to_string(), arguments, result.clone()));
-        }
         turn.tool_calls.push(record.clone());
         turn.emit(ChatEvent::ToolCallFinished { call: record });
-        results.push(result);
+        result
     }
-    results
+
+    fn limit_reached(&mut self, rounds: usize) {
+        self.turn.notice(format!(
+            "Stopped calling tools after {rounds} rounds (the limit); the answer uses what they found."
+        ));
+    }
+}
+
+/// Runs a call on the registry, within the turn's limits and timeout.
+struct ChatRunner<'w>(&'w Work<'w>);
+
+impl Runner for ChatRunner<'_> {
+    type Output = (Value, Option<Usage>);
+
+    async fn run(
+        &self,
+        call: &LlmToolCall,
+        ready: &Ready,
+    ) -> Result<(Value, Option<Usage>), String> {
+        self.0
+            .run_tool(&ready.tool, ready.arguments.clone())
+            .await
+            .map_err(|e| format!("{}: {e}", call.name))
+    }
 }
 
 /// A search's output as the model sees it: each result numbered with the citation it has among

@@ -77,16 +77,7 @@ pub(crate) fn text_of(result: &Value) -> &str {
 }
 
 /// `text` cut to at most `max` bytes at a character boundary, with "…" when cut.
-pub(crate) fn cut(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_string();
-    }
-    let mut end = max.saturating_sub('…'.len_utf8());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
-}
+pub(crate) use vai_providers::llm::tool_loop::cut;
 
 #[cfg(test)]
 mod tests {

@@ -1,15 +1,13 @@
 //! vai's tools as an agent-mode model sees them: the definitions, generated from the same
 //! schemas as the builder's forms and the MCP tools, and how a call reads to people (a label
-//! while it runs, one line on its result).
+//! while it runs, one line on its result). What a result reads as to the model is the shared
+//! tool loop's (`vai_providers::llm::tool_loop`).
 
 use crate::sources::cut;
 use serde_json::{Map, Value, json};
 use vai_providers::llm::ToolDefinition;
 use vai_runtime::tool_schema::{STANDALONE_TOOLS, public_name};
 use vai_workflow::Registry;
-
-/// A tool result longer than this (as JSON) is cut before the model sees it.
-const MAX_RESULT_FOR_MODEL: usize = 12 * 1024;
 
 /// The registry tool the model means by `model_name` (its `public_name`), when it is one it was
 /// offered.
@@ -143,25 +141,6 @@ pub fn label(tool: &str, args: &Map<String, Value>) -> String {
     }
 }
 
-/// The tool's output as the model reads it: compact JSON, embeddings left out, cut to a bound.
-pub(crate) fn result_for_model(output: &Value) -> String {
-    let mut shown = output.clone();
-    drop_vectors(&mut shown);
-    cut(&shown.to_string(), MAX_RESULT_FOR_MODEL)
-}
-
-/// Long arrays of numbers (embeddings) tell the model nothing; keep their length only.
-fn drop_vectors(value: &mut Value) {
-    match value {
-        Value::Array(items) if items.len() > 16 && items.iter().all(Value::is_number) => {
-            *value = json!(format!("[{} numbers]", items.len()));
-        }
-        Value::Array(items) => items.iter_mut().for_each(drop_vectors),
-        Value::Object(map) => map.values_mut().for_each(drop_vectors),
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,12 +173,5 @@ mod tests {
         assert_eq!(registry_name("search"), Some("search"));
         assert_eq!(registry_name("vai_http"), None);
         assert_eq!(registry_name("vai_generate"), None);
-    }
-
-    #[test]
-    fn vectors_are_not_sent_back_to_the_model() {
-        let embedding: Vec<f64> = (0..384).map(|i| i as f64 / 384.0).collect();
-        let text = result_for_model(&json!({"embedding": embedding, "model": "m"}));
-        assert_eq!(text, r#"{"embedding":"[384 numbers]","model":"m"}"#);
     }
 }

@@ -453,7 +453,15 @@ mod tests {
             .collect();
         assert_eq!(
             store,
-            ["aggregate", "collections", "ingest", "query", "search"]
+            // `agent`: the tools it lists may read the store.
+            [
+                "agent",
+                "aggregate",
+                "collections",
+                "ingest",
+                "query",
+                "search"
+            ]
         );
     }
 

@@ -7,7 +7,6 @@ use crate::failure::Violation;
 use rmcp::model::JsonObject;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
-use vai_workflow::model::{InputType, Workflow};
 use vai_workflow::value::kind;
 
 /// A schema as an MCP tool's `inputSchema`/`outputSchema`.
@@ -28,42 +27,8 @@ pub(crate) fn tool_output(outputs: &[(&str, &str)]) -> Value {
     json!({"type": "object", "properties": properties})
 }
 
-/// The input schema of a workflow tool: one property per declared input, with its type,
-/// description and default; required when the workflow requires it and gives no default.
-pub(crate) fn workflow_input(workflow: &Workflow) -> Value {
-    let mut properties = Map::new();
-    let mut required = Vec::new();
-    for (name, decl) in &workflow.inputs {
-        let mut property = Map::new();
-        property.insert("type".into(), json!(json_type(decl.kind)));
-        if let Some(description) = &decl.description {
-            property.insert("description".into(), json!(description));
-        }
-        if let Some(default) = &decl.default {
-            property.insert("default".into(), default.clone());
-        }
-        if decl.is_required() && decl.default.is_none() {
-            required.push(json!(name));
-        }
-        properties.insert(name.clone(), Value::Object(property));
-    }
-    let mut schema = json!({"type": "object", "properties": properties});
-    if !required.is_empty() {
-        schema["required"] = Value::Array(required);
-    }
-    schema["additionalProperties"] = Value::Bool(false);
-    schema
-}
-
-fn json_type(kind: InputType) -> &'static str {
-    match kind {
-        InputType::String => "string",
-        InputType::Number => "number",
-        InputType::Boolean => "boolean",
-        InputType::Array => "array",
-        InputType::Object => "object",
-    }
-}
+/// The input schema of a workflow tool (see [`vai_workflow::tool::workflow_arguments`]).
+pub(crate) use vai_workflow::tool::workflow_arguments as workflow_input;
 
 /// Every way `args` does not fit `schema` (an object schema); empty when it fits.
 pub(crate) fn check(schema: &Value, args: &Map<String, Value>) -> Vec<Violation> {

@@ -12,6 +12,7 @@ mod openai;
 mod sse;
 #[cfg(test)]
 mod testkit;
+pub mod tool_loop;
 mod transport;
 
 pub use crate::net::RetryPolicy;

@@ -18,6 +18,7 @@ fn required_inputs(tool: &str) -> Option<Value> {
         v
     };
     Some(match tool {
+        "agent" => json!({"prompt": "p"}),
         "aggregate" => ns(json!({"pipeline": [{"$limit": 1}]})),
         "chunk" => json!({"text": "One sentence. Another one."}),
         "embed" => json!({"text": "a query"}),

@@ -14,11 +14,11 @@ fn names_where(registry: &Registry, keep: impl Fn(&ToolSpec) -> bool) -> Vec<&'s
 
 #[test]
 fn only_the_tools_that_can_write_are_not_read_only() {
-    // `aggregate` writes with `allowWrites`; `loop` runs any tool as its inner step and
-    // `workflow` any workflow.
+    // `aggregate` writes with `allowWrites`; `loop` runs any tool as its inner step,
+    // `workflow` any workflow, and `agent` whatever its step lists.
     assert_eq!(
         names_where(&unconfigured_registry(), |s| !s.effects.read_only),
-        ["aggregate", "http", "ingest", "loop", "workflow"]
+        ["agent", "aggregate", "http", "ingest", "loop", "workflow"]
     );
 }
 

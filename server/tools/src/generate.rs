@@ -122,14 +122,7 @@ impl Tool for Generate {
     }
 
     fn check_inputs(&self, inputs: &Map<String, Value>) -> Vec<(String, String)> {
-        match inputs.get("responseFormat") {
-            Some(format @ Value::Object(_)) if !has_template(format) => Schema::compile(format)
-                .err()
-                .map(|e| (e.field, e.message))
-                .into_iter()
-                .collect(),
-            _ => Vec::new(),
-        }
+        response_format_problems(inputs)
     }
 
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
@@ -240,6 +233,19 @@ impl Tool for Generate {
             }
             Ok(served.output(output))
         })
+    }
+}
+
+/// What is wrong with a literal `responseFormat` schema, as `(field, message)` (the model
+/// steps' `check_inputs`).
+pub(crate) fn response_format_problems(inputs: &Map<String, Value>) -> Vec<(String, String)> {
+    match inputs.get("responseFormat") {
+        Some(format @ Value::Object(_)) if !has_template(format) => Schema::compile(format)
+            .err()
+            .map(|e| (e.field, e.message))
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

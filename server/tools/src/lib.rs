@@ -16,6 +16,7 @@ pub mod template;
 pub mod transform;
 
 // Provider-backed tools.
+pub mod agent;
 pub mod aggregate;
 pub mod collections;
 pub mod embed;
@@ -55,7 +56,8 @@ pub fn registry(providers: Arc<Providers>, http: http::HttpPolicy) -> Registry {
     r.register(Arc::new(aggregate::Aggregate::new(providers.clone())));
     r.register(Arc::new(generate::Generate::new(providers.clone())));
     r.register(Arc::new(evaluator::Evaluator::new(providers.clone())));
-    r.register(Arc::new(router::Router::new(providers)));
+    r.register(Arc::new(router::Router::new(providers.clone())));
+    r.register(Arc::new(agent::Agent::new(providers)));
     r
 }
 
@@ -212,6 +214,7 @@ mod catalog_tests {
             "transform",
             "generate",
             "evaluator",
+            "agent",
             "conditional",
             "loop",
             "template",
@@ -232,6 +235,6 @@ mod catalog_tests {
                 );
             }
         }
-        assert_eq!(names.len(), 25);
+        assert_eq!(names.len(), 26);
     }
 }

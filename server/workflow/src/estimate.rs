@@ -7,6 +7,7 @@
 //! run time: their calls are counted per item. A call a tool declares optional (a `query`
 //! step's rerank) is left out when the input that switches it is the literal `false`.
 
+use crate::compile::Callee;
 use crate::control::LOOP;
 use crate::model::Workflow;
 use crate::tool::{ApiCalls, Registry};
@@ -50,10 +51,17 @@ pub fn estimate(workflow: &Workflow, registry: &Registry) -> Estimate {
 }
 
 /// The estimate of a planned workflow with the workflows its `workflow` steps call: a child's
-/// calls count as the step's (per item when the step has `forEach`).
+/// calls count as the step's (per item when the step has `forEach`). A workflow an agent step
+/// may call counts once, as if the agent called it once.
 pub fn estimate_plan(plan: &crate::compile::Plan, registry: &Registry) -> Estimate {
     let mut out = estimate(&plan.workflow, registry);
-    for (&i, child) in &plan.children {
+    let called = plan.callees.iter().flat_map(|(&i, callees)| {
+        callees.0.iter().filter_map(move |c| match c {
+            Callee::Workflow { plan, .. } => Some((i, plan)),
+            Callee::Tool(_) => None,
+        })
+    });
+    for (i, child) in plan.children.iter().map(|(&i, c)| (i, c)).chain(called) {
         let inner = estimate_plan(child, registry);
         if plan.steps[i].for_each.is_some() {
             add(&mut out.per_item, inner.fixed);

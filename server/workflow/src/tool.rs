@@ -1,13 +1,18 @@
 //! Step tools: the `Tool` trait every tool implements and how one runs outside a workflow;
-//! its declaration (`spec`), one invocation (`call`), what a call ends with (`outcome`), and
-//! the registry a run takes its tools from (`registry`).
+//! its declaration (`spec`), one invocation (`call`), what a call ends with (`outcome`), the
+//! registry a run takes its tools from (`registry`), what a step's tool may call in turn
+//! (`calls`) and the argument schemas a model is given for those (`arguments`).
 
+mod arguments;
 mod call;
+mod calls;
 mod outcome;
 mod registry;
 mod spec;
 
+pub use arguments::{tool_arguments, workflow_arguments};
 pub use call::{DeferredValue, ToolCall};
+pub use calls::{Callable, Calls, calls_input, offerable};
 pub use outcome::{Cost, ToolError, ToolOutput, Usage};
 pub use registry::Registry;
 pub use spec::{ApiCalls, Category, DeferredInput, DeferredKind, Effects, ToolSpec};

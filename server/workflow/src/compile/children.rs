@@ -2,12 +2,16 @@
 //! `Children`, never by path), compiled in turn, and its findings reported on the calling step
 //! with the chain that leads to them (`book › book-flight.vai-workflow.json: step "x": …`). A
 //! workflow that calls itself, directly or not, is refused naming the cycle; the child's
-//! declared inputs are checked against what the step passes.
+//! declared inputs are checked against what the step passes. The workflows an agent step lists
+//! in its `tools` are loaded the same way (`callees` reads the names).
 
+use super::callees::{self, Named};
 use super::orchestration::child_name_problem;
+use super::plan::{Callee, Callees};
 use super::{Compiled, Mode};
 use crate::control::{MAX_WORKFLOW_DEPTH, WORKFLOW};
 use crate::diagnostic::{Diagnostic, DiagnosticCode, Severity, has_errors};
+use crate::model::Workflow;
 use crate::tool::Registry;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -75,69 +79,30 @@ fn compile_chain(
         if child_name_problem(name).is_some() {
             continue; // reported with the step
         }
-        let at_step = |code, message: String| {
-            Diagnostic::error(code, message)
-                .step(&step.id)
-                .field("inputs.workflow")
+        let at = Within {
+            step: &step.id,
+            field: "inputs.workflow",
+            tool: WORKFLOW,
         };
         let (label, child_value) = match children.load(name) {
             Ok(found) => found,
             Err(e) => {
-                found.push(at_step(
-                    DiagnosticCode::UnknownWorkflow,
-                    format!("workflow: {e}"),
-                ));
+                found.push(at.diag(DiagnosticCode::UnknownWorkflow, format!("workflow: {e}")));
                 continue;
             }
         };
-        if let Some(pos) = chain.iter().position(|l| *l == label) {
-            let mut cycle: Vec<&str> = chain[pos..].iter().map(String::as_str).collect();
-            cycle.push(&label);
-            found.push(at_step(
-                DiagnosticCode::CircularDependency,
-                format!(
-                    "workflow: calling \"{name}\" makes a cycle: {}",
-                    cycle.join(" → ")
-                ),
-            ));
+        let Some(child) = compile_child(
+            &at,
+            name,
+            &label,
+            &child_value,
+            registry,
+            children,
+            chain,
+            &mut found,
+        ) else {
             continue;
-        }
-        if chain.len() > MAX_WORKFLOW_DEPTH {
-            found.push(at_step(
-                DiagnosticCode::TooDeep,
-                format!(
-                    "workflow: {} calls nest deeper than {MAX_WORKFLOW_DEPTH}",
-                    chain.join(" → ")
-                ),
-            ));
-            continue;
-        }
-        chain.push(label.clone());
-        let child = compile_chain(&child_value, registry, Mode::Strict, children, chain);
-        chain.pop();
-        for d in child
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity != Severity::Info)
-        {
-            let within = d
-                .step_id
-                .as_ref()
-                .map(|s| format!("step \"{s}\": "))
-                .unwrap_or_default();
-            found.push(
-                Diagnostic {
-                    message: format!("{} › {label}: {within}{}", step.id, d.message),
-                    step_id: Some(step.id.clone()),
-                    field: Some("inputs.workflow".into()),
-                    referenced_step: None,
-                    line: None,
-                    column: None,
-                    ..d.clone()
-                }
-                .with_severity(d.severity),
-            );
-        }
+        };
         if let Some(child_workflow) = &child.workflow {
             let given = step.inputs.get("inputs").and_then(Value::as_object);
             for (input, decl) in &child_workflow.inputs {
@@ -170,6 +135,7 @@ fn compile_chain(
             plans.insert(i, plan);
         }
     }
+    let callees = load_callees(&workflow, registry, children, chain, &mut found);
     for d in found {
         let s = severity(d.severity);
         compiled.diagnostics.push(d.with_severity(s));
@@ -182,8 +148,138 @@ fn compile_chain(
     if let Some(plan) = compiled.plan.take() {
         let mut plan = Arc::try_unwrap(plan).unwrap_or_else(|p| (*p).clone());
         plan.children = plans;
+        plan.callees = callees;
         plan.label = chain.last().cloned().unwrap_or_default();
         compiled.plan = Some(Arc::new(plan));
     }
     compiled
+}
+
+/// Where a child is called from: the step, its field, and its tool (for messages).
+struct Within<'a> {
+    step: &'a str,
+    field: &'a str,
+    tool: &'a str,
+}
+
+impl Within<'_> {
+    fn diag(&self, code: DiagnosticCode, message: String) -> Diagnostic {
+        Diagnostic::error(code, message)
+            .step(self.step)
+            .field(self.field)
+    }
+}
+
+/// Compile the child `name` (found as `label`), called from `at`: a cycle or a chain too deep
+/// is refused, and the child's own problems are reported on the calling step with the chain
+/// that leads to them. `None` when it was refused.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one recursion step of compile_chain"
+)]
+fn compile_child(
+    at: &Within<'_>,
+    name: &str,
+    label: &str,
+    value: &Value,
+    registry: &Registry,
+    children: &dyn Children,
+    chain: &mut Vec<String>,
+    found: &mut Vec<Diagnostic>,
+) -> Option<Compiled> {
+    let tool = at.tool;
+    if let Some(pos) = chain.iter().position(|l| *l == label) {
+        let mut cycle: Vec<&str> = chain[pos..].iter().map(String::as_str).collect();
+        cycle.push(label);
+        found.push(at.diag(
+            DiagnosticCode::CircularDependency,
+            format!(
+                "{tool}: calling \"{name}\" makes a cycle: {}",
+                cycle.join(" → ")
+            ),
+        ));
+        return None;
+    }
+    if chain.len() > MAX_WORKFLOW_DEPTH {
+        found.push(at.diag(
+            DiagnosticCode::TooDeep,
+            format!(
+                "{tool}: {} calls nest deeper than {MAX_WORKFLOW_DEPTH}",
+                chain.join(" → ")
+            ),
+        ));
+        return None;
+    }
+    chain.push(label.to_string());
+    let child = compile_chain(value, registry, Mode::Strict, children, chain);
+    chain.pop();
+    for d in child
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity != Severity::Info)
+    {
+        let within = d
+            .step_id
+            .as_ref()
+            .map(|s| format!("step \"{s}\": "))
+            .unwrap_or_default();
+        found.push(
+            Diagnostic {
+                message: format!("{} › {label}: {within}{}", at.step, d.message),
+                step_id: Some(at.step.to_string()),
+                field: Some(at.field.to_string()),
+                referenced_step: None,
+                line: None,
+                column: None,
+                ..d.clone()
+            }
+            .with_severity(d.severity),
+        );
+    }
+    Some(child)
+}
+
+/// What each step whose tool calls tools may call, its workflows loaded and compiled; problems
+/// go to `found`.
+fn load_callees(
+    workflow: &Workflow,
+    registry: &Registry,
+    children: &dyn Children,
+    chain: &mut Vec<String>,
+    found: &mut Vec<Diagnostic>,
+) -> HashMap<usize, Arc<Callees>> {
+    let mut out = HashMap::new();
+    for listed in callees::read(workflow, registry, found) {
+        let step = &workflow.steps[listed.step].id;
+        let mut list = Vec::new();
+        for named in listed.names {
+            let (name, field) = match named {
+                Named::Tool(name) => {
+                    list.push(Callee::Tool(name));
+                    continue;
+                }
+                Named::Workflow { name, field } => (name, field),
+            };
+            let (label, value) = match children.load(&name) {
+                Ok(found) => found,
+                Err(e) => {
+                    found.push(
+                        callees::unknown(&listed.tool, &name, &field, &e, registry).step(step),
+                    );
+                    continue;
+                }
+            };
+            let at = Within {
+                step,
+                field: &field,
+                tool: &listed.tool,
+            };
+            let child = compile_child(&at, &name, &label, &value, registry, children, chain, found);
+            if let Some(plan) = child.and_then(|c| c.plan) {
+                list.push(Callee::Workflow { name, plan });
+            }
+        }
+        out.insert(listed.step, Arc::new(Callees(list)));
+    }
+    out
 }

@@ -1,9 +1,11 @@
 //! From JSON to a sealed, runnable plan: structural checks (`structure`), then tools, templates,
-//! references, dependencies and cycles (`build`, each step checked by `step`). Every problem is
+//! references, dependencies and cycles (`build`, each step checked by `step`), then the
+//! workflows steps call (`children`; an agent's tools named by `callees`). Every problem is
 //! reported at once (`diags`); only a workflow without errors yields a `Plan`. Whatever could be
 //! read is also described as an `Outline`, so an invalid workflow can still be drawn.
 
 mod build;
+mod callees;
 mod children;
 mod diags;
 mod graph;
@@ -21,7 +23,9 @@ pub use diags::Mode;
 pub use nearest::nearest;
 pub use orchestration::child_name_problem;
 pub use outline::{InputRef, Outline, OutputRef};
-pub use plan::{Compensate, DependencyKind, Edge, Plan, PlannedStep, Route, StepKind};
+pub use plan::{
+    Callee, Callees, Compensate, DependencyKind, Edge, Plan, PlannedStep, Route, StepKind,
+};
 
 use crate::diagnostic::{Diagnostic, has_errors};
 use crate::model::Workflow;

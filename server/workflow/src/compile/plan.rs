@@ -21,6 +21,8 @@ pub struct Plan {
     pub output: Option<Template>,
     /// The plans of the workflows the `workflow` steps call, by step index.
     pub children: HashMap<usize, Arc<Plan>>,
+    /// What the steps whose tool calls tools may call (an `agent`'s `tools`), by step index.
+    pub callees: HashMap<usize, Arc<Callees>>,
     /// What the workflow was loaded as (a file or built-in name), for messages about a chain
     /// of workflows.
     pub label: String,
@@ -44,6 +46,7 @@ impl Plan {
             edges,
             output,
             children: HashMap::new(),
+            callees: HashMap::new(),
             label: String::new(),
             index,
         }
@@ -59,6 +62,19 @@ impl Plan {
             .map(|l| l.iter().map(|&i| self.steps[i].id.clone()).collect())
             .collect()
     }
+}
+
+/// What a step's tool may call (the names of its `tool-names` input), in the order it lists them.
+#[derive(Debug, Clone, Default)]
+pub struct Callees(pub Vec<Callee>);
+
+/// One thing a step's tool may call.
+#[derive(Debug, Clone)]
+pub enum Callee {
+    /// A registry tool, by name.
+    Tool(String),
+    /// A workflow as the step names it, loaded when the workflow was checked.
+    Workflow { name: String, plan: Arc<Plan> },
 }
 
 /// One step, with everything the executor needs already parsed.

@@ -3,10 +3,12 @@
 //! failure without `continueOnError` cancels the steps still running; the user can cancel at
 //! any time; a step-through run pauses before steps (`stepping`, `preview`). The `scheduler`
 //! drives all of it and reports every change as a `RunEvent`; what one step runs is its task's
-//! (`execute`, `step`, `iterate`), a `workflow` step's child run (`child`) included. A run
+//! (`execute`, `step`, `iterate`), a `workflow` step's child run (`child`) included, and what
+//! an agent step calls (`calls`). A run
 //! that ends badly undoes its completed steps (`undo`); a journaled run replays what an
 //! earlier run of the plan recorded (`durable`).
 
+mod calls;
 mod child;
 pub mod durable;
 mod execute;
@@ -83,6 +85,8 @@ pub async fn compensate_recorded(
     compensator.run(&undos).await
 }
 
+#[cfg(test)]
+mod calls_tests;
 #[cfg(test)]
 mod limits_tests;
 #[cfg(test)]

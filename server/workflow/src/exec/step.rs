@@ -14,7 +14,7 @@ use crate::inputs::{Inputs, JoinGuard};
 use crate::limits::{self, Budget, Limit, LimitError, Limits};
 use crate::model::RetryPolicy;
 use crate::scope::{Context, Scope};
-use crate::tool::{Registry, Tool, ToolCall, ToolError, ToolOutput, Usage};
+use crate::tool::{Calls, Registry, Tool, ToolCall, ToolError, ToolOutput, Usage};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
@@ -168,6 +168,7 @@ impl StepTask {
         let defaults = self.scope.get("defaults").unwrap_or(&NULL);
         let mut delay = Duration::from_millis(policy.initial_delay_ms);
         let mut inputs = Some(inputs);
+        let calls = self.calls();
         for attempt in 1..=policy.max_attempts {
             let last = attempt == policy.max_attempts;
             let attempt_inputs = if last {
@@ -184,6 +185,7 @@ impl StepTask {
                 limits: self.limits,
                 budget: self.limits.step_budget(),
                 sink: Some(self.sink.as_ref()),
+                calls: calls.as_ref().map(|c| c as &dyn Calls),
             };
             let result = match step.timeout {
                 Some(limit) => match tokio::time::timeout(limit, tool.run(call)).await {

@@ -1,6 +1,7 @@
-//! One invocation of a tool: its resolved inputs, the deferred inputs it evaluates itself, and
-//! the budget within which it builds its output.
+//! One invocation of a tool: its resolved inputs, the deferred inputs it evaluates itself, the
+//! budget within which it builds its output, and (an agent's) what it may call in turn.
 
+use super::calls::Calls;
 use super::outcome::{ToolError, ToolOutput};
 use crate::events::{EventSink, RunEvent};
 use crate::inputs::Inputs;
@@ -25,6 +26,8 @@ pub struct ToolCall<'a> {
     pub(crate) budget: Budget,
     /// Where [`ToolCall::stream_text`] reports (none outside a run).
     pub(crate) sink: Option<&'a dyn EventSink>,
+    /// What the step may call (a step whose tool names callees, within a run).
+    pub(crate) calls: Option<&'a dyn Calls>,
 }
 
 /// A parsed deferred input.
@@ -53,6 +56,7 @@ impl<'a> ToolCall<'a> {
             limits: Limits::DEFAULT,
             budget: Limits::DEFAULT.step_budget(),
             sink: None,
+            calls: None,
         }
     }
 
@@ -61,6 +65,18 @@ impl<'a> ToolCall<'a> {
         self.limits = limits;
         self.budget = limits.step_budget();
         self
+    }
+
+    /// The same call able to call what `calls` offers (tests of tools that call tools).
+    pub fn with_calls(mut self, calls: &'a dyn Calls) -> Self {
+        self.calls = Some(calls);
+        self
+    }
+
+    /// What the step may call: the tools and workflows it names (see [`Calls`]); `None`
+    /// outside a run, and for a step whose tool names none.
+    pub fn calls(&self) -> Option<&'a dyn Calls> {
+        self.calls
     }
 
     /// Build a call with deferred inputs parsed from raw JSON (used by tests of deferred tools).
@@ -80,6 +96,7 @@ impl<'a> ToolCall<'a> {
             limits: Limits::DEFAULT,
             budget: Limits::DEFAULT.step_budget(),
             sink: None,
+            calls: None,
         }
     }
 
