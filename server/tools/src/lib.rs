@@ -26,6 +26,7 @@ pub mod query;
 pub mod rerank;
 pub(crate) mod retrieval;
 pub mod search;
+pub(crate) mod served;
 pub mod similarity;
 
 use std::sync::Arc;
@@ -161,6 +162,8 @@ pub(crate) fn unconfigured_registry() -> Registry {
 
 #[cfg(test)]
 mod builtin_edit_tests;
+#[cfg(test)]
+mod cost_tests;
 #[cfg(test)]
 mod defaults_tests;
 #[cfg(test)]

@@ -17,8 +17,8 @@ pub use limits::{Budget, Limit, LimitError, Limits};
 pub use scope::{Context, Locals, Scope};
 pub use template::{Condition, Template, TemplateError};
 pub use tool::{
-    ApiCalls, Category, DeferredInput, DeferredKind, DeferredValue, Effects, Registry, Tool,
-    Cost, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage, has_template, run_alone,
+    ApiCalls, Category, Cost, DeferredInput, DeferredKind, DeferredValue, Effects, Registry, Tool,
+    ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage, has_template, run_alone,
 };
 pub mod compile;
 pub mod diagnostic;
