@@ -92,7 +92,8 @@ fn setting_from(cfg: &Config, key: &str, origins: &[crate::config::Origin]) -> O
 /// Tools with no provider at all: for validating, planning and mocked tests, which must not
 /// depend on what this machine has configured.
 pub(crate) fn offline_registry(cfg: &Config) -> Arc<Registry> {
-    let providers = Arc::new(Providers::none(settings(cfg)));
+    let providers =
+        Arc::new(Providers::none(settings(cfg)).with_pricing(cfg.project.pricing.clone()));
     Arc::new(vai_tools::registry(providers, http_policy(cfg)))
 }
 
@@ -107,7 +108,7 @@ pub(crate) fn http_policy(cfg: &Config) -> vai_tools::http::HttpPolicy {
 /// Tools wired to the configured providers (or the local backend).
 pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
     let mut settings = settings(cfg);
-    let mut providers = Providers::none(settings.clone());
+    let mut providers = Providers::none(settings.clone()).with_pricing(cfg.project.pricing.clone());
 
     let local_embedder: Arc<dyn Embedder> = Arc::new(LocalEmbedder::new(ModelLocation::Discover));
     let voyage = match cfg.value("api-key") {
@@ -274,7 +275,8 @@ pub(crate) fn chat_engine(
     };
     Ok(
         vai_chat::ChatEngine::new(app.registry.clone(), app.providers.llm.clone(), history)
-            .with_limits(cfg.project.limits()),
+            .with_limits(cfg.project.limits())
+            .with_pricing(app.providers.pricing.clone()),
     )
 }
 

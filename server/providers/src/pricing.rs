@@ -7,6 +7,7 @@ mod table;
 
 pub use table::{ModelPrice, ModelUse, PRICED_AT, TABLE, Vendor};
 
+use crate::TokenUsage;
 use std::collections::BTreeMap;
 
 /// `pricedAt` of a call a local model served.
@@ -39,6 +40,23 @@ pub enum Quote {
     Priced { rate: Rate, priced_at: &'static str },
     /// No price is known; `reason` says so and how to add one.
     Unknown { reason: String },
+}
+
+/// What one call cost, field for field the `cost` a step reports (`vai_workflow::Cost`), made
+/// here so that tools and chat price calls alike.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Charge {
+    /// Dollars; `None` when the model has no price.
+    pub usd: Option<f64>,
+    pub input_per_mtok: Option<f64>,
+    /// `None` for embedding and rerank calls, which have no output tokens.
+    pub output_per_mtok: Option<f64>,
+    /// [`PRICED_AT`], [`LOCAL`] or [`OVERRIDE`]; the table's date for an unpriced model.
+    pub priced_at: &'static str,
+    /// The model, when it has no price.
+    pub unpriced: Option<String>,
+    /// Why it has none, and how to add one.
+    pub reason: Option<String>,
 }
 
 /// The price table with the project's overrides (`.vai.json` `pricing`), as tools price with.
@@ -108,6 +126,29 @@ impl Pricing {
             },
             None => Quote::Unknown {
                 reason: unknown_reason(model),
+            },
+        }
+    }
+
+    /// What a call of `model` on `backend` that used `usage` cost. An LLM call (`llm`) has
+    /// an output rate; an embedding or rerank call only an input rate.
+    pub fn charge(&self, backend: &str, model: &str, usage: TokenUsage, llm: bool) -> Charge {
+        match self.quote(backend, model) {
+            Quote::Priced { rate, priced_at } => Charge {
+                usd: Some(rate.usd(usage.input_tokens, usage.output_tokens)),
+                input_per_mtok: Some(rate.input),
+                output_per_mtok: llm.then_some(rate.output),
+                priced_at,
+                unpriced: None,
+                reason: None,
+            },
+            Quote::Unknown { reason } => Charge {
+                usd: None,
+                input_per_mtok: None,
+                output_per_mtok: None,
+                priced_at: PRICED_AT,
+                unpriced: Some(model.to_string()),
+                reason: Some(reason),
             },
         }
     }

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use vai_providers::TokenUsage;
-use vai_providers::pricing::{Pricing, Quote};
+use vai_providers::pricing::Pricing;
 use vai_workflow::{Cost, ToolOutput, Usage};
 
 /// A step's provider calls so far: tokens, requests and cost (each call priced as it is
@@ -50,8 +50,8 @@ impl<'p> Served<'p> {
         self.call(backend);
     }
 
-    fn priced(&mut self, backend: &str, model: &str, usage: TokenUsage, has_output: bool) {
-        let cost = call_cost(self.pricing, backend, model, usage, has_output);
+    fn priced(&mut self, backend: &str, model: &str, usage: TokenUsage, llm: bool) {
+        let cost = call_cost(self.pricing, backend, model, usage, llm);
         match &mut self.usage.cost {
             Some(total) => total.add(&cost),
             none => *none = Some(cost),
@@ -116,30 +116,23 @@ pub(crate) fn usage_fields(usage: &Usage) -> (Value, Value) {
     )
 }
 
-/// What one call of `model` on `backend` cost. Embedding and rerank calls (`has_output`
-/// false) have an input rate only; a model without a price has `usd: null` and says why.
+/// What one call of `model` on `backend` cost, as a step's [`Cost`] (see
+/// [`Pricing::charge`]).
 pub(crate) fn call_cost(
     pricing: &Pricing,
     backend: &str,
     model: &str,
     usage: TokenUsage,
-    has_output: bool,
+    llm: bool,
 ) -> Cost {
-    match pricing.quote(backend, model) {
-        Quote::Priced { rate, priced_at } => Cost {
-            usd: Some(rate.usd(usage.input_tokens, usage.output_tokens)),
-            input_per_mtok: Some(rate.input),
-            output_per_mtok: has_output.then_some(rate.output),
-            priced_at: priced_at.to_string(),
-            ..Cost::default()
-        },
-        Quote::Unknown { reason } => Cost {
-            usd: None,
-            priced_at: vai_providers::pricing::PRICED_AT.to_string(),
-            unpriced: vec![model.to_string()],
-            reason: Some(reason),
-            ..Cost::default()
-        },
+    let charge = pricing.charge(backend, model, usage, llm);
+    Cost {
+        usd: charge.usd,
+        input_per_mtok: charge.input_per_mtok,
+        output_per_mtok: charge.output_per_mtok,
+        priced_at: charge.priced_at.to_string(),
+        unpriced: charge.unpriced.into_iter().collect(),
+        reason: charge.reason,
     }
 }
 

@@ -146,3 +146,28 @@ fn a_rate_prices_tokens_per_million() {
     assert!((r.usd(1_000_000, 0) - 3.0).abs() < 1e-12);
     assert!((r.usd(812, 96) - 0.003876).abs() < 1e-12);
 }
+
+#[test]
+fn a_charge_prices_a_call_or_names_the_model_it_cannot() {
+    let p = Pricing::default();
+    let usage = TokenUsage {
+        input_tokens: 2_000_000,
+        output_tokens: 1_000_000,
+    };
+    let charge = p.charge("anthropic", "claude-haiku-4-5", usage, true);
+    assert_eq!(
+        (charge.usd, charge.input_per_mtok, charge.output_per_mtok),
+        (Some(7.0), Some(1.0), Some(5.0))
+    );
+    let charge = p.charge(
+        "voyage",
+        "voyage-4-lite",
+        TokenUsage::input(1_000_000),
+        false,
+    );
+    assert_eq!((charge.usd, charge.output_per_mtok), (Some(0.02), None));
+    let charge = p.charge("openai", "gpt-9", usage, true);
+    assert_eq!((charge.usd, charge.priced_at), (None, PRICED_AT));
+    assert_eq!(charge.unpriced.as_deref(), Some("gpt-9"));
+    assert!(charge.reason.unwrap().contains("gpt-9"));
+}
