@@ -11,8 +11,8 @@ pub mod socket;
 pub mod workflows;
 
 pub use catalog::{
-    Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolExplanation,
-    ToolOutputField, ToolView,
+    Backend, CategoryView, ConfigStatus, ModelPriceView, PricingTable, ProviderId, ProviderStatus,
+    ToolCatalog, ToolExplanation, ToolOutputField, ToolView,
 };
 pub use chat::{
     AnswerMethod, ChatAsk, ChatConfig, ChatEvent, ChatMode, ChatSession, ChatSessionList,
@@ -154,6 +154,8 @@ pub fn typescript() -> String {
         ProviderId,
         Backend,
         ProviderStatus,
+        PricingTable,
+        ModelPriceView,
         // runs
         StartRun,
         StepThrough,

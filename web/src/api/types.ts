@@ -799,6 +799,41 @@ export type ProviderStatus = { id: ProviderId, label: string, backend: Backend, 
 detail: string, };
 
 /**
+ * `GET /api/pricing`: what model calls cost as runs price them — vai's price table with the
+ * project's `.vai.json` `pricing` over it. Dollars per million tokens.
+ */
+export type PricingTable = { 
+/**
+ * The date the table's prices were last compared with the vendors' pages.
+ */
+pricedAt: string, models: Array<ModelPriceView>, };
+
+/**
+ * One model's price.
+ */
+export type ModelPriceView = { model: string, 
+/**
+ * `voyage`, `openai`, `anthropic` or `local`; absent for a model only `.vai.json` prices.
+ */
+vendor?: string, 
+/**
+ * `embedding`, `rerank` or `llm`; absent for a model only `.vai.json` prices.
+ */
+use?: string, inputPerMTok: number, 
+/**
+ * 0 for embedding and rerank models, which have no output tokens.
+ */
+outputPerMTok: number, 
+/**
+ * The table's date, `local` (runs on this machine, no bill) or `.vai.json`.
+ */
+pricedAt: string, 
+/**
+ * The vendor's pricing page the figure was read from.
+ */
+source?: string, };
+
+/**
  * `POST /api/runs`.
  */
 export type StartRun = { 
