@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { formatDuration, TAIL_CHARS, textTail } from './format'
+import { formatCost, formatDollars, formatDuration, formatUsage, TAIL_CHARS, textTail } from './format'
 
 it('formats durations for nodes', () => {
   expect(formatDuration(123)).toBe('123 ms')
@@ -18,4 +18,17 @@ it('keeps the end of a running step’s text on one line', () => {
   expect(tail.length).toBe(TAIL_CHARS + 1)
   // Not half an emoji at the cut.
   expect(textTail(`${'😀'.repeat(100)}`).codePointAt(1)).toBe(0x1f600)
+})
+
+it('shows tokens and cost, and an unpriced model as unknown, never free', () => {
+  expect(formatDollars(0.00213)).toBe('$0.0021')
+  expect(formatDollars(12.345)).toBe('$12.35')
+  expect(formatDollars(0.00001)).toBe('<$0.0001')
+  expect(formatDollars(0)).toBe('$0')
+  const priced = { usd: 0.0021, pricedAt: '2026-11-28' }
+  expect(formatUsage({ llmInputTokens: 812, llmOutputTokens: 96, requests: 1, cost: priced })).toBe('812→96 tok · $0.0021')
+  expect(formatUsage({ embedTokens: 12, rerankTokens: 3 })).toBe('15 tok')
+  expect(formatUsage({})).toBe('')
+  expect(formatCost({ usd: null, pricedAt: '2026-11-28', unpriced: ['gpt-9'] })).toBe('$? (gpt-9 unpriced)')
+  expect(formatCost({ usd: 0.5, pricedAt: '2026-11-28', unpriced: ['gpt-9'] })).toBe('$0.5000 + ? (gpt-9 unpriced)')
 })

@@ -1,4 +1,5 @@
 //! Display formatting for the canvas.
+import type { Cost, Usage } from '../api/types'
 
 /** "123 ms", "1.23 s", "12.3 s", "2 m 05 s". */
 export function formatDuration(ms: number): string {
@@ -19,4 +20,30 @@ export function textTail(text: string): string {
   // Not half a surrogate pair at the cut.
   const tail = flat.slice(-TAIL_CHARS).replace(/^[\uDC00-\uDFFF]/, '')
   return `…${tail.trimStart()}`
+}
+
+/** Dollars to a precision that shows a single call: "$0.0021", "$1.23", "<$0.0001", "$0". */
+export function formatDollars(usd: number): string {
+  if (usd === 0) return '$0'
+  if (usd < 0.0001) return '<$0.0001'
+  return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
+}
+
+/** A cost, with the models that have no price — never shown as free: "$? (gpt-9 unpriced)". */
+export function formatCost(cost: Cost): string {
+  const unpriced = cost.unpriced?.length ? ` (${cost.unpriced.join(', ')} unpriced)` : ''
+  if (cost.usd === null) return `$?${unpriced}`
+  return unpriced ? `${formatDollars(cost.usd)} + ?${unpriced}` : formatDollars(cost.usd)
+}
+
+/** Tokens and cost as the CLI's progress lines show them: "12 tok · 812→96 tok · $0.0021". */
+export function formatUsage(usage: Usage): string {
+  const parts: string[] = []
+  const read = (usage.embedTokens ?? 0) + (usage.rerankTokens ?? 0)
+  if (read > 0) parts.push(`${read} tok`)
+  const input = usage.llmInputTokens ?? 0
+  const output = usage.llmOutputTokens ?? 0
+  if (input + output > 0) parts.push(`${input}→${output} tok`)
+  if (usage.cost) parts.push(formatCost(usage.cost))
+  return parts.join(' · ')
 }

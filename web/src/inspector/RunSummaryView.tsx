@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box'
 import Typography from '@mui/material/Typography'
+import { formatUsage } from '../canvas/format'
 import { formatDuration } from '../hooks/useElapsed'
 import { useRunOutput } from '../hooks/useRunOutput'
 import { isFinal, RUN_STATE_LABEL } from '../runbar/runStatus'
@@ -25,12 +26,7 @@ export default function RunSummaryView() {
   const fetched = useRunOutput(runId, large)
   if (!runId || !status) return null
   const shown = output !== undefined ? output : large ? fetched.output : undefined
-  const usageText = usage
-    ? Object.entries(usage)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(' · ')
-    : ''
+  const usageText = usage ? formatUsage(usage) : ''
   return (
     <Box>
       <Section title="Last run">
