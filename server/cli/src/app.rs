@@ -19,6 +19,7 @@ use vai_providers::local::store::LocalStore;
 use vai_providers::mongo::MongoStore;
 use vai_providers::voyage::{VoyageClient, VoyageConfig};
 use vai_providers::{Embedder, Providers, Settings};
+use vai_tools::plan_cost::{PlanPricer, Serving};
 use vai_workflow::Registry;
 
 /// What the process runs with.
@@ -94,7 +95,42 @@ fn setting_from(cfg: &Config, key: &str, origins: &[crate::config::Origin]) -> O
 pub(crate) fn offline_registry(cfg: &Config) -> Arc<Registry> {
     let providers =
         Arc::new(Providers::none(settings(cfg)).with_pricing(cfg.project.pricing.clone()));
-    Arc::new(vai_tools::registry(providers, http_policy(cfg)))
+    let mut registry = vai_tools::registry(providers.clone(), http_policy(cfg));
+    // Estimates price calls as a run here would make them.
+    registry.set_pricer(Arc::new(PlanPricer::new(providers, expected_serving(cfg))));
+    Arc::new(registry)
+}
+
+/// Who would serve a run's calls, as [`live`] chooses them, without connecting to anything:
+/// Voyage AI with a key, else the local models; the configured LLM, else the local one when it
+/// is fetched.
+fn expected_serving(cfg: &Config) -> Serving {
+    let hosted = cfg.value("api-key").is_some();
+    let retrieval = if hosted {
+        "voyage"
+    } else {
+        LocalEmbedder::NAME
+    };
+    let llm = match cfg.value("llm-provider") {
+        Some(provider) => {
+            let provider = provider.trim().to_ascii_lowercase();
+            let model = cfg
+                .value("llm-model")
+                .or_else(|| vai_providers::llm::default_model(&provider))
+                .unwrap_or_default()
+                .to_string();
+            Some((provider, model))
+        }
+        None => find_gguf()
+            .ok()
+            .map(|_| (LocalLlm::NAME.to_string(), LocalLlm::MODEL.to_string())),
+    };
+    Serving {
+        embed: Some(retrieval.to_string()),
+        embed_model: (!hosted).then(|| LocalEmbedder::MODEL.to_string()),
+        rerank: Some(retrieval.to_string()),
+        llm,
+    }
 }
 
 /// What the `http` tool may reach: `.vai.json` `allowedHosts` and `--allow-host`.

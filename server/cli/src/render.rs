@@ -2,7 +2,7 @@
 
 mod usage;
 
-pub(crate) use usage::{cost, finished};
+pub(crate) use usage::{cost, estimate as estimate_cost, finished};
 
 use serde_json::Value;
 use std::collections::HashMap;

@@ -1,14 +1,17 @@
 //! Step tools: the `Tool` trait every tool implements and how one runs outside a workflow;
-//! its declaration (`spec`), one invocation (`call`), what a call ends with (`outcome`), and
-//! the registry a run takes its tools from (`registry`).
+//! its declaration (`spec`), one invocation (`call`), what a call ends with (`outcome`), the
+//! registry a run takes its tools from (`registry`), and what estimates price calls with
+//! (`pricer`).
 
 mod call;
 mod outcome;
+mod pricer;
 mod registry;
 mod spec;
 
 pub use call::{DeferredValue, ToolCall};
 pub use outcome::{Cost, ToolError, ToolOutput, Usage};
+pub use pricer::CallPricer;
 pub use registry::Registry;
 pub use spec::{ApiCalls, Category, DeferredInput, DeferredKind, Effects, ToolSpec};
 

@@ -244,7 +244,29 @@ export type ApiCalls = { embed: number, rerank: number, vectorSearch: number, ll
 /**
  * Expected provider calls: once per run, and once per item of each `forEach` or `loop`.
  */
-export type Estimate = { fixed: ApiCalls, perItem: ApiCalls, };
+export type Estimate = { fixed: ApiCalls, perItem: ApiCalls, 
+/**
+ * About what those calls would cost; absent when the registry prices nothing.
+ */
+cost?: EstimateCost, };
+
+/**
+ * The approximate cost (`≈`) of an [`Estimate`]'s calls, at the price table's rates and
+ * assumed token counts per call.
+ */
+export type EstimateCost = { 
+/**
+ * The calls made once per run; absent when none calls a model.
+ */
+fixed?: Cost, 
+/**
+ * The calls made per item of each `forEach` or `loop`.
+ */
+perItem?: Cost, 
+/**
+ * What the figures assume, in a sentence.
+ */
+assumptions: string, };
 
 /**
  * Token and request counts a tool reports for cost display. Never stored in the context.

@@ -1,7 +1,7 @@
 //! Tokens and cost in words, as progress lines, the line a run ends with and chat turns show
 //! them: `812→96 tok · $0.0021`, `12 tok · $0` (a local model), `$? (gpt-9 unpriced)`.
 
-use vai_workflow::{Cost, RunStatus, Usage};
+use vai_workflow::{Cost, EstimateCost, RunStatus, Usage};
 
 /// The tokens and cost of `usage`, `·`-separated; `None` when it has neither.
 pub(crate) fn usage(usage: &Usage) -> Option<String> {
@@ -64,6 +64,33 @@ pub(crate) fn finished(status: RunStatus, duration_ms: u64, used: &Usage) -> Opt
     }
 }
 
+/// The dry run's cost lines: the cost per run and per item, with what they assume and why a
+/// price is missing.
+pub(crate) fn estimate(estimate: &EstimateCost) -> Vec<String> {
+    let mut lines = vec!["Estimated cost:".to_string()];
+    let mut reasons: Vec<&str> = Vec::new();
+    for (label, cost) in [
+        ("per run", &estimate.fixed),
+        ("per item", &estimate.per_item),
+    ] {
+        let Some(cost) = cost else { continue };
+        let shown = self::cost(cost);
+        let shown = if label == "per item" {
+            format!("≈ {shown} per forEach/loop item")
+        } else {
+            format!("≈ {shown}")
+        };
+        lines.push(format!("  {label:<16} {shown}"));
+        reasons.extend(cost.reason.as_deref().filter(|r| !reasons.contains(r)));
+    }
+    if lines.len() == 1 {
+        lines.push("  no step calls a model".to_string());
+    }
+    lines.extend(reasons.iter().map(|r| format!("  ! {r}")));
+    lines.push(format!("  ({})", estimate.assumptions));
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +135,28 @@ mod tests {
         );
         assert_eq!(dollars(12.345), "$12.35");
         assert_eq!(dollars(0.00001), "<$0.0001");
+    }
+
+    #[test]
+    fn a_dry_run_shows_the_cost_per_run_and_per_item_and_why_one_is_missing() {
+        let lines = estimate(&EstimateCost {
+            fixed: Some(priced(Some(0.000335), "2026-11-28", &[])),
+            per_item: Some(Cost {
+                reason: Some("no price is known for \"gpt-9\".".into()),
+                ..priced(None, "2026-11-28", &["gpt-9"])
+            }),
+            assumptions: "assuming 500 tokens a call".into(),
+        });
+        assert_eq!(
+            lines,
+            [
+                "Estimated cost:",
+                "  per run          ≈ $0.0003",
+                "  per item         ≈ $? (gpt-9 unpriced) per forEach/loop item",
+                "  ! no price is known for \"gpt-9\".",
+                "  (assuming 500 tokens a call)",
+            ]
+        );
     }
 
     #[test]

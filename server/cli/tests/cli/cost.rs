@@ -1,5 +1,6 @@
 //! Tokens and cost as a user sees them: per step and per run on stderr and in `--json`, a
-//! `.vai.json` price reaching a step, bad prices named by file and field, and `vai models`.
+//! `.vai.json` price reaching a step, bad prices named by file and field, `vai models`, and the
+//! dry run's estimate.
 
 use super::support::offline_command;
 use super::{scratch, text};
@@ -129,4 +130,33 @@ fn models_lists_the_price_table_with_its_date_and_the_project_s_prices() {
     assert_eq!(model("all-minilm-l6-v2")["pricedAt"], ".vai.json");
     let shown = text(&offline(&["models"], &home).stdout);
     assert!(shown.contains("anthropic · https://"), "{shown}");
+}
+
+#[test]
+fn a_dry_run_estimates_the_cost_from_the_same_table() {
+    let home = priced_project("cost-dry-run");
+    let out = offline(
+        &["workflow", "run", "embed.vai-workflow.json", "--dry-run"],
+        &home,
+    );
+    let shown = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // One embedding call of 500 tokens at the project's $1 a token.
+    assert!(
+        shown.contains("Estimated cost:\n  per run          ≈ $500.00\n  (at the price table of "),
+        "{shown}"
+    );
+    let out = offline(
+        &[
+            "workflow",
+            "run",
+            "embed.vai-workflow.json",
+            "--dry-run",
+            "--json",
+        ],
+        &home,
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["apiCalls"]["cost"]["fixed"]["usd"], json!(500.0), "{v}");
+    assert_eq!(v["apiCalls"]["cost"]["fixed"]["pricedAt"], ".vai.json");
 }

@@ -457,6 +457,12 @@ fn dry_run(
         };
         println!("  {label:<16} {fixed}{extra}");
     }
+    if let Some(cost) = &estimate.cost {
+        println!();
+        for line in render::estimate_cost(cost) {
+            println!("{line}");
+        }
+    }
     EXIT_OK
 }
 
