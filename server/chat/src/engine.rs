@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 use vai_contract::{ChatEvent, ChatMode, ChatSession, ChatTurn, TurnStatus};
+use vai_providers::Pricing;
 use vai_providers::llm::Llm;
 use vai_runtime::tool_schema::BeforeTool;
 use vai_workflow::{Limits as RunLimits, Registry};
@@ -34,6 +35,7 @@ pub struct ChatEngine {
     history: Arc<dyn History>,
     limits: RunLimits,
     before_tool: Option<BeforeTool>,
+    pricing: Pricing,
 }
 
 /// What to say when there is no LLM.
@@ -61,6 +63,7 @@ impl ChatEngine {
             history,
             limits: RunLimits::DEFAULT,
             before_tool: None,
+            pricing: Pricing::default(),
         }
     }
 
@@ -72,6 +75,13 @@ impl ChatEngine {
     /// Bounds on the values tools make (`.vai.json` `limits`).
     pub fn with_limits(mut self, limits: RunLimits) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// What the model's calls cost: the price table with `.vai.json`'s overrides (the tools
+    /// a turn calls price their own calls with the providers' pricing).
+    pub fn with_pricing(mut self, pricing: Pricing) -> Self {
+        self.pricing = pricing;
         self
     }
 
@@ -163,6 +173,7 @@ impl ChatEngine {
                 before_tool: self.before_tool.as_ref(),
                 limits: self.limits,
                 llm: llm.as_ref(),
+                pricing: &self.pricing,
                 question,
                 options,
                 earlier: &earlier,

@@ -886,6 +886,17 @@ async fn anthropic_a_tool_round_then_a_cited_answer() {
     assert_eq!(turn.status, TurnStatus::Done, "{:?}", turn.error);
     assert_eq!(turn.answer, "Use docker compose [1].");
     assert_eq!(turn.usage.llm_input_tokens, 130);
+    // Priced at Sonnet 4.5's $3/$15, with the query tool's embedding ($0.12) and rerank
+    // ($0.05) calls: one sum, exact.
+    let u = &turn.usage;
+    let expected = (130.0 * 3.0
+        + u.llm_output_tokens as f64 * 15.0
+        + u.embed_tokens as f64 * 0.12
+        + u.rerank_tokens as f64 * 0.05)
+        / 1_000_000.0;
+    assert!(u.llm_output_tokens > 0 && u.embed_tokens > 0 && u.rerank_tokens > 0);
+    let usd = u.cost.as_ref().and_then(|c| c.usd).expect("a priced turn");
+    assert!((usd - expected).abs() < 1e-15, "{usd} ≠ {expected}");
     assert!(turn.sources.iter().any(|s| s.title == "deploy.md"));
     let second = body(&server.requests()[1]);
     let last = second["messages"]

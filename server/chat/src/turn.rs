@@ -13,8 +13,9 @@ use vai_contract::{
     AnswerMethod, ChatEvent, ChatTimings, ChatToolCall, ChatTurn, TurnState, TurnStatus,
 };
 use vai_providers::llm::{CompletionRequest, Llm, StopReason, StreamEvent};
+use vai_providers::{Pricing, TokenUsage};
 use vai_runtime::tool_schema::BeforeTool;
-use vai_workflow::{Limits as RunLimits, Registry, ToolError, Usage, run_alone};
+use vai_workflow::{Cost, Limits as RunLimits, Registry, ToolError, Usage, run_alone};
 
 /// Longest wait for one tool call of a turn.
 const TOOL_TIMEOUT: Duration = Duration::from_secs(120);
@@ -120,6 +121,8 @@ pub(crate) struct Work<'e> {
     /// Bounds on the values tools make.
     pub(crate) limits: RunLimits,
     pub(crate) llm: &'e dyn Llm,
+    /// What the model's calls cost.
+    pub(crate) pricing: &'e Pricing,
     pub(crate) question: &'e str,
     pub(crate) options: &'e ChatOptions,
     /// The session's turns before this one.
@@ -194,9 +197,18 @@ impl Work<'_> {
                  or for a shorter answer.",
             );
         }
-        turn.usage.llm_input_tokens += completion.usage.input_tokens;
-        turn.usage.llm_output_tokens += completion.usage.output_tokens;
-        turn.usage.requests += 1;
+        turn.usage.add(&Usage {
+            llm_input_tokens: completion.usage.input_tokens,
+            llm_output_tokens: completion.usage.output_tokens,
+            requests: 1,
+            cost: Some(cost(
+                self.pricing,
+                self.llm.name(),
+                &completion.model,
+                completion.usage,
+            )),
+            ..Usage::default()
+        });
         Ok(completion)
     }
 
@@ -221,6 +233,19 @@ impl Work<'_> {
                 TOOL_TIMEOUT.as_secs()
             )),
         }
+    }
+}
+
+/// What one model call of the turn cost, as a [`Cost`] (the tools make theirs alike).
+fn cost(pricing: &Pricing, backend: &str, model: &str, usage: TokenUsage) -> Cost {
+    let charge = pricing.charge(backend, model, usage, true);
+    Cost {
+        usd: charge.usd,
+        input_per_mtok: charge.input_per_mtok,
+        output_per_mtok: charge.output_per_mtok,
+        priced_at: charge.priced_at.to_string(),
+        unpriced: charge.unpriced.into_iter().collect(),
+        reason: charge.reason,
     }
 }
 

@@ -19,6 +19,7 @@ use vai_providers::local::store::LocalStore;
 use vai_providers::mongo::MongoStore;
 use vai_providers::voyage::{VoyageClient, VoyageConfig};
 use vai_providers::{Embedder, Providers, Settings};
+use vai_tools::plan_cost::{PlanPricer, Serving};
 use vai_workflow::Registry;
 
 /// What the process runs with.
@@ -92,8 +93,44 @@ fn setting_from(cfg: &Config, key: &str, origins: &[crate::config::Origin]) -> O
 /// Tools with no provider at all: for validating, planning and mocked tests, which must not
 /// depend on what this machine has configured.
 pub(crate) fn offline_registry(cfg: &Config) -> Arc<Registry> {
-    let providers = Arc::new(Providers::none(settings(cfg)));
-    Arc::new(vai_tools::registry(providers, http_policy(cfg)))
+    let providers =
+        Arc::new(Providers::none(settings(cfg)).with_pricing(cfg.project.pricing.clone()));
+    let mut registry = vai_tools::registry(providers.clone(), http_policy(cfg));
+    // Estimates price calls as a run here would make them.
+    registry.set_pricer(Arc::new(PlanPricer::new(providers, expected_serving(cfg))));
+    Arc::new(registry)
+}
+
+/// Who would serve a run's calls, as [`live`] chooses them, without connecting to anything:
+/// Voyage AI with a key, else the local models; the configured LLM, else the local one when it
+/// is fetched.
+fn expected_serving(cfg: &Config) -> Serving {
+    let hosted = cfg.value("api-key").is_some();
+    let retrieval = if hosted {
+        "voyage"
+    } else {
+        LocalEmbedder::NAME
+    };
+    let llm = match cfg.value("llm-provider") {
+        Some(provider) => {
+            let provider = provider.trim().to_ascii_lowercase();
+            let model = cfg
+                .value("llm-model")
+                .or_else(|| vai_providers::llm::default_model(&provider))
+                .unwrap_or_default()
+                .to_string();
+            Some((provider, model))
+        }
+        None => find_gguf()
+            .ok()
+            .map(|_| (LocalLlm::NAME.to_string(), LocalLlm::MODEL.to_string())),
+    };
+    Serving {
+        embed: Some(retrieval.to_string()),
+        embed_model: (!hosted).then(|| LocalEmbedder::MODEL.to_string()),
+        rerank: Some(retrieval.to_string()),
+        llm,
+    }
 }
 
 /// What the `http` tool may reach: `.vai.json` `allowedHosts` and `--allow-host`.
@@ -107,7 +144,7 @@ pub(crate) fn http_policy(cfg: &Config) -> vai_tools::http::HttpPolicy {
 /// Tools wired to the configured providers (or the local backend).
 pub(crate) fn live(cfg: &Config) -> anyhow::Result<App> {
     let mut settings = settings(cfg);
-    let mut providers = Providers::none(settings.clone());
+    let mut providers = Providers::none(settings.clone()).with_pricing(cfg.project.pricing.clone());
 
     let local_embedder: Arc<dyn Embedder> = Arc::new(LocalEmbedder::new(ModelLocation::Discover));
     let voyage = match cfg.value("api-key") {
@@ -274,7 +311,8 @@ pub(crate) fn chat_engine(
     };
     Ok(
         vai_chat::ChatEngine::new(app.registry.clone(), app.providers.llm.clone(), history)
-            .with_limits(cfg.project.limits()),
+            .with_limits(cfg.project.limits())
+            .with_pricing(app.providers.pricing.clone()),
     )
 }
 

@@ -1,8 +1,11 @@
 //! The project file `.vai.json` (safe to commit, never holds keys), found by walking up from the
 //! current directory.
 
+mod pricing;
+
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use vai_providers::Pricing;
 use vai_workflow::Limits;
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -33,6 +36,12 @@ pub(crate) struct ProjectConfig {
     /// `vai mcp` settings.
     #[serde(default)]
     pub mcp: Option<McpConfig>,
+    /// `pricing` as written: per model, dollars per million input and output tokens.
+    #[serde(default, rename = "pricing")]
+    pricing_json: Option<serde_json::Value>,
+    /// The price table with `pricing` over it, read when the file is loaded.
+    #[serde(skip)]
+    pub pricing: Pricing,
     /// Where the file was found.
     #[serde(skip)]
     pub path: Option<PathBuf>,
@@ -115,10 +124,14 @@ pub(crate) fn load(start: &Path) -> anyhow::Result<ProjectConfig> {
             let mut config: ProjectConfig = serde_json::from_str(&text).map_err(|e| {
                 anyhow::anyhow!("{}: not a valid project file: {e}", candidate.display())
             })?;
+            let invalid = |e: String| {
+                anyhow::anyhow!("{}: not a valid project file: {e}", candidate.display())
+            };
             if let Some(limits) = &config.limits {
-                limits.check().map_err(|e| {
-                    anyhow::anyhow!("{}: not a valid project file: {e}", candidate.display())
-                })?;
+                limits.check().map_err(invalid)?;
+            }
+            if let Some(prices) = &config.pricing_json {
+                config.pricing = pricing::parse(prices).map_err(invalid)?;
             }
             config.path = Some(candidate);
             return Ok(config);
@@ -159,6 +172,13 @@ mod tests {
     }
 
     #[test]
+    fn pricing_overrides_the_table() {
+        let config = project(r#"{"pricing": {"gpt-4o": {"input": 1, "output": 4}}}"#).unwrap();
+        assert_eq!(config.pricing.overrides()["gpt-4o"].output, 4.0);
+        assert_eq!(project("{}").unwrap().pricing, Pricing::default());
+    }
+
+    #[test]
     fn bad_limits_name_the_file_and_the_key() {
         for (text, expected) in [
             (
@@ -171,6 +191,10 @@ mod tests {
             ),
             (r#"{"limits": {"runBytes": -1}}"#, "invalid value"),
             (r#"{"limits": {"runBytes": "1 GB"}}"#, "invalid type"),
+            (
+                r#"{"pricing": {"gpt-4o": {"input": -2}}}"#,
+                "pricing.\"gpt-4o\".input is -2",
+            ),
         ] {
             let e = project(text).unwrap_err().to_string();
             assert!(e.contains(".vai.json: not a valid project file"), "{e}");

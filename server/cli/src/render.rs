@@ -1,5 +1,9 @@
 //! Terminal rendering: live progress lines on stderr and the run's output on stdout.
 
+mod usage;
+
+pub(crate) use usage::{cost, estimate as estimate_cost, finished};
+
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
@@ -47,13 +51,16 @@ impl EventSink for Progress {
                 duration_ms,
                 summary,
                 backend,
+                usage,
                 entry,
                 ..
             } => {
                 let via = backend
-                    .as_ref()
-                    .map(|b| format!(" · {b}"))
-                    .unwrap_or_default();
+                    .iter()
+                    .cloned()
+                    .chain(usage.as_ref().and_then(usage::usage))
+                    .map(|part| format!(" · {part}"))
+                    .collect::<String>();
                 let mut line = format!(
                     "{} {}  {summary}  {}",
                     self.paint("32", "✔"),

@@ -6,6 +6,8 @@ use std::process::{Command, Output};
 
 #[path = "cli/chat.rs"]
 mod chat;
+#[path = "cli/cost.rs"]
+mod cost;
 #[path = "cli/explain.rs"]
 mod explain;
 #[path = "cli/grounded.rs"]
@@ -578,7 +580,7 @@ fn built_ins_run_end_to_end_on_the_local_default() {
     assert_eq!(first.status.code(), Some(0), "{err}");
     assert!(err.contains("prepared the sample knowledge base"), "{err}");
     assert!(
-        err.contains("· local]"),
+        err.contains("· local · "),
         "every retrieval step says which backend served it: {err}"
     );
     let v: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();

@@ -104,3 +104,39 @@ pub struct ProviderStatus {
     /// Where the setting came from (`VOYAGE_API_KEY from the environment`); never a value.
     pub detail: String,
 }
+
+/// `GET /api/pricing`: what model calls cost as runs price them — vai's price table with the
+/// project's `.vai.json` `pricing` over it. Dollars per million tokens.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PricingTable {
+    /// The date the table's prices were last compared with the vendors' pages.
+    pub priced_at: String,
+    pub models: Vec<ModelPriceView>,
+}
+
+/// One model's price.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelPriceView {
+    pub model: String,
+    /// `voyage`, `openai`, `anthropic` or `local`; absent for a model only `.vai.json` prices.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub vendor: Option<String>,
+    /// `embedding`, `rerank` or `llm`; absent for a model only `.vai.json` prices.
+    #[serde(rename = "use", skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub model_use: Option<String>,
+    #[serde(rename = "inputPerMTok")]
+    pub input_per_mtok: f64,
+    /// 0 for embedding and rerank models, which have no output tokens.
+    #[serde(rename = "outputPerMTok")]
+    pub output_per_mtok: f64,
+    /// The table's date, `local` (runs on this machine, no bill) or `.vai.json`.
+    pub priced_at: String,
+    /// The vendor's pricing page the figure was read from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub source: Option<String>,
+}

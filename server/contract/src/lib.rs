@@ -11,8 +11,8 @@ pub mod socket;
 pub mod workflows;
 
 pub use catalog::{
-    Backend, CategoryView, ConfigStatus, ProviderId, ProviderStatus, ToolCatalog, ToolExplanation,
-    ToolOutputField, ToolView,
+    Backend, CategoryView, ConfigStatus, ModelPriceView, PricingTable, ProviderId, ProviderStatus,
+    ToolCatalog, ToolExplanation, ToolOutputField, ToolView,
 };
 pub use chat::{
     AnswerMethod, ChatAsk, ChatConfig, ChatEvent, ChatMode, ChatSession, ChatSessionList,
@@ -53,8 +53,8 @@ pub fn typescript() -> String {
         Workflow, WorkflowUi,
     };
     use vai_workflow::{
-        ApiCalls, Category, Cost, Diagnostic, DiagnosticCode, Estimate, Mode, Resume, ResumeAction,
-        RunEvent, RunStatus, Severity, StepThrough, Usage,
+        ApiCalls, Category, Cost, Diagnostic, DiagnosticCode, Estimate, EstimateCost, Mode, Resume,
+        ResumeAction, RunEvent, RunStatus, Severity, StepThrough, Usage,
     };
 
     // Every integer on the wire fits a JavaScript number.
@@ -100,6 +100,7 @@ pub fn typescript() -> String {
         Category,
         ApiCalls,
         Estimate,
+        EstimateCost,
         Usage,
         Cost,
         RunStatus,
@@ -154,6 +155,8 @@ pub fn typescript() -> String {
         ProviderId,
         Backend,
         ProviderStatus,
+        PricingTable,
+        ModelPriceView,
         // runs
         StartRun,
         StepThrough,

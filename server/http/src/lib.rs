@@ -16,6 +16,7 @@ mod state;
 
 pub use error::ApiError;
 pub use limits::{Limits, MAX_SOCKET_MESSAGE};
+pub use routes::pricing::pricing_table;
 pub use routes::ws::serve as serve_socket;
 pub use serve::serve;
 pub use state::{AppState, ServerSettings};

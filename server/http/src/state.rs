@@ -1,5 +1,6 @@
 //! The server's shared state: a cheap `Clone` over one `Arc`, holding the tools, the workflow
-//! library, the configuration status, the runs, the chat, the access token and the limits.
+//! library, the configuration status, the runs, the chat, the access token, the limits and
+//! the prices.
 
 use crate::chat::Chats;
 use crate::limits::Limits;
@@ -7,6 +8,7 @@ use std::sync::Arc;
 use tokio::sync::Semaphore;
 use vai_chat::{ChatEngine, ChatOptions};
 use vai_contract::ConfigStatus;
+use vai_providers::Pricing;
 use vai_runtime::AccessToken;
 use vai_runtime::{BeforeRun, Library, RunManager};
 use vai_serve::HostGuard;
@@ -36,6 +38,8 @@ pub struct ServerSettings {
     /// Where runs are journaled (the data directory's `runs/`), so a run that waits for a
     /// person or was cut off by a restart is found again; `None`: in memory only.
     pub run_journals: Option<vai_workflow::journal::RunStore>,
+    /// What model calls cost (`/api/pricing`): the price table with `.vai.json`'s overrides.
+    pub pricing: Pricing,
 }
 
 /// Shared by every handler.
@@ -55,6 +59,7 @@ pub(crate) struct Inner {
     /// One permit per open run socket.
     pub(crate) sockets: Arc<Semaphore>,
     pub(crate) chat: Option<Chats>,
+    pub(crate) pricing: Pricing,
 }
 
 impl AppState {
@@ -89,6 +94,7 @@ impl AppState {
             sockets: Arc::new(Semaphore::new(settings.limits.max_sockets)),
             limits: settings.limits,
             chat,
+            pricing: settings.pricing,
         }))
     }
 

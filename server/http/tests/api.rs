@@ -90,6 +90,26 @@ async fn config_status_is_what_the_composition_root_said() {
 }
 
 #[tokio::test]
+async fn the_price_table_lists_each_model_with_its_date_and_source() {
+    let app = TestApp::new();
+    let (status, body) = app.get("/api/pricing").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["pricedAt"], vai_providers::pricing::PRICED_AT);
+    let gpt = body["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["model"] == "gpt-4o-mini")
+        .expect("gpt-4o-mini");
+    assert_eq!(
+        gpt,
+        &json!({"model": "gpt-4o-mini", "vendor": "openai", "use": "llm", "inputPerMTok": 0.15,
+                "outputPerMTok": 0.6, "pricedAt": vai_providers::pricing::PRICED_AT,
+                "source": "https://openai.com/api/pricing/"})
+    );
+}
+
+#[tokio::test]
 async fn the_library_lists_builtins_examples_and_workflow_files_only() {
     let app = TestApp::new();
     let (status, body) = app.get("/api/workflows").await;

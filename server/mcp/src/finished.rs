@@ -163,6 +163,7 @@ pub(crate) fn output_schema() -> Value {
                 "items": {"type": "object"}
             },
             "duration_ms": {"type": "number"},
+            "usage": {"type": "object", "description": "the run's model calls: embedTokens, rerankTokens, llmInputTokens, llmOutputTokens, requests, and cost {usd, inputPerMTok, outputPerMTok, pricedAt} (usd null, with unpriced and reason, when a model has no known price)"},
             "step_id": {"type": "string", "description": "waiting: the yield step that asks"},
             "message": {"type": "string", "description": "waiting: the question for the person"},
             "expects": {"type": "object", "description": "waiting: the JSON Schema of the answer (an object of strings, numbers, integers and booleans)"},

@@ -1,6 +1,7 @@
 //! Provider traits for embeddings (`Embedder`), reranking (`Reranker`), vector storage
 //! (`VectorStore`) and language models (`Llm`), the errors they return, the `Settings` that name
-//! databases and models, and `Providers`, the set a process runs with.
+//! databases and models, what calls cost (`pricing`), and `Providers`, the set a process runs
+//! with.
 //!
 //! Tools hold providers as trait objects so tests swap in the in-memory fakes of [`fakes`]
 //! (feature `fakes`, tests only). Real clients (Voyage AI, MongoDB, the local backend, LLMs) are
@@ -14,6 +15,7 @@ pub mod local;
 pub mod mongo;
 pub mod mql;
 pub mod net;
+pub mod pricing;
 pub mod rerank;
 pub mod settings;
 pub mod store;
@@ -34,6 +36,7 @@ pub use embed::{
 };
 pub use error::ProviderError;
 pub use llm::{Completion, CompletionRequest, Llm, Message, Role};
+pub use pricing::Pricing;
 pub use rerank::{RerankRequest, RerankResponse, RerankScore, Reranker};
 pub use settings::Settings;
 pub use store::{
@@ -69,6 +72,8 @@ pub struct Providers {
     pub store: Option<Arc<dyn VectorStore>>,
     pub llm: Option<Arc<dyn Llm>>,
     pub settings: Settings,
+    /// What calls cost: the price table with `.vai.json`'s overrides.
+    pub pricing: Pricing,
 }
 
 impl Providers {
@@ -97,6 +102,11 @@ impl Providers {
 
     pub fn with_llm(mut self, llm: Arc<dyn Llm>) -> Self {
         self.llm = Some(llm);
+        self
+    }
+
+    pub fn with_pricing(mut self, pricing: Pricing) -> Self {
+        self.pricing = pricing;
         self
     }
 
@@ -151,6 +161,7 @@ impl fmt::Debug for Providers {
             .field("store", &self.store.as_ref().map(|p| p.name()))
             .field("llm", &self.llm.as_ref().map(|p| p.name()))
             .field("settings", &self.settings)
+            .field("pricing", &self.pricing)
             .finish()
     }
 }

@@ -288,6 +288,17 @@ fn set(value: &Option<String>) -> Option<&str> {
 /// The providers `llm_from_config` knows, as `VAI_LLM_PROVIDER` names them.
 pub const LLM_PROVIDERS: [&str; 3] = ["anthropic", "openai", "ollama"];
 
+/// The model `provider` answers with when `VAI_LLM_MODEL` names none; `None` for a provider
+/// vai does not know.
+pub fn default_model(provider: &str) -> Option<&'static str> {
+    match provider.trim().to_ascii_lowercase().as_str() {
+        "anthropic" => Some(Anthropic::DEFAULT_MODEL),
+        "openai" => Some(OpenAi::DEFAULT_MODEL),
+        "ollama" => Some(Ollama::DEFAULT_MODEL),
+        _ => None,
+    }
+}
+
 /// Build the configured LLM client. An unknown provider, or a missing key for a provider that
 /// needs one, is [`ProviderError::NotConfigured`] saying what to set.
 pub fn llm_from_config(cfg: &LlmConfig) -> Result<Arc<dyn Llm>, ProviderError> {
@@ -348,6 +359,13 @@ mod tests {
             (llm.name(), llm.default_model()),
             ("anthropic", "claude-sonnet-4-5")
         );
+        // What estimates assume a provider answers with, before it is built.
+        for provider in LLM_PROVIDERS {
+            let built = llm_from_config(&with_key(provider)).unwrap();
+            assert_eq!(default_model(provider), Some(built.default_model()));
+        }
+        assert_eq!(default_model(" OpenAI "), Some("gpt-4o"));
+        assert_eq!(default_model("mistral"), None);
         let llm = llm_from_config(&with_key(" OpenAI ")).unwrap();
         assert_eq!((llm.name(), llm.default_model()), ("openai", "gpt-4o"));
         let llm = llm_from_config(&LlmConfig::new("ollama")).unwrap();

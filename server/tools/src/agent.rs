@@ -220,7 +220,7 @@ impl Tool for Agent {
                 tools: offer.definitions(),
                 response_format: None,
             };
-            let mut host = AgentHost::new(llm.as_ref(), &offer);
+            let mut host = AgentHost::new(llm.as_ref(), &offer, &self.providers.pricing);
             let runner = AgentRunner(call.calls());
             let finished = tool_loop::run(&mut host, &runner, request.clone(), rounds)
                 .await

@@ -1,7 +1,8 @@
 //! The `aggregate` tool: run a MongoDB aggregation pipeline, refusing writes unless allowed.
 
 use crate::args::{self, NO_API_CALLS};
-use crate::retrieval::{COLLECTION, DB, Served, namespace, object, provider_error, string};
+use crate::retrieval::{COLLECTION, DB, namespace, object, provider_error, string};
+use crate::served::Served;
 use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
@@ -93,7 +94,7 @@ impl Tool for Aggregate {
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
             let duration_ms = started.elapsed().as_millis() as u64;
-            let mut served = Served::default();
+            let mut served = Served::new(&self.providers.pricing);
             served.store(store.name());
             let count = results.len();
             Ok(served.output(object([

@@ -1,12 +1,9 @@
 //! The model catalog: Voyage AI's embedding and reranking models plus the local models vai runs
-//! offline, with dimensions, context length and price. Read by `models`, `estimate` and the
-//! playground's cost display.
-//!
-//! Prices are Voyage AI's list prices per million tokens as of early 2026, without free-tier
-//! allowances or volume discounts; they change, so treat them as estimates and check
-//! <https://docs.voyageai.com/docs/pricing> before relying on them.
+//! offline, with dimensions and context length. Read by `models` and `estimate`; their prices
+//! are the price table's (`vai_providers::pricing`), the one place prices are kept.
 
 use serde::Serialize;
+use vai_providers::pricing;
 
 /// What a model does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -44,10 +41,6 @@ pub struct ModelInfo {
     pub dimensions: &'static str,
     /// Default output dimension (0 for rerankers).
     pub default_dimensions: u32,
-    /// List price in US dollars per million tokens (0 for local models).
-    pub price_per_m_tokens: f64,
-    /// The price as shown to people: "$0.12/1M tokens".
-    pub price: &'static str,
     pub best_for: &'static str,
     /// Superseded by a newer generation; hidden from `models`, still priced by `estimate`.
     pub legacy: bool,
@@ -57,21 +50,34 @@ pub struct ModelInfo {
     pub context_tokens: u32,
 }
 
+impl ModelInfo {
+    /// List price in US dollars per million tokens, from the price table (0 for local models);
+    /// `None` only if the table lacks the model (a test keeps every catalog model in it).
+    pub fn price_per_m_tokens(&self) -> Option<f64> {
+        pricing::find(self.name).map(|row| row.input)
+    }
+
+    /// The price as shown to people: "$0.12/1M tokens", "Free (runs locally)".
+    pub fn price(&self) -> String {
+        match self.price_per_m_tokens() {
+            _ if self.local => "Free (runs locally)".to_string(),
+            None => "unknown".to_string(),
+            Some(usd) if self.kind == ModelKind::EmbeddingMultimodal => {
+                format!("${usd}/1M tokens (+ images by pixel count)")
+            }
+            Some(usd) => format!("${usd}/1M tokens"),
+        }
+    }
+}
+
 const FLEX_DIMS: &str = "1024 (default), 256, 512, 2048";
 
-const fn embedding(
-    name: &'static str,
-    price_per_m_tokens: f64,
-    price: &'static str,
-    best_for: &'static str,
-) -> ModelInfo {
+const fn embedding(name: &'static str, best_for: &'static str) -> ModelInfo {
     ModelInfo {
         name,
         kind: ModelKind::Embedding,
         dimensions: FLEX_DIMS,
         default_dimensions: 1024,
-        price_per_m_tokens,
-        price,
         best_for,
         legacy: false,
         local: false,
@@ -79,20 +85,12 @@ const fn embedding(
     }
 }
 
-const fn reranker(
-    name: &'static str,
-    price_per_m_tokens: f64,
-    price: &'static str,
-    best_for: &'static str,
-    context_tokens: u32,
-) -> ModelInfo {
+const fn reranker(name: &'static str, best_for: &'static str, context_tokens: u32) -> ModelInfo {
     ModelInfo {
         name,
         kind: ModelKind::Reranking,
         dimensions: "",
         default_dimensions: 0,
-        price_per_m_tokens,
-        price,
         best_for,
         legacy: false,
         local: false,
@@ -111,20 +109,11 @@ const fn legacy(model: ModelInfo) -> ModelInfo {
 pub static MODELS: &[ModelInfo] = &[
     embedding(
         "voyage-4-large",
-        0.12,
-        "$0.12/1M tokens",
         "Best retrieval quality; general-purpose and multilingual",
     ),
-    embedding(
-        "voyage-4",
-        0.06,
-        "$0.06/1M tokens",
-        "Balance of quality, latency and cost",
-    ),
+    embedding("voyage-4", "Balance of quality, latency and cost"),
     embedding(
         "voyage-4-lite",
-        0.02,
-        "$0.02/1M tokens",
         "Lowest cost and latency for high-volume workloads",
     ),
     ModelInfo {
@@ -132,8 +121,6 @@ pub static MODELS: &[ModelInfo] = &[
         kind: ModelKind::Embedding,
         dimensions: "512 (default), 256, 1024, 2048",
         default_dimensions: 512,
-        price_per_m_tokens: 0.0,
-        price: "Free (open weights, runs locally)",
         best_for: "Local and offline embedding; vectors compatible with the voyage-4 family",
         legacy: false,
         local: true,
@@ -141,77 +128,47 @@ pub static MODELS: &[ModelInfo] = &[
     },
     embedding(
         "voyage-3.5",
-        0.06,
-        "$0.06/1M tokens",
         "Previous-generation general-purpose retrieval",
     ),
-    embedding(
-        "voyage-3.5-lite",
-        0.02,
-        "$0.02/1M tokens",
-        "Previous-generation low-cost retrieval",
-    ),
+    embedding("voyage-3.5-lite", "Previous-generation low-cost retrieval"),
     embedding(
         "voyage-3-large",
-        0.18,
-        "$0.18/1M tokens",
         "Previous-generation flagship; general-purpose and multilingual",
     ),
     embedding(
         "voyage-code-3",
-        0.18,
-        "$0.18/1M tokens",
         "Code retrieval: source files, snippets, docstrings",
     ),
     ModelInfo {
         dimensions: "1024",
         ..embedding(
             "voyage-finance-2",
-            0.12,
-            "$0.12/1M tokens",
             "Finance: filings, reports, financial Q&A",
         )
     },
     ModelInfo {
         dimensions: "1024",
         context_tokens: 16_000,
-        ..embedding(
-            "voyage-law-2",
-            0.12,
-            "$0.12/1M tokens",
-            "Legal documents, contracts and case law",
-        )
+        ..embedding("voyage-law-2", "Legal documents, contracts and case law")
     },
     ModelInfo {
         kind: ModelKind::EmbeddingMultimodal,
         ..embedding(
             "voyage-multimodal-3.5",
-            0.12,
-            "$0.12/1M tokens (+ images by pixel count)",
             "Text interleaved with images: slides, screenshots, scanned PDFs",
         )
     },
     reranker(
         "rerank-2.5",
-        0.05,
-        "$0.05/1M tokens",
         "Best reranking quality; instruction-following",
         32_000,
     ),
-    reranker(
-        "rerank-2.5-lite",
-        0.02,
-        "$0.02/1M tokens",
-        "Fast, low-cost reranking",
-        32_000,
-    ),
+    reranker("rerank-2.5-lite", "Fast, low-cost reranking", 32_000),
     ModelInfo {
         name: "all-minilm-l6-v2",
         kind: ModelKind::Embedding,
         dimensions: "384",
         default_dimensions: 384,
-        price_per_m_tokens: 0.0,
-        price: "Free (runs locally)",
         best_for: "vai's built-in offline backend: demos and workshops without an API key",
         legacy: false,
         local: true,
@@ -220,14 +177,10 @@ pub static MODELS: &[ModelInfo] = &[
     // Superseded models, kept so older workflows still get estimates.
     legacy(embedding(
         "voyage-3",
-        0.06,
-        "$0.06/1M tokens",
         "General-purpose retrieval (superseded by voyage-3.5)",
     )),
     legacy(embedding(
         "voyage-3-lite",
-        0.02,
-        "$0.02/1M tokens",
         "Low-cost retrieval (superseded by voyage-3.5-lite)",
     )),
     legacy(ModelInfo {
@@ -235,22 +188,16 @@ pub static MODELS: &[ModelInfo] = &[
         dimensions: "1024",
         ..embedding(
             "voyage-multimodal-3",
-            0.12,
-            "$0.12/1M tokens (+ images by pixel count)",
             "Text and images (superseded by voyage-multimodal-3.5)",
         )
     }),
     legacy(reranker(
         "rerank-2",
-        0.05,
-        "$0.05/1M tokens",
         "Reranking (superseded by rerank-2.5)",
         16_000,
     )),
     legacy(reranker(
         "rerank-2-lite",
-        0.02,
-        "$0.02/1M tokens",
         "Low-cost reranking (superseded by rerank-2.5-lite)",
         8_000,
     )),
@@ -298,19 +245,25 @@ mod tests {
     #[test]
     fn prices_and_kinds_are_consistent() {
         for m in MODELS {
-            assert!(m.price_per_m_tokens >= 0.0, "{}", m.name);
-            assert_eq!(m.local, m.price_per_m_tokens == 0.0, "{}", m.name);
+            let price = m.price_per_m_tokens();
+            assert!(
+                price.is_some(),
+                "{} is missing from the price table",
+                m.name
+            );
+            assert_eq!(m.local, price == Some(0.0), "{}", m.name);
             assert_eq!(m.kind.embeds(), !m.dimensions.is_empty(), "{}", m.name);
             assert_eq!(m.kind.embeds(), m.default_dimensions > 0, "{}", m.name);
-            if !m.local {
-                assert!(
-                    m.price.starts_with(&format!("${}", m.price_per_m_tokens)),
-                    "{}",
-                    m.name
-                );
-            }
         }
-        assert_eq!(find("voyage-4-large").unwrap().price_per_m_tokens, 0.12);
+        assert_eq!(find("voyage-4-large").unwrap().price(), "$0.12/1M tokens");
+        assert_eq!(
+            find("voyage-4-nano").unwrap().price(),
+            "Free (runs locally)"
+        );
+        assert_eq!(
+            find("voyage-multimodal-3.5").unwrap().price(),
+            "$0.12/1M tokens (+ images by pixel count)"
+        );
         assert_eq!(find("rerank-2.5").unwrap().kind, ModelKind::Reranking);
         assert_eq!(find("all-minilm-l6-v2").unwrap().default_dimensions, 384);
     }

@@ -1,7 +1,8 @@
 //! The `collections` tool: list a database's collections with counts and vector indexes.
 
 use crate::args::{self, NO_API_CALLS};
-use crate::retrieval::{DB, Served, object, provider_error, string};
+use crate::retrieval::{DB, object, provider_error, string};
+use crate::served::Served;
 use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{CollectionInfo, Providers};
@@ -74,7 +75,7 @@ impl Tool for Collections {
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
             collections.sort_by(|a, b| a.name.cmp(&b.name));
-            let mut served = Served::default();
+            let mut served = Served::new(&self.providers.pricing);
             served.store(store.name());
             Ok(served.output(object([
                 (

@@ -1,9 +1,8 @@
 //! The `embed` tool: one text to one embedding vector.
 
 use crate::args;
-use crate::retrieval::{
-    Served, object, provider_error, single_vector, string, with_requested_model,
-};
+use crate::retrieval::{object, provider_error, single_vector, string, with_requested_model};
+use crate::served::Served;
 use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedInputType, EmbedRequest, Providers, vector_to_json};
@@ -119,8 +118,8 @@ impl Tool for Embed {
                 })
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
-            let mut served = Served::default();
-            served.embed(embedder.name(), response.usage);
+            let mut served = Served::new(&self.providers.pricing);
+            served.embed(embedder.name(), &response.model, response.usage);
             let vector = single_vector(NAME, embedder.name(), response.embeddings)?;
             let output = object([
                 ("embedding", vector_to_json(&vector)),

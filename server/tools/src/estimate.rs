@@ -97,7 +97,9 @@ impl Tool for Estimate {
                         ),
                     )
                 })?;
-            let price = model.price_per_m_tokens / 1_000_000.0;
+            let price = model.price_per_m_tokens().ok_or_else(|| {
+                ToolError::Failed(format!("{NAME}: no price is known for {}", model.name))
+            })? / 1_000_000.0;
             let embedding = docs as f64 * TOKENS_PER_DOC * price;
             let monthly = queries as f64 * TOKENS_PER_QUERY * price;
             let total = embedding + monthly * months as f64;

@@ -5,7 +5,8 @@
 
 use crate::args;
 use crate::generate::{model_input, render_context};
-use crate::retrieval::{Served, provider_error};
+use crate::retrieval::provider_error;
+use crate::served::{Served, USAGE_OUTPUTS};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::local::llm::LocalLlm;
@@ -82,6 +83,8 @@ pub fn spec() -> ToolSpec {
                 "notice",
                 "with judge: what the scores are worth and how to get better ones",
             ),
+            USAGE_OUTPUTS[0],
+            USAGE_OUTPUTS[1],
         ],
         deferred: &[],
         main_input: Some("content"),
@@ -280,8 +283,8 @@ impl Tool for Evaluator {
                 .complete(request)
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
-            let mut served = Served::default();
-            served.llm(llm.name(), completion.usage);
+            let mut served = Served::new(&self.providers.pricing);
+            served.llm(llm.name(), &completion.model, completion.usage);
             let answer = schema.validate(&completion.text).or_else(|e| {
                 // Scores are what matter: read them from any JSON, and say which is wrong.
                 serde_json::from_str::<Value>(completion.text.trim())
@@ -309,7 +312,7 @@ impl Tool for Evaluator {
                     ),
                 );
             }
-            Ok(served.output(Value::Object(output)))
+            Ok(served.model_output(Value::Object(output)))
         })
     }
 }

@@ -1,7 +1,8 @@
 //! The `generate` tool: ask the configured LLM, optionally grounded on retrieved context.
 
 use crate::args;
-use crate::retrieval::{Served, object, provider_error};
+use crate::retrieval::{object, provider_error};
+use crate::served::{Served, USAGE_OUTPUTS};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::grounded::SourceText;
@@ -99,6 +100,8 @@ pub fn spec() -> ToolSpec {
                 "parsed",
                 "with responseFormat: the answer's JSON value, checked against the schema",
             ),
+            USAGE_OUTPUTS[0],
+            USAGE_OUTPUTS[1],
         ],
         deferred: &[],
         main_input: Some("prompt"),
@@ -144,7 +147,7 @@ impl Tool for Generate {
                 ),
                 None => None,
             };
-            let mut served = Served::default();
+            let mut served = Served::new(&self.providers.pricing);
 
             let documents = context.map(documents_of).unwrap_or_default();
             let sources: Vec<SourceText<'_>> = documents
@@ -163,7 +166,7 @@ impl Tool for Generate {
             {
                 let grounded = grounded.map_err(|e| provider_error(NAME, e))?;
                 call.stream_text(&grounded.text);
-                served.llm(llm.name(), TokenUsage::default());
+                served.llm(llm.name(), llm.default_model(), TokenUsage::default());
                 let citations = grounded
                     .quotes
                     .iter()
@@ -175,7 +178,7 @@ impl Tool for Generate {
                         })
                     })
                     .collect();
-                return Ok(served.output(object([
+                return Ok(served.model_output(object([
                     ("text", Value::String(grounded.text)),
                     ("model", Value::String(llm.default_model().to_string())),
                     ("provider", Value::String(llm.name().to_string())),
@@ -213,7 +216,7 @@ impl Tool for Generate {
                 })
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
-            served.llm(llm.name(), completion.usage);
+            served.llm(llm.name(), &completion.model, completion.usage);
             let parsed = match &schema {
                 Some(schema) => Some(schema.validate(&completion.text).map_err(|e| {
                     ToolError::Failed(format!(
@@ -231,7 +234,7 @@ impl Tool for Generate {
             if let (Some(parsed), Value::Object(fields)) = (parsed, &mut output) {
                 fields.insert("parsed".into(), parsed);
             }
-            Ok(served.output(output))
+            Ok(served.model_output(output))
         })
     }
 }
@@ -388,7 +391,7 @@ mod tests {
         let obj = out.output.as_object().unwrap();
         assert_eq!(
             obj.keys().collect::<Vec<_>>(),
-            ["text", "model", "provider", "method"]
+            ["text", "model", "provider", "method", "usage", "cost"]
         );
         assert_eq!(obj["method"], "generated");
         assert!(
@@ -402,6 +405,11 @@ mod tests {
         let usage = out.usage.unwrap();
         assert!(usage.llm_input_tokens > 0 && usage.llm_output_tokens > 0);
         assert_eq!(usage.requests, 1);
+        assert_eq!(obj["usage"]["llmInputTokens"], usage.llm_input_tokens);
+        // claude-x has no price: its cost is unknown, not free.
+        assert_eq!(obj["cost"]["usd"], Value::Null);
+        assert_eq!(obj["cost"]["unpriced"], json!(["claude-x"]));
+        assert_eq!(usage.cost.unwrap().unpriced, ["claude-x"]);
     }
 
     #[test]

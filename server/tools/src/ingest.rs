@@ -2,7 +2,8 @@
 
 use crate::args;
 use crate::chunk::{self, ChunkError, ChunkOptions, Strategy};
-use crate::retrieval::{COLLECTION, DB, Served, namespace, object, provider_error, string};
+use crate::retrieval::{COLLECTION, DB, namespace, object, provider_error, string};
+use crate::served::Served;
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use std::time::SystemTime;
@@ -158,7 +159,7 @@ impl Tool for Ingest {
                     ("indexCreated", Value::Bool(created)),
                 ])
             };
-            let mut served = Served::default();
+            let mut served = Served::new(&self.providers.pricing);
             if chunks.is_empty() {
                 return Ok(served.output(summary(0, model, false)));
             }
@@ -172,7 +173,7 @@ impl Tool for Ingest {
                 })
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
-            served.embed(embedder.name(), embedded.usage);
+            served.embed(embedder.name(), &embedded.model, embedded.usage);
             let dimensions = embedded.embeddings.first().map_or(0, Vec::len);
             if embedded.embeddings.len() != chunks.len()
                 || dimensions == 0

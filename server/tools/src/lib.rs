@@ -1,5 +1,6 @@
 //! The step tools: one module per tool, each declaring its schema, category and icon in its
-//! `ToolSpec`, and implementing `vai_workflow::Tool`.
+//! `ToolSpec`, and implementing `vai_workflow::Tool`; and what estimates price calls with
+//! (`plan_cost`).
 
 pub mod args;
 pub mod catalog;
@@ -12,6 +13,7 @@ pub mod filter;
 pub mod http;
 pub mod merge;
 pub mod models;
+pub mod plan_cost;
 pub mod template;
 pub mod transform;
 
@@ -28,6 +30,7 @@ pub mod rerank;
 pub(crate) mod retrieval;
 pub mod router;
 pub mod search;
+pub(crate) mod served;
 pub mod similarity;
 
 use std::sync::Arc;
@@ -37,6 +40,11 @@ use vai_workflow::{Effects, Registry, ToolSpec};
 /// Every tool, wired to `providers` (and the engine's own `conditional` and `loop`).
 pub fn registry(providers: Arc<Providers>, http: http::HttpPolicy) -> Registry {
     let mut r = Registry::new();
+    let serving = plan_cost::Serving::of(&providers);
+    r.set_pricer(Arc::new(plan_cost::PlanPricer::new(
+        providers.clone(),
+        serving,
+    )));
     r.register(Arc::new(merge::Merge));
     r.register(Arc::new(filter::Filter));
     r.register(Arc::new(transform::Transform));
@@ -165,6 +173,8 @@ pub(crate) fn unconfigured_registry() -> Registry {
 
 #[cfg(test)]
 mod builtin_edit_tests;
+#[cfg(test)]
+mod cost_tests;
 #[cfg(test)]
 mod defaults_tests;
 #[cfg(test)]

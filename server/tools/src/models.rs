@@ -84,7 +84,7 @@ pub fn list(category: &str) -> Vec<Value> {
                 "name": m.name,
                 "type": m.kind.as_str(),
                 "dimensions": if m.dimensions.is_empty() { "N/A" } else { m.dimensions },
-                "price": m.price,
+                "price": m.price(),
                 "bestFor": m.best_for,
             })
         })

@@ -1,7 +1,8 @@
 //! The `rerank` tool: reorder documents by relevance to a query with a reranking model.
 
 use crate::args;
-use crate::retrieval::{Served, provider_error};
+use crate::retrieval::provider_error;
+use crate::served::Served;
 use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use vai_providers::{Providers, RerankRequest};
@@ -123,8 +124,8 @@ impl Tool for Rerank {
                 })
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
-            let mut served = Served::default();
-            served.rerank(reranker.name(), reranked.usage);
+            let mut served = Served::new(&self.providers.pricing);
+            served.rerank(reranker.name(), &reranked.model, reranked.usage);
 
             let mut slots: Vec<Option<Value>> = documents.into_iter().map(Some).collect();
             let mut results = Vec::with_capacity(reranked.results.len());

@@ -1,15 +1,16 @@
 //! What the provider-backed tools share: the retrieval pipeline (`query` with its rerank, `search`
-//! without), the mapping of provider errors to tool errors, usage/backend bookkeeping (`Served`),
-//! and the fakes their tests run against.
+//! without), the mapping of provider errors to tool errors, and the fakes their tests run
+//! against. What their calls used and cost is kept by [`crate::served::Served`].
 
 use crate::args;
+use crate::served::Served;
 use serde_json::{Map, Value};
 use vai_providers::{
     Document, EmbedInputType, EmbedRequest, Namespace, ProviderError, Providers, RerankRequest,
-    ScoredDocument, TokenUsage, VectorQuery,
+    ScoredDocument, VectorQuery,
 };
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema};
-use vai_workflow::{ToolCall, ToolError, ToolOutput, ToolSpec, Usage};
+use vai_workflow::{ToolCall, ToolError, ToolOutput, ToolSpec};
 
 /// Most results one step may ask for.
 pub const MAX_LIMIT: u64 = 1000;
@@ -127,7 +128,7 @@ pub(crate) async fn retrieve(
         None
     };
 
-    let mut served = Served::default();
+    let mut served = Served::new(&providers.pricing);
     let embedded = embedder
         .embed(EmbedRequest {
             texts: vec![query.clone()],
@@ -137,7 +138,7 @@ pub(crate) async fn retrieve(
         })
         .await
         .map_err(|e| provider_error(tool, e))?;
-    served.embed(embedder.name(), embedded.usage);
+    served.embed(embedder.name(), &embedded.model, embedded.usage);
     let vector = single_vector(tool, embedder.name(), embedded.embeddings)?;
 
     let hits = store
@@ -167,7 +168,7 @@ pub(crate) async fn retrieve(
                 })
                 .await
                 .map_err(|e| provider_error(tool, e))?;
-            served.rerank(reranker.name(), reranked.usage);
+            served.rerank(reranker.name(), &reranked.model, reranked.usage);
             let mut slots: Vec<Option<ScoredDocument>> = hits.into_iter().map(Some).collect();
             let mut results = Vec::with_capacity(reranked.results.len());
             for scored in reranked.results {
@@ -254,59 +255,6 @@ pub(crate) fn provider_error(tool: &'static str, error: ProviderError) -> ToolEr
     }
 }
 
-/// What a step's provider calls cost and which backends served them.
-#[derive(Debug, Default)]
-pub(crate) struct Served {
-    usage: Usage,
-    backends: Vec<String>,
-}
-
-impl Served {
-    pub(crate) fn embed(&mut self, backend: &str, usage: TokenUsage) {
-        self.usage.embed_tokens += usage.input_tokens;
-        self.call(backend);
-    }
-
-    pub(crate) fn rerank(&mut self, backend: &str, usage: TokenUsage) {
-        self.usage.rerank_tokens += usage.input_tokens;
-        self.call(backend);
-    }
-
-    pub(crate) fn llm(&mut self, backend: &str, usage: TokenUsage) {
-        self.usage.llm_input_tokens += usage.input_tokens;
-        self.usage.llm_output_tokens += usage.output_tokens;
-        self.call(backend);
-    }
-
-    /// What the calls so far used.
-    pub(crate) fn usage(&self) -> &Usage {
-        &self.usage
-    }
-
-    /// A vector-store call (no tokens).
-    pub(crate) fn store(&mut self, backend: &str) {
-        self.call(backend);
-    }
-
-    fn call(&mut self, backend: &str) {
-        self.usage.requests += 1;
-        if !self.backends.iter().any(|b| b == backend) {
-            self.backends.push(backend.to_string());
-        }
-    }
-
-    /// The step's output with usage and the backends joined by "+" ("voyage+mongodb").
-    pub(crate) fn output(self, output: Value) -> ToolOutput {
-        ToolOutput {
-            output,
-            usage: Some(self.usage),
-            backend: (!self.backends.is_empty()).then(|| self.backends.join("+")),
-            size: None,
-        }
-    }
-}
-
-/// A JSON object from `(key, value)` pairs, keeping their order.
 /// `output` with `requestedModel` added when the step named an embedding model other than the
 /// one that served it: offline, the local model serves every request, and a result must not pass
 /// for the named model's.
@@ -321,6 +269,7 @@ pub(crate) fn with_requested_model(mut output: Value, asked: Option<&str>) -> Va
     output
 }
 
+/// A JSON object from `(key, value)` pairs, keeping their order.
 pub(crate) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     Value::Object(
         fields

@@ -6,7 +6,8 @@
 
 use crate::args;
 use crate::generate::model_input;
-use crate::retrieval::{Served, provider_error};
+use crate::retrieval::provider_error;
+use crate::served::{Served, USAGE_OUTPUTS};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, LazyLock};
 use vai_providers::local::llm::LocalLlm;
@@ -14,9 +15,7 @@ use vai_providers::structured::{self, Schema};
 use vai_providers::{CompletionRequest, EmbedRequest, Message, Providers, cosine_similarity};
 use vai_workflow::control::{MAX_ROUTES, ROUTER as NAME};
 use vai_workflow::input_schema::{InputSchema, JsonType, PropertySchema, WidgetFormat};
-use vai_workflow::{
-    ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec, Usage,
-};
+use vai_workflow::{ApiCalls, Category, Effects, Tool, ToolCall, ToolError, ToolFuture, ToolSpec};
 
 /// Below this similarity no route's description is close to the text: the fallback is taken
 /// when the step names one. MiniLM puts unrelated sentences under ~0.15, related ones over ~0.3.
@@ -78,8 +77,8 @@ pub fn spec() -> ToolSpec {
             ("method", "\"llm\" or \"similarity\""),
             ("scores", "with similarity: {route id: cosine similarity}"),
             ("model", "the model that chose (an LLM, or the embedding model)"),
-            ("usage", "tokens used"),
-            ("cost", "what they cost (null when the model has no known price)"),
+            USAGE_OUTPUTS[0],
+            USAGE_OUTPUTS[1],
         ],
         deferred: &[],
         main_input: Some("input"),
@@ -176,7 +175,7 @@ impl Tool for Router {
                     _ => "similarity",
                 },
             };
-            let mut served = Served::default();
+            let mut served = Served::new(&self.providers.pricing);
             let choice = match method {
                 "llm" => {
                     self.by_llm(&call, input, &routes, fallback, &mut served)
@@ -187,7 +186,6 @@ impl Tool for Router {
                         .await?
                 }
             };
-            let usage: &Usage = served.usage();
             let mut output = Map::new();
             output.insert("route".into(), Value::String(choice.route));
             output.insert("reason".into(), Value::String(choice.reason));
@@ -196,9 +194,7 @@ impl Tool for Router {
                 output.insert("scores".into(), Value::Object(scores));
             }
             output.insert("model".into(), Value::String(choice.model));
-            output.insert("usage".into(), json!(usage));
-            output.insert("cost".into(), json!(usage.cost));
-            Ok(served.output(Value::Object(output)))
+            Ok(served.model_output(Value::Object(output)))
         })
     }
 }
@@ -211,7 +207,7 @@ impl Router {
         input: &str,
         routes: &[Route],
         fallback: Option<&str>,
-        served: &mut Served,
+        served: &mut Served<'_>,
     ) -> Result<Choice, ToolError> {
         let embedder = self
             .providers
@@ -241,7 +237,7 @@ impl Router {
             })
             .await
             .map_err(|e| provider_error(NAME, e))?;
-        served.embed(embedder.name(), response.usage);
+        served.embed(embedder.name(), &response.model, response.usage);
         let Some((first, rest)) = response.embeddings.split_first() else {
             return Err(ToolError::Failed(format!(
                 "{NAME}: {} returned no embeddings",
@@ -305,7 +301,7 @@ impl Router {
         input: &str,
         routes: &[Route],
         fallback: Option<&str>,
-        served: &mut Served,
+        served: &mut Served<'_>,
     ) -> Result<Choice, ToolError> {
         let llm = self
             .providers
@@ -344,7 +340,7 @@ impl Router {
             })
             .await
             .map_err(|e| provider_error(NAME, e))?;
-        served.llm(llm.name(), completion.usage);
+        served.llm(llm.name(), &completion.model, completion.usage);
         let (route, reason) = match schema.validate(&completion.text) {
             Ok(answer) => (
                 answer["route"].as_str().unwrap_or_default().to_string(),

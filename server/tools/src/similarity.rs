@@ -1,7 +1,8 @@
 //! The `similarity` tool: cosine similarity of two texts' embeddings.
 
 use crate::args;
-use crate::retrieval::{Served, object, provider_error, with_requested_model};
+use crate::retrieval::{object, provider_error, with_requested_model};
+use crate::served::Served;
 use serde_json::Value;
 use std::sync::{Arc, LazyLock};
 use vai_providers::{EmbedInputType, EmbedRequest, Providers, cosine_similarity};
@@ -104,8 +105,8 @@ impl Tool for Similarity {
                 })
                 .await
                 .map_err(|e| provider_error(NAME, e))?;
-            let mut served = Served::default();
-            served.embed(embedder.name(), response.usage);
+            let mut served = Served::new(&self.providers.pricing);
+            served.embed(embedder.name(), &response.model, response.usage);
             let [a, b] = <[Vec<f32>; 2]>::try_from(response.embeddings).map_err(|all| {
                 ToolError::Failed(format!(
                     "{NAME}: {} returned {} embeddings for 2 texts",

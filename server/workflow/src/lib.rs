@@ -17,8 +17,9 @@ pub use limits::{Budget, Limit, LimitError, Limits};
 pub use scope::{Context, Locals, Scope};
 pub use template::{Condition, Template, TemplateError};
 pub use tool::{
-    ApiCalls, Category, Cost, DeferredInput, DeferredKind, DeferredValue, Effects, Registry, Tool,
-    ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage, has_template, run_alone,
+    ApiCalls, CallPricer, Category, Cost, DeferredInput, DeferredKind, DeferredValue, Effects,
+    Registry, Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage, has_template,
+    run_alone,
 };
 pub mod compile;
 pub mod diagnostic;
@@ -41,7 +42,7 @@ pub(crate) mod test_support;
 
 pub use compile::{Children, Compiled, Mode, NoChildren, Plan, compile, compile_with};
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
-pub use estimate::{Estimate, estimate, estimate_plan};
+pub use estimate::{Estimate, EstimateCost, estimate, estimate_plan};
 pub use events::{EventSink, ResumeAction, RunEvent, RunStatus};
 pub use exec::{
     Mocks, NotPaused, OnlyStep, Resume, RunOptions, RunResult, StepOutcome, StepRecord,

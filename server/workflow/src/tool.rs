@@ -1,12 +1,14 @@
 //! Step tools: the `Tool` trait every tool implements and how one runs outside a workflow;
 //! its declaration (`spec`), one invocation (`call`), what a call ends with (`outcome`), the
 //! registry a run takes its tools from (`registry`), what a step's tool may call in turn
-//! (`calls`) and the argument schemas a model is given for those (`arguments`).
+//! (`calls`), the argument schemas a model is given for those (`arguments`), and what estimates
+//! price calls with (`pricer`).
 
 mod arguments;
 mod call;
 mod calls;
 mod outcome;
+mod pricer;
 mod registry;
 mod spec;
 
@@ -14,6 +16,7 @@ pub use arguments::{tool_arguments, workflow_arguments};
 pub use call::{DeferredValue, ToolCall};
 pub use calls::{Callable, Calls, calls_input, offerable};
 pub use outcome::{Cost, ToolError, ToolOutput, Usage};
+pub use pricer::CallPricer;
 pub use registry::Registry;
 pub use spec::{ApiCalls, Category, DeferredInput, DeferredKind, Effects, ToolSpec};
 

@@ -244,7 +244,29 @@ export type ApiCalls = { embed: number, rerank: number, vectorSearch: number, ll
 /**
  * Expected provider calls: once per run, and once per item of each `forEach` or `loop`.
  */
-export type Estimate = { fixed: ApiCalls, perItem: ApiCalls, };
+export type Estimate = { fixed: ApiCalls, perItem: ApiCalls, 
+/**
+ * About what those calls would cost; absent when the registry prices nothing.
+ */
+cost?: EstimateCost, };
+
+/**
+ * The approximate cost (`≈`) of an [`Estimate`]'s calls, at the price table's rates and
+ * assumed token counts per call.
+ */
+export type EstimateCost = { 
+/**
+ * The calls made once per run; absent when none calls a model.
+ */
+fixed?: Cost, 
+/**
+ * The calls made per item of each `forEach` or `loop`.
+ */
+perItem?: Cost, 
+/**
+ * What the figures assume, in a sentence.
+ */
+assumptions: string, };
 
 /**
  * Token and request counts a tool reports for cost display. Never stored in the context.
@@ -797,6 +819,41 @@ export type ProviderStatus = { id: ProviderId, label: string, backend: Backend, 
  * Where the setting came from (`VOYAGE_API_KEY from the environment`); never a value.
  */
 detail: string, };
+
+/**
+ * `GET /api/pricing`: what model calls cost as runs price them — vai's price table with the
+ * project's `.vai.json` `pricing` over it. Dollars per million tokens.
+ */
+export type PricingTable = { 
+/**
+ * The date the table's prices were last compared with the vendors' pages.
+ */
+pricedAt: string, models: Array<ModelPriceView>, };
+
+/**
+ * One model's price.
+ */
+export type ModelPriceView = { model: string, 
+/**
+ * `voyage`, `openai`, `anthropic` or `local`; absent for a model only `.vai.json` prices.
+ */
+vendor?: string, 
+/**
+ * `embedding`, `rerank` or `llm`; absent for a model only `.vai.json` prices.
+ */
+use?: string, inputPerMTok: number, 
+/**
+ * 0 for embedding and rerank models, which have no output tokens.
+ */
+outputPerMTok: number, 
+/**
+ * The table's date, `local` (runs on this machine, no bill) or `.vai.json`.
+ */
+pricedAt: string, 
+/**
+ * The vendor's pricing page the figure was read from.
+ */
+source?: string, };
 
 /**
  * `POST /api/runs`.

@@ -1,5 +1,4 @@
 //! Display formatting for the canvas.
-
 /** "123 ms", "1.23 s", "12.3 s", "2 m 05 s". */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`

@@ -36,6 +36,20 @@ describe('PlanDialog', () => {
     expect(within(table).getByRole('row', { name: 'LLM 0 1' })).toBeTruthy()
   })
 
+  it('shows about what the calls cost, and why a price is missing', () => {
+    show({
+      fixed: { ...NO_ESTIMATE.fixed, embed: 1, llm: 1 },
+      perItem: NO_ESTIMATE.perItem,
+      cost: {
+        fixed: { usd: 0.00006, pricedAt: '2026-11-28', unpriced: ['house-llm'], reason: 'no price is known for "house-llm".' },
+        assumptions: 'at the price table of 2026-11-28, assuming 500 tokens an embedding call',
+      },
+    })
+    expect(screen.getByText('≈ $? per run')).toBeTruthy()
+    expect(screen.getByText('no price is known for "house-llm".')).toBeTruthy()
+    expect(screen.getByText('Prices at the price table of 2026-11-28, assuming 500 tokens an embedding call.')).toBeTruthy()
+  })
+
   it('says when nothing calls a provider', () => {
     expect(show(NO_ESTIMATE)).toBeNull()
     expect(screen.getByText('Estimated API calls: none')).toBeTruthy()

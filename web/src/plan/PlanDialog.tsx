@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography'
 import type { ApiCalls } from '../api/types'
 import { useCanvasStore } from '../canvas/useCanvasStore'
 import { useWorkflowStore } from '../state/workflowStore'
+import PlanCost from './PlanCost'
 
 const CALLS: { key: keyof ApiCalls; label: string }[] = [
   { key: 'embed', label: 'Embedding' },
@@ -18,7 +19,7 @@ const CALLS: { key: keyof ApiCalls; label: string }[] = [
   { key: 'http', label: 'HTTP' },
 ]
 
-/** The dry run: execution layers (steps in a layer can run in parallel) and estimated API calls. */
+/** The dry run: execution layers (steps in a layer can run in parallel), estimated API calls and their cost. */
 export default function PlanDialog({ onClose }: { onClose(): void }) {
   const graph = useWorkflowStore((s) => s.graph)
   const errors = useWorkflowStore((s) => s.diagnostics.filter((d) => d.severity === 'error').length)
@@ -93,6 +94,7 @@ export default function PlanDialog({ onClose }: { onClose(): void }) {
             </tbody>
           </Box>
         )}
+        {graph.estimate.cost && <PlanCost cost={graph.estimate.cost} />}
         <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block', mt: 1 }}>
           Every step is counted once, both branches of a conditional included; a step that repeats per item makes its calls once per item when it runs. The
           CLI's <code>vai workflow run --dry-run</code> prints the same estimate.

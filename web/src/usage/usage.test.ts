@@ -37,6 +37,8 @@ describe('costText', () => {
     const shown = costText(priced(0.0021, { unpriced: ['mystery-model'] }))
     expect(shown?.text).toBe('≥$0.0021')
     expect(shown?.title).toContain('mystery-model')
+    // Too little priced to say "at least": unknown.
+    expect(costText(priced(0.00001, { unpriced: ['mystery-model'] }))?.text).toBe('$?')
   })
 
   it('gives the rates and the date of the prices as the tooltip', () => {

@@ -42,7 +42,8 @@ export function costText(cost: Cost | undefined): CostText | undefined {
   const priced = `priced ${cost.pricedAt}${rates.length > 0 ? ` at ${rates.join(', ')}` : ''}`
   const partial = (cost.unpriced?.length ?? 0) > 0
   return {
-    text: partial ? `≥${formatUsd(cost.usd)}` : formatUsd(cost.usd),
+    // "At least less than a hundredth of a cent" says nothing: an unknown part is just unknown.
+    text: partial ? (cost.usd < SMALLEST_USD ? '$?' : `≥${formatUsd(cost.usd)}`) : formatUsd(cost.usd),
     title: partial ? `${why ?? 'Partly priced'}; ${priced}` : priced,
   }
 }

@@ -9,6 +9,7 @@ mod chat;
 mod config;
 mod explain;
 mod mcp;
+mod models;
 mod ping;
 mod playground;
 mod runs;
@@ -44,6 +45,9 @@ enum Command {
     Chat(chat::ChatArgs),
     /// Check each configured provider (Voyage AI, MongoDB, LLM, local) with one small call.
     Ping(ping::PingArgs),
+    /// What model calls cost: the price table (Voyage AI, OpenAI, Anthropic; local models
+    /// free) in dollars per million tokens, its date and sources, and `.vai.json`'s `pricing`.
+    Models(models::ModelsArgs),
     /// Measure the engine on generated workflows (see docs/benchmarks.md).
     Bench(bench::BenchArgs),
     /// Open the playground in the browser: draw, run and inspect workflows with live status.
@@ -67,6 +71,7 @@ pub(crate) async fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Command::Config(cmd) => config::dispatch(cmd),
         Command::Chat(args) => chat::run(args).await,
         Command::Ping(args) => ping::run(args).await,
+        Command::Models(args) => models::run(args),
         Command::Bench(args) => bench::run(args).await,
         Command::Playground(args) => playground::run(args).await,
         Command::Mcp(args) => mcp::dispatch(args).await,

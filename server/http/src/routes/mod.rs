@@ -4,6 +4,7 @@ mod chat;
 mod config;
 mod edit;
 mod json;
+pub(crate) mod pricing;
 mod runs;
 mod save;
 mod test_case;
@@ -30,6 +31,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/workflows/{id}", get(workflows::get))
         .route("/tools", get(tools::catalog))
         .route("/config/status", get(config::status))
+        .route("/pricing", get(pricing::table))
         .route("/runs", get(runs::list).post(runs::start))
         .route("/runs/{id}", get(runs::get))
         .route("/runs/{id}/cancel", post(runs::cancel))

@@ -246,6 +246,7 @@ fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) ->
             )))
             .unwrap(),
         ),
+        pricing: vai_providers::Pricing::default(),
     }
 }
 

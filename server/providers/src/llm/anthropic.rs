@@ -15,7 +15,6 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 const NAME: &str = "anthropic";
-pub(super) const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
 pub(super) const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 const API_VERSION: &str = "2023-06-01";
 /// The Messages API requires `max_tokens`; the reference sends 4096.
@@ -30,6 +29,9 @@ pub struct Anthropic {
 }
 
 impl Anthropic {
+    /// The model used when the configuration names none.
+    pub const DEFAULT_MODEL: &'static str = "claude-sonnet-4-5";
+
     /// `model` and `base_url` default to `claude-sonnet-4-5` and `https://api.anthropic.com`.
     pub fn new(
         api_key: &str,
@@ -43,7 +45,7 @@ impl Anthropic {
                 transport::base_url(base_url.unwrap_or(DEFAULT_BASE_URL))
             ),
             key: api_key.to_string(),
-            model: model.unwrap_or(DEFAULT_MODEL).to_string(),
+            model: model.unwrap_or(Self::DEFAULT_MODEL).to_string(),
         })
     }
 

@@ -10,7 +10,6 @@ use crate::net::RetryPolicy;
 use async_trait::async_trait;
 
 const NAME: &str = "ollama";
-pub(super) const DEFAULT_MODEL: &str = "llama3.1";
 pub(super) const DEFAULT_BASE_URL: &str = "http://localhost:11434";
 
 /// A client of a local (or remote) Ollama server.
@@ -20,6 +19,9 @@ pub struct Ollama {
 }
 
 impl Ollama {
+    /// The model used when the configuration names none.
+    pub const DEFAULT_MODEL: &'static str = "llama3.1";
+
     /// `model` and `base_url` default to `llama3.1` and `http://localhost:11434`.
     pub fn new(
         api_key: Option<&str>,
@@ -31,7 +33,7 @@ impl Ollama {
             inner: ChatCompletions::new(
                 NAME,
                 api_key,
-                model.unwrap_or(DEFAULT_MODEL),
+                model.unwrap_or(Self::DEFAULT_MODEL),
                 base,
                 "max_tokens",
             )?,

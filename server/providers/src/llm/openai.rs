@@ -15,7 +15,6 @@ use serde_json::{Map, Value, json};
 use std::ops::ControlFlow;
 
 const NAME: &str = "openai";
-pub(super) const DEFAULT_MODEL: &str = "gpt-4o";
 pub(super) const DEFAULT_BASE_URL: &str = "https://api.openai.com";
 
 /// A client of an OpenAI-compatible `/v1/chat/completions` endpoint.
@@ -85,6 +84,9 @@ impl ChatCompletions {
 pub struct OpenAi(ChatCompletions);
 
 impl OpenAi {
+    /// The model used when the configuration names none.
+    pub const DEFAULT_MODEL: &'static str = "gpt-4o";
+
     /// `model` and `base_url` default to `gpt-4o` and `https://api.openai.com`.
     pub fn new(
         api_key: &str,
@@ -94,7 +96,7 @@ impl OpenAi {
         Ok(OpenAi(ChatCompletions::new(
             NAME,
             Some(api_key),
-            model.unwrap_or(DEFAULT_MODEL),
+            model.unwrap_or(Self::DEFAULT_MODEL),
             base_url.unwrap_or(DEFAULT_BASE_URL),
             "max_completion_tokens",
         )?))

@@ -39,6 +39,8 @@ pub struct LocalEmbedder {
 impl LocalEmbedder {
     /// The model name reported in every response.
     pub const MODEL: &'static str = "all-minilm-l6-v2";
+    /// The backend name reported per step.
+    pub const NAME: &'static str = "local";
     /// The length of every vector.
     pub const DIMENSIONS: u32 = 384;
 
@@ -115,7 +117,7 @@ async fn blocking<T: Send + 'static>(
 #[async_trait]
 impl Embedder for LocalEmbedder {
     fn name(&self) -> &str {
-        "local"
+        Self::NAME
     }
 
     async fn embed(&self, request: EmbedRequest) -> Result<EmbedResponse, ProviderError> {

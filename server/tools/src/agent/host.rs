@@ -3,11 +3,11 @@
 //! engine's [`Calls`] handle and recorded for the step's `toolCalls`; and the step's output.
 
 use super::offer::Offer;
-use crate::retrieval::Served;
+use crate::served::{Served, usage_fields};
 use serde_json::{Map, Value, json};
-use vai_providers::ProviderError;
 use vai_providers::llm::tool_loop::{self, Host, Ready, Runner};
 use vai_providers::llm::{Completion, CompletionRequest, Llm, LlmToolCall};
+use vai_providers::{Pricing, ProviderError};
 use vai_workflow::tool::Calls;
 use vai_workflow::value::{kind, summarise};
 use vai_workflow::{ToolOutput, Usage};
@@ -16,8 +16,8 @@ use vai_workflow::{ToolOutput, Usage};
 pub(super) struct AgentHost<'a> {
     llm: &'a dyn Llm,
     offer: &'a Offer<'a>,
-    /// The model's calls.
-    served: Served,
+    /// The model's calls, priced.
+    served: Served<'a>,
     /// What the tools and workflows it called reported.
     called: Usage,
     /// `toolCalls`, in the order the calls were made.
@@ -25,11 +25,11 @@ pub(super) struct AgentHost<'a> {
 }
 
 impl<'a> AgentHost<'a> {
-    pub(super) fn new(llm: &'a dyn Llm, offer: &'a Offer<'a>) -> Self {
+    pub(super) fn new(llm: &'a dyn Llm, offer: &'a Offer<'a>, pricing: &'a Pricing) -> Self {
         AgentHost {
             llm,
             offer,
-            served: Served::default(),
+            served: Served::new(pricing),
             called: Usage::default(),
             records: Vec::new(),
         }
@@ -46,8 +46,7 @@ impl<'a> AgentHost<'a> {
         let mut out = self.served.output(Value::Null);
         let mut usage = out.usage.take().unwrap_or_default();
         usage.add(&self.called);
-        let usage_value = serde_json::to_value(&usage).unwrap_or_else(|_| json!({}));
-        let cost = usage_value.get("cost").cloned().unwrap_or(Value::Null);
+        let (usage_value, cost) = usage_fields(&usage);
         let mut fields = Map::new();
         fields.insert("content".into(), Value::String(answer.text));
         if let Some(parsed) = parsed {
@@ -75,7 +74,8 @@ impl Host for AgentHost<'_> {
 
     async fn complete(&mut self, request: CompletionRequest) -> Result<Completion, ProviderError> {
         let completion = self.llm.complete(request).await?;
-        self.served.llm(self.llm.name(), completion.usage);
+        self.served
+            .llm(self.llm.name(), &completion.model, completion.usage);
         Ok(completion)
     }
 

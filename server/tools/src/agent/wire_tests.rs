@@ -164,6 +164,32 @@ fn openai_text(text: &str, usage: (u64, u64)) -> Reply {
     openai(vec![json!({"content": text})], "stop", usage)
 }
 
+/// The model's calls as the agent counts them: each call's tokens priced at the table's rate
+/// for `model` on `backend`, summed in order.
+fn model_calls(backend: &str, model: &str, calls: &[(u64, u64)]) -> Usage {
+    let mut usage = Usage::default();
+    for &(input, output) in calls {
+        let tokens = vai_providers::TokenUsage {
+            input_tokens: input,
+            output_tokens: output,
+        };
+        usage.add(&Usage {
+            llm_input_tokens: input,
+            llm_output_tokens: output,
+            requests: 1,
+            cost: Some(crate::served::call_cost(
+                &Default::default(),
+                backend,
+                model,
+                tokens,
+                true,
+            )),
+            ..Usage::default()
+        });
+    }
+    usage
+}
+
 fn body(request: &Recorded) -> Value {
     request.json()
 }
@@ -230,20 +256,29 @@ async fn openai_the_agent_calls_query_then_a_workflow_then_answers() {
     assert_eq!(greeted, json!({"greeting": "hello Oslo", "dimensions": 32}));
 
     // The servers' numbers, and what the query and the child run report on their own.
-    let mut want = Usage {
-        llm_input_tokens: 50 + 80 + 120,
-        llm_output_tokens: 10 + 12 + 9,
-        requests: 3,
-        ..Usage::default()
-    };
+    let model = model_calls("openai", "gpt-4o", &[(50, 10), (80, 12), (120, 9)]);
+    // gpt-4o at the table's $2.50 / $10 per million tokens.
+    let usd = model.cost.as_ref().and_then(|c| c.usd).unwrap();
+    assert!(
+        (usd - (250.0 * 2.5 + 31.0 * 10.0) / 1e6).abs() < 1e-12,
+        "{usd}"
+    );
+    let mut want = model;
     want.add(&tools_usage(&registry, json!({"query": "rate limits"})).await);
     assert!(want.embed_tokens > 0 && want.rerank_tokens > 0, "{want:?}");
+    let tokens = Usage {
+        cost: None,
+        ..want.clone()
+    };
     assert_eq!(
         serde_json::from_value::<Usage>(out["usage"].clone()).unwrap(),
-        want
+        tokens
     );
-    assert_eq!(result.usage, want, "the run counts the step's usage once");
-    assert_eq!(out["cost"], Value::Null);
+    assert_eq!(
+        result.usage, want,
+        "the run counts the step's usage and cost once"
+    );
+    assert_eq!(out["cost"], serde_json::to_value(&want.cost).unwrap());
 }
 
 #[tokio::test]
@@ -349,12 +384,11 @@ async fn anthropic_a_tool_result_cannot_make_the_agent_call_a_tool_it_was_not_gi
         .clone();
     assert_eq!(last["content"][0]["tool_use_id"], "toolu_2");
     assert_eq!(last["content"][0]["is_error"], true);
-    let mut want = Usage {
-        llm_input_tokens: 40 + 90 + 130,
-        llm_output_tokens: 20 + 15 + 6,
-        requests: 3,
-        ..Usage::default()
-    };
+    let mut want = model_calls(
+        "anthropic",
+        "claude-sonnet-4-5",
+        &[(40, 20), (90, 15), (130, 6)],
+    );
     let query_only = {
         let mut args = Map::new();
         args.insert("query".into(), json!("refunds"));

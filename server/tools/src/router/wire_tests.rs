@@ -101,6 +101,18 @@ async fn openai_and_ollama_choose_by_a_strict_json_schema_of_the_route_ids() {
             ),
             (120, 14)
         );
+        // gpt-4o at the table's $2.50 / $10 per million tokens; a model Ollama serves is local.
+        let cost = result.usage.cost.clone().unwrap();
+        let want = match provider {
+            "openai" => (120.0 * 2.5 + 14.0 * 10.0) / 1e6,
+            _ => 0.0,
+        };
+        assert!(
+            (cost.usd.unwrap() - want).abs() < 1e-12,
+            "{provider}: {cost:?}"
+        );
+        let out = result.steps[0].output.as_ref().unwrap();
+        assert_eq!(out["cost"], serde_json::to_value(&cost).unwrap());
 
         let body = server.requests()[0].json();
         let format = &body["response_format"];
@@ -139,6 +151,12 @@ async fn anthropic_chooses_through_the_answer_tool_it_must_call() {
             result.usage.llm_output_tokens
         ),
         (200, 18)
+    );
+    // claude-sonnet-4-5 at the table's $3 / $15 per million tokens.
+    let usd = result.usage.cost.as_ref().and_then(|c| c.usd).unwrap();
+    assert!(
+        (usd - (200.0 * 3.0 + 18.0 * 15.0) / 1e6).abs() < 1e-12,
+        "{usd}"
     );
     let body = server.requests()[0].json();
     assert_eq!(body["tool_choice"]["name"], "answer", "{body}");

@@ -1,6 +1,7 @@
 use super::*;
 use crate::test_support::{FnTool, registry_with};
-use serde_json::{Value, json};
+use crate::tool::{CallPricer, Cost};
+use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
 fn calls(embed: u32, rerank: u32, vector_search: u32, llm: u32, http: u32) -> ApiCalls {
@@ -60,7 +61,69 @@ fn counts_each_step_once_and_repeated_steps_per_item() {
             fixed: calls(2, 1, 2, 1, 0),
             // each's generate; the loop's inner query without rerank.
             per_item: calls(1, 0, 1, 1, 0),
+            cost: None,
         }
+    );
+}
+
+/// A dollar a model call, ten for a step that names `model: "dear"`.
+struct DollarACall;
+
+impl CallPricer for DollarACall {
+    fn price(
+        &self,
+        _tool: &str,
+        inputs: &Map<String, Value>,
+        _defaults: &Map<String, Value>,
+        calls: ApiCalls,
+    ) -> Option<Cost> {
+        let n = calls.embed + calls.rerank + calls.llm;
+        let each = if inputs.get("model") == Some(&json!("dear")) {
+            10.0
+        } else {
+            1.0
+        };
+        (n > 0).then(|| Cost {
+            usd: Some(f64::from(n) * each),
+            priced_at: "test".into(),
+            ..Cost::default()
+        })
+    }
+
+    fn assumptions(&self) -> String {
+        "a dollar a call".into()
+    }
+}
+
+#[test]
+fn a_registry_with_a_pricer_prices_each_step_once_and_repeated_steps_per_item() {
+    let mut r = registry();
+    r.set_pricer(Arc::new(DollarACall));
+    let w = workflow(json!([
+        {"id": "a", "tool": "query", "inputs": {"query": "q"}},
+        {"id": "b", "tool": "query", "inputs": {"query": "q", "rerank": false}},
+        {"id": "each", "tool": "generate", "forEach": "{{ a.output.results }}", "inputs": {"prompt": "{{ item }}", "model": "dear"}},
+        {"id": "lp", "tool": "loop", "inputs": {"items": "{{ a.output.results }}", "as": "hit",
+            "step": {"tool": "query", "inputs": {"query": "{{ hit }}", "rerank": false}}}},
+        {"id": "merge", "tool": "echo", "inputs": {}}
+    ]));
+    let cost = estimate(&w, &r).cost.expect("priced");
+    assert_eq!(cost.assumptions, "a dollar a call");
+    // a: embed + rerank; b: embed.
+    assert_eq!(cost.fixed.unwrap().usd, Some(3.0));
+    // each: one dear LLM call; the loop's query: one embed.
+    assert_eq!(cost.per_item.unwrap().usd, Some(11.0));
+    assert_eq!(
+        estimate(
+            &workflow(json!([{"id": "m", "tool": "echo", "inputs": {}}])),
+            &r
+        )
+        .cost,
+        Some(EstimateCost {
+            assumptions: "a dollar a call".into(),
+            ..EstimateCost::default()
+        }),
+        "nothing to price"
     );
 }
 
@@ -98,4 +161,11 @@ fn a_sub_workflow_counts_its_childs_calls() {
         .unwrap();
     let e = estimate_plan(&plan, &registry);
     assert_eq!((e.fixed.embed, e.per_item.embed), (1, 1));
+    registry.set_pricer(Arc::new(DollarACall));
+    let cost = estimate_plan(&plan, &registry).cost.unwrap();
+    assert_eq!(
+        (cost.fixed.unwrap().usd, cost.per_item.unwrap().usd),
+        (Some(1.0), Some(1.0)),
+        "the child's call, once and per item"
+    );
 }

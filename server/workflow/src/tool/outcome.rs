@@ -102,13 +102,56 @@ fn is_zero(n: &u64) -> bool {
 }
 
 impl Usage {
+    /// Add `other`'s tokens, requests and cost (see [`Cost::add`]).
     pub fn add(&mut self, other: &Usage) {
         self.embed_tokens += other.embed_tokens;
         self.rerank_tokens += other.rerank_tokens;
         self.llm_input_tokens += other.llm_input_tokens;
         self.llm_output_tokens += other.llm_output_tokens;
         self.requests += other.requests;
+        match (&mut self.cost, &other.cost) {
+            (Some(cost), Some(more)) => cost.add(more),
+            (cost @ None, Some(more)) => *cost = Some(more.clone()),
+            (_, None) => {}
+        }
     }
+}
+
+impl Cost {
+    /// Add `other`: the dollars of what either priced (`null` only when neither priced
+    /// anything), both lists of unpriced models (each once), a rate only when both had the
+    /// same one, and where the prices came from and why some are missing, each said once.
+    pub fn add(&mut self, other: &Cost) {
+        self.usd = match (self.usd, other.usd) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        let same = |a: Option<f64>, b: Option<f64>| a.zip(b).filter(|(a, b)| a == b).map(|p| p.0);
+        self.input_per_mtok = same(self.input_per_mtok, other.input_per_mtok);
+        self.output_per_mtok = same(self.output_per_mtok, other.output_per_mtok);
+        self.priced_at = join_distinct(&self.priced_at, &other.priced_at);
+        for model in &other.unpriced {
+            if !self.unpriced.contains(model) {
+                self.unpriced.push(model.clone());
+            }
+        }
+        self.reason = match (self.reason.take(), &other.reason) {
+            (Some(a), Some(b)) if a.contains(b.as_str()) => Some(a),
+            (Some(a), Some(b)) => Some(format!("{a} {b}")),
+            (a, b) => a.or_else(|| b.clone()),
+        };
+    }
+}
+
+/// The list `a` (", "-separated) with the items of `b` it does not have yet.
+fn join_distinct(a: &str, b: &str) -> String {
+    let mut parts: Vec<&str> = a.split(", ").filter(|p| !p.is_empty()).collect();
+    for part in b.split(", ") {
+        if !part.is_empty() && !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    parts.join(", ")
 }
 
 /// Why a tool failed.
@@ -162,5 +205,92 @@ impl ToolError {
 
     pub fn is_transient(&self) -> bool {
         matches!(self, ToolError::Transient { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn priced(usd: f64, input: f64, output: Option<f64>, at: &str) -> Cost {
+        Cost {
+            usd: Some(usd),
+            input_per_mtok: Some(input),
+            output_per_mtok: output,
+            priced_at: at.into(),
+            ..Cost::default()
+        }
+    }
+
+    fn unpriced(model: &str) -> Cost {
+        Cost {
+            usd: None,
+            priced_at: "2026-11-28".into(),
+            unpriced: vec![model.into()],
+            reason: Some(format!("no price is known for \"{model}\".")),
+            ..Cost::default()
+        }
+    }
+
+    fn usage(tokens: u64, cost: Option<Cost>) -> Usage {
+        Usage {
+            llm_input_tokens: tokens,
+            requests: 1,
+            cost,
+            ..Usage::default()
+        }
+    }
+
+    #[test]
+    fn priced_parts_sum_and_keep_a_rate_they_share() {
+        let mut a = priced(0.25, 3.0, Some(15.0), "2026-11-28");
+        a.add(&priced(0.5, 3.0, Some(15.0), "2026-11-28"));
+        assert_eq!(a, priced(0.75, 3.0, Some(15.0), "2026-11-28"));
+        a.add(&priced(0.125, 0.12, None, "2026-11-28"));
+        assert_eq!(a.usd, Some(0.875));
+        assert_eq!((a.input_per_mtok, a.output_per_mtok), (None, None));
+        a.add(&priced(0.0, 0.0, Some(0.0), "local"));
+        assert_eq!(a.priced_at, "2026-11-28, local");
+        a.add(&priced(0.0, 0.0, Some(0.0), "local"));
+        assert_eq!(a.priced_at, "2026-11-28, local", "each source once");
+    }
+
+    #[test]
+    fn unpriced_models_are_listed_once_and_never_counted_as_free() {
+        let mut a = unpriced("gpt-9");
+        a.add(&unpriced("gpt-9"));
+        assert_eq!(a.usd, None, "nothing was priced");
+        assert_eq!(a.unpriced, ["gpt-9"]);
+        assert_eq!(
+            a.reason.as_deref(),
+            Some("no price is known for \"gpt-9\".")
+        );
+        a.add(&priced(0.5, 3.0, Some(15.0), "2026-11-28"));
+        assert_eq!(a.usd, Some(0.5), "the priced part is counted");
+        assert_eq!(a.input_per_mtok, None, "one side had no rate");
+        a.add(&unpriced("claude-9"));
+        assert_eq!(a.unpriced, ["gpt-9", "claude-9"]);
+        assert_eq!(
+            a.reason.as_deref(),
+            Some("no price is known for \"gpt-9\". no price is known for \"claude-9\".")
+        );
+        assert_eq!(a.priced_at, "2026-11-28");
+    }
+
+    #[test]
+    fn usage_adds_cost_when_either_side_has_one() {
+        let mut total = Usage::default();
+        total.add(&usage(10, None));
+        assert_eq!(total.cost, None, "no model call priced yet");
+        total.add(&usage(20, Some(priced(0.5, 3.0, Some(15.0), "2026-11-28"))));
+        total.add(&usage(5, None));
+        total.add(&usage(30, Some(unpriced("gpt-9"))));
+        assert_eq!(total.llm_input_tokens, 65);
+        assert_eq!(total.requests, 4);
+        let cost = total.cost.unwrap();
+        assert_eq!(
+            (cost.usd, cost.unpriced),
+            (Some(0.5), vec!["gpt-9".to_string()])
+        );
     }
 }

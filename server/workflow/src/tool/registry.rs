@@ -2,6 +2,7 @@
 //! registered with its spec.
 
 use super::Tool;
+use super::pricer::CallPricer;
 use super::spec::ToolSpec;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -12,6 +13,8 @@ use std::sync::Arc;
 pub struct Registry {
     tools: BTreeMap<&'static str, Arc<dyn Tool>>,
     specs: BTreeMap<&'static str, Arc<ToolSpec>>,
+    /// What estimates price expected calls with; none: estimates count calls only.
+    pricer: Option<Arc<dyn CallPricer>>,
 }
 
 impl Registry {
@@ -43,6 +46,15 @@ impl Registry {
 
     pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.specs.keys().copied()
+    }
+
+    /// Price estimates with `pricer` (the tools' price table).
+    pub fn set_pricer(&mut self, pricer: Arc<dyn CallPricer>) {
+        self.pricer = Some(pricer);
+    }
+
+    pub fn pricer(&self) -> Option<&dyn CallPricer> {
+        self.pricer.as_deref()
     }
 }
 

@@ -323,8 +323,8 @@ pub(super) fn relevance(source: &ChatSource) -> String {
         .unwrap_or_default()
 }
 
-/// Where a finished turn's time went: `[2.3s · 480→61 tokens]`, or how an answer the model did
-/// not write was made: `[0.8s · quoted from the sources]`.
+/// Where a finished turn's time went and what it cost: `[2.3s · 480→61 tokens · $0.0021]`, or
+/// how an answer the model did not write was made: `[0.8s · quoted from the sources]`.
 fn footer(turn: &ChatTurn) -> String {
     let seconds = turn.timings.total_ms as f64 / 1000.0;
     let usage = &turn.usage;
@@ -333,11 +333,16 @@ fn footer(turn: &ChatTurn) -> String {
         Some(AnswerMethod::Declined) => " · not in the sources",
         _ => "",
     };
+    let cost = usage
+        .cost
+        .as_ref()
+        .map(|c| format!(" · {}", crate::render::cost(c)))
+        .unwrap_or_default();
     if usage.llm_input_tokens + usage.llm_output_tokens == 0 {
-        format!("[{seconds:.1}s{made}]")
+        format!("[{seconds:.1}s{made}{cost}]")
     } else {
         format!(
-            "[{seconds:.1}s · {}→{} tokens]",
+            "[{seconds:.1}s · {}→{} tokens{cost}]",
             usage.llm_input_tokens, usage.llm_output_tokens
         )
     }

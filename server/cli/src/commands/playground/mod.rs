@@ -155,6 +155,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         chat,
         chat_options: app::chat_options(&cfg, &live),
         run_journals: crate::commands::runs::store().ok(),
+        pricing: live.providers.pricing.clone(),
     });
 
     let shown_host = if args.host.is_unspecified() {

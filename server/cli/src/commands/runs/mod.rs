@@ -345,14 +345,14 @@ pub(crate) fn finish(
     }
     if !quiet {
         report_compensation(result);
-        match result.status {
-            RunStatus::Completed => eprintln!("done in {}ms", result.duration_ms),
-            RunStatus::Failed => eprintln!(
+        if result.status == RunStatus::Failed {
+            eprintln!(
                 "error: run {run_id}: {}",
                 result.error.as_deref().unwrap_or("the run failed")
-            ),
-            RunStatus::Cancelled => eprintln!("cancelled after {}ms", result.duration_ms),
-            RunStatus::Waiting => {}
+            );
+        }
+        if let Some(line) = render::finished(result.status, result.duration_ms, &result.usage) {
+            eprintln!("{line}");
         }
     }
     Ok(exit_code(result.status))

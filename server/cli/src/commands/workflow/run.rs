@@ -248,15 +248,15 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     }
     if !args.quiet {
         runs::report_compensation(&result);
-        match result.status {
-            RunStatus::Completed => eprintln!("done in {}ms", result.duration_ms),
-            RunStatus::Failed => eprintln!(
+        if result.status == RunStatus::Failed {
+            eprintln!(
                 "error: {}: {}",
                 located.display,
                 result.error.as_deref().unwrap_or("the run failed")
-            ),
-            RunStatus::Cancelled => eprintln!("cancelled after {}ms", result.duration_ms),
-            RunStatus::Waiting => {}
+            );
+        }
+        if let Some(line) = render::finished(result.status, result.duration_ms, &result.usage) {
+            eprintln!("{line}");
         }
     }
     Ok(runs::exit_code(result.status))
@@ -470,6 +470,12 @@ fn dry_run(
             String::new()
         };
         println!("  {label:<16} {fixed}{extra}");
+    }
+    if let Some(cost) = &estimate.cost {
+        println!();
+        for line in render::estimate_cost(cost) {
+            println!("{line}");
+        }
     }
     EXIT_OK
 }

@@ -273,3 +273,24 @@ fn the_show_tool_calls_setting_is_checked() {
             .contains("must be true, false or \"verbose\"")
     );
 }
+
+#[test]
+fn a_turn_footer_shows_what_it_cost() {
+    let mut priced = turn("Tokens last 15 minutes.", TurnStatus::Done, Vec::new());
+    priced.usage.cost = Some(vai_workflow::Cost {
+        usd: Some(0.0021),
+        priced_at: "2026-11-28".into(),
+        ..Default::default()
+    });
+    assert_eq!(footer(&priced), "[2.3s · 480→61 tokens · $0.0021]");
+    priced.usage.cost = Some(vai_workflow::Cost {
+        usd: None,
+        priced_at: "2026-11-28".into(),
+        unpriced: vec!["house-llm".into()],
+        ..Default::default()
+    });
+    assert_eq!(
+        footer(&priced),
+        "[2.3s · 480→61 tokens · $? (house-llm unpriced)]"
+    );
+}
