@@ -9,6 +9,7 @@ import type {
   ChatConfig,
   ChatSession,
   ChatSessionList,
+  PricingTable,
   CompleteRequest,
   CompleteResponse,
   ConfigStatus,
@@ -120,6 +121,8 @@ export function createApi(onDenied: () => void = () => {}) {
     plan: (body: WorkflowBody) => planned(call<PlanResponse>('POST', '/api/workflows/plan', body)),
     tools: () => call<ToolCatalog>('GET', '/api/tools'),
     configStatus: () => call<ConfigStatus>('GET', '/api/config/status'),
+    /** The price table costs are counted with, `.vai.json` overrides included. */
+    pricing: () => call<PricingTable>('GET', '/api/pricing'),
     startRun: (body: StartRun) => call<RunCreated>('POST', '/api/runs', body),
     listRuns: () => call<RunList>('GET', '/api/runs'),
     getRun: (runId: string) => call<RunSnapshot>('GET', `/api/runs/${enc(runId)}`),

@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react'
+import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { GraphView } from '../api/types'
-import { graph } from '../test/fakeServer'
+import { graph, installFakeServer } from '../test/fakeServer'
 import { createApp } from '../app/createApp'
 import { renderWithApp } from '../test/renderWithApp'
 import PlanDialog from './PlanDialog'
@@ -53,5 +53,43 @@ describe('PlanDialog', () => {
   it('says when nothing calls a provider', () => {
     expect(show(NO_ESTIMATE)).toBeNull()
     expect(screen.getByText('Estimated API calls: none')).toBeTruthy()
+  })
+})
+
+describe('the price table', () => {
+  it('opens from the plan and lists each model with its rates, date and source', async () => {
+    const table = {
+      pricedAt: '2026-11-28',
+      models: [
+        {
+          model: 'voyage-4-lite',
+          vendor: 'voyage',
+          use: 'embedding',
+          inputPerMTok: 0.02,
+          outputPerMTok: 0,
+          pricedAt: '2026-11-28',
+          source: 'https://docs.voyageai.com/docs/pricing',
+        },
+        {
+          model: 'gpt-4o',
+          vendor: 'openai',
+          use: 'llm',
+          inputPerMTok: 2.5,
+          outputPerMTok: 10,
+          pricedAt: '2026-11-28',
+          source: 'https://openai.com/api/pricing',
+        },
+        { model: 'house-llm', inputPerMTok: 1, outputPerMTok: 2, pricedAt: '.vai.json' },
+      ],
+    }
+    installFakeServer({ respond: ({ path }) => (path === '/api/pricing' ? Response.json(table) : undefined) })
+    show(NO_ESTIMATE)
+    fireEvent.click(screen.getByRole('button', { name: 'Prices' }))
+    const prices = await screen.findByRole('table', { name: 'Price table' })
+    expect(screen.getByRole('dialog', { name: 'Prices (as of 2026-11-28)' })).toBeTruthy()
+    expect(within(prices).getByRole('row', { name: 'voyage-4-lite embedding $0.02 — 2026-11-28' })).toBeTruthy()
+    expect(within(prices).getByRole('row', { name: 'gpt-4o llm $2.5 $10 2026-11-28' })).toBeTruthy()
+    expect(within(prices).getByRole('row', { name: 'house-llm $1 $2 .vai.json' })).toBeTruthy()
+    expect(within(prices).getAllByRole('link')[1].getAttribute('href')).toBe('https://openai.com/api/pricing')
   })
 })

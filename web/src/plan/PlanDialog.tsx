@@ -6,10 +6,12 @@ import DialogActions from '@mui/material/DialogActions'
 import DialogContent from '@mui/material/DialogContent'
 import DialogTitle from '@mui/material/DialogTitle'
 import Typography from '@mui/material/Typography'
+import { useState } from 'react'
 import type { ApiCalls } from '../api/types'
 import { useCanvasStore } from '../canvas/useCanvasStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import PlanCost from './PlanCost'
+import PricesDialog from './PricesDialog'
 
 const CALLS: { key: keyof ApiCalls; label: string }[] = [
   { key: 'embed', label: 'Embedding' },
@@ -24,6 +26,7 @@ export default function PlanDialog({ onClose }: { onClose(): void }) {
   const graph = useWorkflowStore((s) => s.graph)
   const errors = useWorkflowStore((s) => s.diagnostics.filter((d) => d.severity === 'error').length)
   const focusNode = useCanvasStore((s) => s.focus)
+  const [prices, setPrices] = useState(false)
   if (!graph) return null
   const names = new Map(graph.nodes.map((n) => [n.id, n.kind === 'step' ? n.name : n.id]))
   const { fixed, perItem } = graph.estimate
@@ -101,8 +104,10 @@ export default function PlanDialog({ onClose }: { onClose(): void }) {
         </Typography>
       </DialogContent>
       <DialogActions>
+        <Button onClick={() => setPrices(true)}>Prices</Button>
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
+      {prices && <PricesDialog onClose={() => setPrices(false)} />}
     </Dialog>
   )
 }
