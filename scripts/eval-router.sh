@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 vai="${1:-./target/release/vai}"
-questions=workflows/examples/eval/support-router-questions.json
+questions=server/tools/eval/router-questions.json
 for half in tuning heldOut; do
   right=0; total=0
   while IFS=$'\t' read -r q want; do
