@@ -290,14 +290,17 @@ impl RunManager {
         let Some(store) = self.0.journals.clone().filter(|_| options.only.is_none()) else {
             return memory();
         };
+        let definition = serde_json::to_value(&plan.workflow).unwrap_or(Value::Null);
         let start = RunStart {
             run_id: run.id.clone(),
             workflow: plan.workflow.name.clone(),
-            definition: serde_json::to_value(&plan.workflow).unwrap_or(Value::Null),
+            hash: Some(vai_workflow::journal::definition_hash(&definition)),
+            definition,
             source: serde_json::json!({ "workflowId": workflow_id }),
             inputs: options.inputs.clone(),
             defaults_override: Map::new(),
             started_at: now_ms(),
+            from: None,
         };
         match store.create(&start, options.limits.run_bytes.saturating_mul(2)) {
             Ok(journal) => durable::RunJournal::File {
