@@ -196,6 +196,7 @@ async fn starts_racing_past_the_route_check_are_refused_by_the_manager() {
         only: None,
         definition_version: String::new(),
         step_through: None,
+        restart: None,
     };
     let runs = app.state.runs();
     assert!(runs.start(request.clone()).is_ok());
