@@ -443,6 +443,9 @@ fn short(v: Option<&Value>) -> String {
     let text = match v {
         None => "(absent)".to_string(),
         Some(Value::String(s)) => format!("\"{s}\""),
+        Some(Value::Array(items)) if items.iter().any(|i| i.is_object() || i.is_array()) => {
+            format!("[{} items]", items.len())
+        }
         Some(other) => other.to_string(),
     };
     if text.chars().count() > 60 {
