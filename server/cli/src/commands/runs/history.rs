@@ -443,7 +443,15 @@ fn short(v: Option<&Value>) -> String {
     let text = match v {
         None => "(absent)".to_string(),
         Some(Value::String(s)) => format!("\"{s}\""),
-        Some(Value::Array(items)) if items.iter().any(|i| i.is_object() || i.is_array()) => {
+        // Lists of lists (merge's inputs) by their lengths, lists of records by theirs.
+        Some(Value::Array(items)) if !items.is_empty() && items.iter().all(Value::is_array) => {
+            let lengths: Vec<String> = items
+                .iter()
+                .map(|i| i.as_array().map_or(0, Vec::len).to_string())
+                .collect();
+            format!("[{} items]", lengths.join(" + "))
+        }
+        Some(Value::Array(items)) if items.iter().any(Value::is_object) => {
             format!("[{} items]", items.len())
         }
         Some(other) => other.to_string(),
