@@ -278,7 +278,7 @@ enum Line {
     Trace {
         at: Vec<String>,
         id: String,
-        trace: StepTrace,
+        trace: Box<StepTrace>,
         inputs: Option<Arc<Value>>,
     },
     Value(Value),
@@ -329,7 +329,7 @@ impl Line {
                         });
                 let trace = StepTrace {
                     inputs,
-                    ..trace.clone()
+                    ..(**trace).clone()
                 };
                 serde_json::to_writer(
                     &mut *out,
@@ -421,7 +421,7 @@ impl FileJournal {
             Line::Trace {
                 at: at.to_vec(),
                 id: id.to_string(),
-                trace,
+                trace: Box::new(trace),
                 inputs,
             },
             false,

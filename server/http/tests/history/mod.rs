@@ -60,7 +60,10 @@ async fn past_runs_are_listed_opened_compared_and_restarted_after_a_restart() {
     assert_eq!(step["inputs"], json!({"text": "two"}));
     assert_eq!(step["output"]["text"], "two");
     let (code, output) = app.get(&format!("/api/runs/{second}/output")).await;
-    assert_eq!((code, &output["output"]), (StatusCode::OK, &json!({"answer": "two!"})));
+    assert_eq!(
+        (code, &output["output"]),
+        (StatusCode::OK, &json!({"answer": "two!"}))
+    );
     let (code, record) = app.get(&format!("/api/history/{second}")).await;
     assert_eq!(code, StatusCode::OK, "{record}");
     assert_eq!(record["inputs"], json!({"q": "two"}));

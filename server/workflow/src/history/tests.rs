@@ -3,7 +3,7 @@
 //! retention.
 
 use super::*;
-use crate::events::{EventSink, NoEvents, RunEvent};
+use crate::events::{NoEvents, RunEvent};
 use crate::journal::{HistorySink, Retention, RunStart, RunStore};
 use serde_json::json;
 use std::sync::Arc;

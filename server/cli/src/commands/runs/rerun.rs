@@ -50,12 +50,9 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
     let store = store()?;
-    let past = match store.read(&args.id) {
-        Ok(state) => state,
-        Err(_) => {
-            // Says why (not found, unreadable) the way `show` does.
-            return Ok(read_record(&store, &args.id).err().unwrap_or(EXIT_INVALID));
-        }
+    let Ok(past) = store.read(&args.id) else {
+        // Says why (not found, unreadable) the way `show` does.
+        return Ok(read_record(&store, &args.id).err().unwrap_or(EXIT_INVALID));
     };
     if past.truncated {
         eprintln!(
