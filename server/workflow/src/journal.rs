@@ -278,7 +278,7 @@ enum Line {
     Trace {
         at: Vec<String>,
         id: String,
-        trace: StepTrace,
+        trace: Box<StepTrace>,
         inputs: Option<Arc<Value>>,
     },
     Value(Value),
@@ -329,7 +329,7 @@ impl Line {
                         });
                 let trace = StepTrace {
                     inputs,
-                    ..trace.clone()
+                    ..(**trace).clone()
                 };
                 serde_json::to_writer(
                     &mut *out,
@@ -421,7 +421,7 @@ impl FileJournal {
             Line::Trace {
                 at: at.to_vec(),
                 id: id.to_string(),
-                trace,
+                trace: Box::new(trace),
                 inputs,
             },
             false,
@@ -743,16 +743,58 @@ pub struct RunInfo {
     pub usage: Option<Usage>,
 }
 
+/// How much history the journal keeps: finished runs beyond the newest `keep`, older than
+/// `max_age`, or past `max_bytes` together (oldest first) are pruned. Waiting and interrupted
+/// runs are always kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retention {
+    pub keep: usize,
+    pub max_age: Duration,
+    pub max_bytes: u64,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Self {
+            keep: KEEP_FINISHED,
+            max_age: MAX_AGE,
+            max_bytes: KEEP_FINISHED_BYTES,
+        }
+    }
+}
+
+/// What pruning removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pruned {
+    pub run_ids: Vec<String>,
+    pub bytes: u64,
+}
+
 /// The `runs/` directory of the data directory.
 pub struct RunStore {
     dir: Arc<Dir>,
+    retention: Retention,
 }
 
 impl RunStore {
     /// Open (creating, owner-only) `runs/` in `data_dir`.
     pub fn open(data_dir: &std::path::Path) -> Result<Self, JournalError> {
         let dir = Dir::create_private(&data_dir.join("runs"))?;
-        Ok(Self { dir: Arc::new(dir) })
+        Ok(Self {
+            dir: Arc::new(dir),
+            retention: Retention::default(),
+        })
+    }
+
+    /// Keep history within `retention` (applied whenever a run starts).
+    pub fn with_retention(mut self, retention: Retention) -> Self {
+        self.retention = retention;
+        self
+    }
+
+    pub fn retention(&self) -> Retention {
+        self.retention
     }
 
     pub fn path(&self) -> &std::path::Path {
@@ -762,7 +804,7 @@ impl RunStore {
     /// Start the journal of a new run (locked by this process), pruning old finished runs.
     /// `limit`: the most bytes the journal may take.
     pub fn create(&self, start: &RunStart, limit: u64) -> Result<FileJournal, JournalError> {
-        self.prune(KEEP_FINISHED, MAX_AGE);
+        self.prune(&self.retention);
         let name = file_name(&start.run_id)?;
         let file = self.dir.create_new(&name)?;
         lock(&file).map_err(|_| JournalError::Busy(start.run_id.clone()))?;
@@ -908,9 +950,15 @@ impl RunStore {
     }
 
     /// Remove finished runs beyond the newest `keep`, those older than `max_age`, and the
-    /// oldest once the finished ones take more than [`KEEP_FINISHED_BYTES`]. Waiting and
-    /// interrupted runs are kept: someone may still take them up.
-    pub fn prune(&self, keep: usize, max_age: Duration) {
+    /// oldest once the finished ones take more than `max_bytes`. Waiting and interrupted runs
+    /// are kept: someone may still take them up.
+    pub fn prune(&self, retention: &Retention) -> Pruned {
+        let Retention {
+            keep,
+            max_age,
+            max_bytes,
+        } = *retention;
+        let mut pruned = Pruned::default();
         let now = now_ms();
         let sizes: std::collections::HashMap<String, u64> = self
             .dir
@@ -934,19 +982,23 @@ impl RunStore {
         let mut bytes = 0;
         for (n, (id, ended)) in finished.iter().enumerate() {
             let old = now.saturating_sub(*ended) > max_age.as_millis() as u64;
-            bytes += file_name(id)
+            let size = file_name(id)
                 .ok()
                 .and_then(|name| sizes.get(&name))
                 .copied()
                 .unwrap_or(0);
+            bytes += size;
             // The newest finished run stays, whatever its size.
-            if (n >= keep || old || (n > 0 && bytes > KEEP_FINISHED_BYTES))
+            if (n >= keep || old || (n > 0 && bytes > max_bytes))
                 && let Ok(name) = file_name(id)
+                && self.dir.remove(&name).is_ok()
             {
-                let _ = self.dir.remove(&name);
                 let _ = self.dir.remove(&meta_name(id));
+                pruned.run_ids.push(id.clone());
+                pruned.bytes += size;
             }
         }
+        pruned
     }
 }
 

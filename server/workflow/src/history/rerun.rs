@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 /// What a restart replays.
+#[derive(Debug, Clone)]
 pub struct Restart {
     /// The recorded steps to replay, for `RunOptions::replay`.
     pub replay: Recorded,
