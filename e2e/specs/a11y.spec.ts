@@ -1,6 +1,6 @@
 // Accessibility: axe-core's WCAG 2.0 and 2.1 A and AA rules over the main views find nothing —
-// a workflow open, after a run, a step selected, edit mode, a dialog open, the chat panel, and
-// presenter mode. Each violation is reported with the rule, the help text and the offending
+// a workflow open, after a run, a step selected, edit mode, a dialog open, the chat panel,
+// presenter mode, and the run history (the Runs panel, a past run, two runs compared). Each violation is reported with the rule, the help text and the offending
 // elements, so a failure says what to fix.
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
@@ -83,13 +83,45 @@ test('a run paused before a step, and presenter mode with its inspector overlay:
   expect(await violations(page), 'presenter inspector overlay').toEqual([])
 })
 
+test('the Runs panel, a past run and two runs compared: no violations', async ({ page }) => {
+  const { runBar, inspector } = regions(page)
+  const query = `a11y history ${Date.now().toString(36)}`
+  await runBar.getByRole('textbox', { name: /^query/ }).fill(query)
+  for (const limit of ['3', '5']) {
+    await runBar.getByRole('textbox', { name: 'limit' }).fill(limit)
+    await runBar.getByRole('button', { name: 'Run', exact: true }).click()
+    await expect(runStatus(page)).toHaveText('Completed', { timeout: 60_000 })
+  }
+  await page.getByRole('button', { name: 'Show runs' }).click()
+  const runs = page.getByRole('complementary', { name: 'Runs' })
+  await runs.getByRole('searchbox', { name: 'Filter runs' }).fill(query)
+  await expect(runs.getByTestId('history-run')).toHaveCount(2)
+  expect(await violations(page), 'runs panel').toEqual([])
+
+  await runs.getByTestId('history-run').first().getByRole('button').click()
+  await expect(page.getByRole('region', { name: 'Past run' })).toBeVisible()
+  await node(page, 'rerank_all').click()
+  await expect(inspector.getByRole('button', { name: 'Restart from here' })).toBeVisible()
+  expect(await violations(page), 'past run').toEqual([])
+
+  for (const row of await runs.getByTestId('history-run').all()) await row.getByRole('checkbox').check()
+  await runs.getByRole('button', { name: 'Compare' }).click()
+  await expect(inspector.getByTestId('results-diff')).toBeVisible()
+  expect(await violations(page), 'two runs compared').toEqual([])
+})
+
 test.describe('at 1024×768', () => {
   test.use({ viewport: { width: 1024, height: 768 } })
 
-  test('the canvas alone and the library drawer open: no violations', async ({ page }) => {
+  test('the canvas alone, and the library and runs drawers open: no violations', async ({ page }) => {
     expect(await violations(page), 'canvas alone').toEqual([])
     await page.getByRole('button', { name: 'Show library' }).click()
     await expect(regions(page).library).toBeVisible()
     expect(await violations(page), 'library drawer').toEqual([])
+    // One drawer at a time: the Runs panel takes the library's place.
+    await page.getByRole('button', { name: 'Show runs' }).click()
+    await expect(page.getByRole('complementary', { name: 'Runs' })).toBeVisible()
+    await expect(regions(page).library).toHaveCount(0)
+    expect(await violations(page), 'runs drawer').toEqual([])
   })
 })

@@ -12,6 +12,7 @@ import { useApp } from '../app/AppContext'
 import { formatDuration } from '../canvas/format'
 import { formatUsd, formatUsdDelta } from '../usage/usage'
 import { changeCounts, differingSteps, durationDelta, fieldLine, stepChange } from './diffView'
+import { lineSx, textSx } from './bannerSx'
 import type { Comparison } from './historyStore'
 import { absoluteTime, relativeTime, statusLabel } from './runList'
 
@@ -39,9 +40,9 @@ export default function ComparisonSummary({ comparison, now }: { comparison: Com
   const select = (id: string) => app.stores.workflow.getState().select(id)
   return (
     <Box data-testid="comparison" sx={{ mt: 0.75, pt: 0.75, borderTop: 1, borderColor: 'divider' }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+      <Box sx={lineSx}>
         <CompareArrows fontSize="small" sx={{ color: 'info.main' }} aria-hidden />
-        <Typography variant="body2" sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="body2" sx={textSx}>
           {diff ? (
             <>
               <b>Comparing</b> run A from <When side={diff.a} now={now} /> with run B from <When side={diff.b} now={now} /> (drawn)
@@ -106,7 +107,7 @@ function DiffFacts({ diff, onSelect }: { diff: RunDiff; onSelect: (id: string) =
             )
           })}
           <Box component="span" sx={{ color: 'text.secondary' }}>
-            {differing.length === 0 ? 'every step the same' : `${counts.same} unchanged`}
+            {differing.length === 0 ? 'every step the same' : counts.same > 0 ? `${counts.same} unchanged` : ''}
           </Box>
         </Box>
       </Box>

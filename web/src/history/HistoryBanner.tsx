@@ -11,6 +11,7 @@ import { useRunStore } from '../state/runStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import ComparisonSummary from './ComparisonSummary'
 import { pastKey, useHistoryStore } from './historyStore'
+import { lineSx, textSx } from './bannerSx'
 import PastRunLine from './PastRunLine'
 import RestartMenu from './RestartMenu'
 import { relativeTime } from './runList'
@@ -34,7 +35,7 @@ export default function HistoryBanner() {
   else if (restarted && shown === restarted.runId)
     line = (
       <Box sx={lineSx}>
-        <Typography variant="body2" sx={{ flex: 1, minWidth: 0 }} data-testid="restarted-line">
+        <Typography variant="body2" sx={textSx} data-testid="restarted-line">
           <b>Restarted</b> from <b>{restarted.from.step}</b> of the past run of {ran}
           {status && ` · ${RUN_STATE_LABEL[status]}`}
         </Typography>
@@ -50,7 +51,7 @@ export default function HistoryBanner() {
   else
     line = (
       <Box sx={lineSx}>
-        <Typography variant="body2" sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="body2" sx={textSx}>
           A new run of the workflow as the past run of {ran} ran it
           {status && ` · ${RUN_STATE_LABEL[status]}`}
         </Typography>
@@ -72,8 +73,6 @@ export default function HistoryBanner() {
     </Box>
   )
 }
-
-const lineSx = { display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1 } as const
 
 const bannerSx = {
   px: 1.5,

@@ -9,6 +9,8 @@ import type { HistoryRecord } from '../api/types'
 import { useApp } from '../app/AppContext'
 import { formatDuration } from '../canvas/format'
 import { costText } from '../usage/usage'
+import { useRunStore } from '../state/runStore'
+import { lineSx, textSx } from './bannerSx'
 import RestartMenu from './RestartMenu'
 import { absoluteTime, relativeTime, shortRunId, statusLabel } from './runList'
 
@@ -16,13 +18,16 @@ export default function PastRunLine({ record, now }: { record: HistoryRecord; no
   const app = useApp()
   const { run, changedSince } = record
   const cost = costText(run.usage?.cost)
-  const facts = [statusLabel(run.status), run.durationMs !== undefined ? `took ${formatDuration(run.durationMs)}` : undefined, cost?.text].filter(Boolean)
+  // The run's own time, as the run bar gives it (the entry's counts from its journal's first line
+  // to its last).
+  const took = useRunStore((s) => s.durationMs) ?? run.durationMs
+  const facts = [statusLabel(run.status), took !== undefined ? `took ${formatDuration(took)}` : undefined, cost?.text].filter(Boolean)
   const gone = changedSince === undefined
   return (
     <>
-      <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+      <Box sx={lineSx}>
         <History fontSize="small" sx={{ color: 'text.secondary' }} aria-hidden />
-        <Typography variant="body2" sx={{ flex: 1, minWidth: 0 }} data-testid="past-run-line">
+        <Typography variant="body2" sx={textSx} data-testid="past-run-line">
           <b>Past run</b> from{' '}
           <time dateTime={new Date(run.startedAt).toISOString()} title={absoluteTime(run.startedAt)}>
             {relativeTime(run.startedAt, now)}

@@ -14,6 +14,7 @@ import Tooltip from '@mui/material/Tooltip'
 import Typography from '@mui/material/Typography'
 import { useEffect, useMemo, useState } from 'react'
 import { useApp } from '../app/AppContext'
+import { useRunStore } from '../state/runStore'
 import { useWorkflowStore } from '../state/workflowStore'
 import CompareBar from './CompareBar'
 import { pastKey, useHistoryStore } from './historyStore'
@@ -35,7 +36,9 @@ export default function RunsPanel() {
   const listError = useHistoryStore((s) => s.listError)
   const openError = useHistoryStore((s) => s.openError)
   const picked = useHistoryStore((s) => s.picked)
-  const shownRun = pastOpen?.run.runId
+  // The run on the canvas (the past run, or one restarted from it) is the row marked open.
+  const onCanvas = useRunStore((s) => s.runId)
+  const shownRun = pastOpen ? onCanvas : undefined
   // Times are relative to the listing: "just now" becomes "1 min ago" on the next, not by the second.
   const now = useHistoryStore((s) => s.listedAt)
 

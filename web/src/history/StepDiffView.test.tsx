@@ -41,6 +41,20 @@ describe('StepDiffView', () => {
     expect(within(outputs).getByText('resultCount')).toBeTruthy()
   })
 
+  it('gives a long value by its size, opening to its whole JSON', () => {
+    const hits = Array.from({ length: 12 }, (_, i) => ({ source: `doc-${i}.md`, text: `passage number ${i}` }))
+    const app = createApp()
+    const step = { ...diff.steps[1], change: 'changed', inputs: [{ field: 'documents', a: hits.slice(0, 6), b: hits }] }
+    app.stores.history.setState({ comparison: { a: diff.a.runId, b: diff.b.runId, diff: { ...diff, steps: [step] }, loading: false } })
+    app.stores.run.setState({ runId: diff.b.runId, status: 'completed' })
+    renderWithApp(<StepDiffView stepId="merge" />, app)
+    const row = within(screen.getByRole('table', { name: 'Changed inputs' })).getAllByRole('row')[1]
+    const [a, b] = within(row).getAllByRole('group')
+    expect(a.querySelector('summary')?.textContent).toBe('6 items')
+    expect(b.querySelector('summary')?.textContent).toBe('12 items')
+    expect(b.querySelector('pre')?.textContent).toContain('passage number 11')
+  })
+
   it('says a step is the same in both runs', () => {
     compared('merge')
     expect(screen.getByTestId('step-diff-view').textContent).toContain('The same in both runs')

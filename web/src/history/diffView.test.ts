@@ -14,6 +14,7 @@ import {
   scoreDeltaText,
   stepChange,
   stepLine,
+  sizeText,
   valueText,
 } from './diffView'
 
@@ -96,9 +97,10 @@ describe('a step in brief', () => {
     expect(stepChange(step({ change: 'added' }))).toBe('added')
   })
 
-  it('puts the first changed input and the result list on the node line', () => {
+  it('puts the result list, then the first changed input on the node line', () => {
     const limit = step({ inputs: [{ field: 'limit', a: 3, b: 6 }], outputChanged: true, results })
-    expect(stepLine(limit)).toBe('limit 3 → 6 · 2 entered · 1 left · 3 moved')
+    expect(stepLine(limit)).toBe('2 entered · 1 left · 3 moved · limit 3 → 6')
+    expect(stepLine({ ...limit, statusB: 'failed' })).toBe('completed → failed · 2 entered · 1 left · 3 moved · limit 3 → 6')
     const more = step({
       inputs: [
         { field: 'query', a: 'a', b: 'b' },
@@ -111,6 +113,7 @@ describe('a step in brief', () => {
   it('names a changed status and output fields without a result list', () => {
     expect(stepLine(step({ statusB: 'failed' }))).toBe('completed → failed')
     expect(stepLine(step({ outputChanged: true, outputs: [{ field: 'text', a: 'x', b: 'y' }] }))).toBe('output: text')
+    expect(stepLine(step({ inputs: [{ field: 'prompt', a: 'x', b: 'y' }], outputChanged: true }))).toBe('prompt "x" → "y" · output changed')
     expect(stepLine(step({ outputChanged: true }))).toBe('output changed')
     expect(stepLine(step({ change: 'same' }))).toBe('no change')
     expect(stepLine(step({ change: 'added', statusA: undefined }))).toBe('not in run A’s workflow')
@@ -124,7 +127,20 @@ describe('values and deltas', () => {
     expect(valueText(undefined)).toBe('absent')
     expect(valueText({ a: [1, 2] })).toBe('{"a":[1,2]}')
     expect(valueText('x'.repeat(200), 10)).toBe('"xxxxxxxx…')
+    // A list or object too long for the line reads by its size.
+    const hits = [{ text: 'a long passage' }, { text: 'another long passage' }]
+    expect(valueText(hits, 20)).toBe('2 items')
+    expect(valueText([hits, hits, [hits[0]]], 20)).toBe('3 lists (2 + 2 + 1 items)')
+    expect(valueText({ a: 'a long value', b: 'another' }, 10)).toBe('{2 fields}')
+    expect(fieldLine({ field: 'documents', a: hits, b: [...hits, ...hits] })).toBe('documents 2 items → 4 items')
     expect(fieldLine({ field: 'topK', b: 5 })).toBe('topK absent → 5')
+  })
+
+  it('sizes lists and objects, not other values', () => {
+    expect(sizeText([])).toBe('0 items')
+    expect(sizeText([1])).toBe('1 item')
+    expect(sizeText({ a: 1 })).toBe('{1 field}')
+    expect(sizeText('text')).toBeUndefined()
   })
 
   it('signs the time B took more or less than A', () => {

@@ -121,11 +121,28 @@ export function durationDelta(a: number | undefined, b: number | undefined): str
 /** The most characters a value keeps in a side-by-side cell (its whole JSON is the tooltip). */
 export const VALUE_CHARS = 120
 
-/** A value in one line: JSON (strings quoted), cut at VALUE_CHARS; `absent` when a side lacks it. */
+/** A list or an object by its size: `12 items`, `2 lists (3 + 3 items)`, `{5 fields}`. */
+export function sizeText(value: JsonValue): string | undefined {
+  if (Array.isArray(value)) {
+    if (value.length > 0 && value.every(Array.isArray)) return `${value.length} lists (${value.map((v) => (v as JsonValue[]).length).join(' + ')} items)`
+    return `${value.length} item${value.length === 1 ? '' : 's'}`
+  }
+  if (value !== null && typeof value === 'object') {
+    const n = Object.keys(value).length
+    return `{${n} field${n === 1 ? '' : 's'}}`
+  }
+  return undefined
+}
+
+/**
+ * A value in one line: its JSON (strings quoted) when that fits in `max` characters, else a list
+ * or object by its size and anything else cut; `absent` when a side lacks it.
+ */
 export function valueText(value: JsonValue | undefined, max = VALUE_CHARS): string {
   if (value === undefined) return 'absent'
   const text = JSON.stringify(value) ?? String(value)
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
+  if (text.length <= max) return text
+  return sizeText(value) ?? `${text.slice(0, max - 1)}…`
 }
 
 /** `limit 3 → 6`: a changed field in brief. */
@@ -146,8 +163,9 @@ export function resultsLine(results: ResultsDiff | undefined): string {
 }
 
 /**
- * What changed in a step, in the one line its node has room for: the status when it changed,
- * the first changed input (and how many more), then the result list or that the output changed.
+ * What changed in a step, in the one line its node has room for: the status when it changed, its
+ * result list (what a person tuning a search asks first), the first changed input (and how many
+ * more), else that the output changed.
  */
 export function stepLine(step: StepDiff): string {
   switch (stepChange(step)) {
@@ -162,11 +180,11 @@ export function stepLine(step: StepDiff): string {
   }
   const parts: string[] = []
   if (step.statusA !== step.statusB) parts.push(`${step.statusA ?? '—'} → ${step.statusB ?? '—'}`)
-  const [first, ...more] = step.inputs
-  if (first) parts.push(more.length > 0 ? `${fieldLine(first)} +${more.length} more` : fieldLine(first))
   const results = resultsLine(step.results)
   if (results) parts.push(results)
-  else if (step.outputChanged) parts.push(step.outputs.length > 0 ? `output: ${step.outputs.map((o) => o.field).join(', ')}` : 'output changed')
+  const [first, ...more] = step.inputs
+  if (first) parts.push(more.length > 0 ? `${fieldLine(first)} +${more.length} more` : fieldLine(first))
+  if (!results && step.outputChanged) parts.push(step.outputs.length > 0 ? `output: ${step.outputs.map((o) => o.field).join(', ')}` : 'output changed')
   return parts.join(' · ') || 'changed'
 }
 
