@@ -25,6 +25,28 @@ describe('history.list', () => {
   })
 })
 
+describe('the address', () => {
+  it('opens the past run `?run=` names, and a workflow opened after it drops `run`', async () => {
+    window.history.replaceState(null, '', '/?run=r-second')
+    app.open.fromLocation()
+    await vi.waitFor(() => expect(app.stores.run.getState().runId).toBe('r-second'))
+    expect(app.stores.workflow.getState().current?.key).toBe(pastKey('r-second'))
+    await app.open.byId(WORKFLOW_ID)
+    expect(window.location.search).toBe('?workflow=builtin%3Atwo-steps')
+    expect(pastOnCanvas(app.stores.history.getState(), app.stores.workflow.getState())).toBeUndefined()
+    expect(app.stores.run.getState().runId).toBeUndefined()
+  })
+})
+
+describe('history.list and picks', () => {
+  it('lets go of a ticked run the new list does not hold', async () => {
+    app.history.pick('r-first', true)
+    app.history.pick('r-elsewhere', true)
+    await app.history.list(WORKFLOW_ID)
+    expect(app.stores.history.getState().picked).toEqual(['r-first'])
+  })
+})
+
 describe('history.open', () => {
   it('draws the run from the definition it ran, its steps as they ended, and its inputs in the run form', async () => {
     await app.history.open('r-first')

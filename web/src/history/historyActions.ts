@@ -51,7 +51,9 @@ export function createHistoryActions(app: App): HistoryActions {
     set({ listing: true, listError: undefined, listed: { workflowId, status } })
     try {
       const { runs: found } = await api.history({ workflowId, status })
-      if (mine === listing) set({ runs: found, listing: false, listedAt: Date.now() })
+      // A run ticked to compare that is not listed any more (another workflow, another status) is let go.
+      const picked = history().picked.filter((id) => found.some((r) => r.runId === id))
+      if (mine === listing) set({ runs: found, listing: false, listedAt: Date.now(), picked })
     } catch (e) {
       if (mine === listing) set({ listing: false, listError: errorInfo(e).message })
     }
