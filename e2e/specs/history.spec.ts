@@ -2,9 +2,14 @@
 // its steps' recorded inputs and outputs are in the inspector; two runs of
 // multi-collection-search with different `limit`s compared mark the changed steps and show the
 // documents that entered the rerank, with their ranks; a restart from `rerank_all` replays the
-// steps upstream of it from the journal and is listed as restarted from the first run.
+// steps upstream of it from the journal and is listed as restarted from the first run; a past
+// run says how its file changed since, and still opens once the file is gone.
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import type { Page } from '@playwright/test'
 import type { HistoryList, RunSnapshot } from '../../web/src/api/types'
+import { playgroundDir } from '../support/builder'
+import { fixturesDir } from '../support/playground.mjs'
 import { expect, node, openWorkflow, regions, runStatus, test } from '../support/test'
 
 const WORKFLOW = 'builtin:multi-collection-search'
@@ -192,4 +197,40 @@ test('a restart from rerank_all replays the steps before it and is listed as res
   await banner.getByRole('button', { name: 'Compare with the original' }).click()
   await expect(page.getByTestId('comparison')).toContainText('Comparing run A from')
   for (const id of UPSTREAM) await expect(node(page, id)).toHaveAttribute('data-diff', 'same')
+})
+
+test('a past run says how its file changed since, and opens once the file is gone', async ({ page }) => {
+  // A file of its own in the playground's folder, so changing and removing it touches no other spec.
+  const name = `history-${Date.now().toString(36)}.vai-workflow.json`
+  const file = path.join(playgroundDir(), name)
+  const text = await readFile(path.join(fixturesDir, 'step-through.vai-workflow.json'), 'utf8')
+  await writeFile(file, text)
+  try {
+    await openWorkflow(page, `file:${name}`)
+    await regions(page).runBar.getByRole('button', { name: 'Run', exact: true }).click()
+    await expect(runStatus(page)).toHaveText('Completed', { timeout: 60_000 })
+    const rows = await showRuns(page, '')
+    await expect(rows).toHaveCount(1)
+    const runId = await rows.first().getAttribute('data-run-id')
+
+    await writeFile(file, text.replace('{{ shout.output.text }} (vai)', '{{ shout.output.text }} (edited)'))
+    await page.goto(`/?run=${runId}`)
+    const changes = page.getByRole('region', { name: 'Past run' }).getByTestId('past-run-changes')
+    await expect(changes).toContainText('The workflow has changed since:')
+    await expect(changes.getByRole('listitem')).toHaveText(['step "sign" changed'])
+    // Drawn as it ran, not as the file is now.
+    await node(page, 'sign').click()
+    await expect(regions(page).inspector.getByText('Hello, workshop! (vai)').first()).toBeVisible()
+    await expect(regions(page).inspector).not.toContainText('(edited)')
+
+    await rm(file)
+    await page.reload()
+    await expect(changes).toHaveText('Its workflow is no longer in the library: this is the definition the run kept.')
+    for (const id of ['greet', 'shout', 'sign']) await expect(node(page, id)).toHaveAttribute('data-status', 'completed')
+    await page.getByRole('region', { name: 'Past run' }).getByRole('button', { name: 'Close' }).click()
+    await expect(node(page, 'sign')).toHaveCount(0)
+    await expect(page).not.toHaveURL(/run=/)
+  } finally {
+    await rm(file, { force: true })
+  }
 })
