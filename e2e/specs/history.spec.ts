@@ -7,7 +7,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import type { HistoryList, RunSnapshot } from '../../web/src/api/types'
+import type { HistoryList, RunSnapshot, StepDetail } from '../../web/src/api/types'
 import { playgroundDir } from '../support/builder'
 import { fixturesDir } from '../support/playground.mjs'
 import { expect, node, openWorkflow, regions, runStatus, test } from '../support/test'
@@ -150,7 +150,10 @@ test('two runs with another limit: the changed steps are marked and the document
   await expect(node(page, 'rerank_all')).not.toHaveAttribute('data-diff', /.*/)
 })
 
-test('a restart from rerank_all replays the steps before it and is listed as restarted from the first run', async ({ page, request }, testInfo) => {
+test('a restart from rerank_all with another top_k replays the steps before it and is listed as restarted from the first run', async ({
+  page,
+  request,
+}, testInfo) => {
   await openWorkflow(page, WORKFLOW)
   const query = uniqueQuery('restart')
   await runInUi(page, query)
@@ -160,6 +163,9 @@ test('a restart from rerank_all replays the steps before it and is listed as res
   await rows.first().getByRole('button').click()
   await expect(page.getByRole('region', { name: 'Past run' })).toBeVisible()
 
+  // The run form holds the past run's inputs; what is changed there goes with the restart.
+  await expect(regions(page).runBar.getByRole('textbox', { name: /^query/ })).toHaveValue(query)
+  await regions(page).runBar.getByRole('textbox', { name: 'top_k' }).fill('3')
   await node(page, 'rerank_all').click()
   await regions(page).inspector.getByRole('button', { name: 'Restart from here' }).click()
   const banner = page.getByRole('region', { name: 'Past run' })
@@ -188,6 +194,9 @@ test('a restart from rerank_all replays the steps before it and is listed as res
   for (const id of UPSTREAM) expect(snapshot.steps[id]?.backend, id).toBe('journal')
   expect(snapshot.steps.rerank_all?.backend).not.toBe('journal')
   expect(snapshot.status).toBe('completed')
+  const rerank = (await (await request.get(`/api/runs/${restartedId}/steps/rerank_all/output`)).json()) as StepDetail
+  expect(rerank.inputs).toMatchObject({ topK: 3 })
+  expect(rerank.output).toMatchObject({ resultCount: 3 })
 
   const shot = testInfo.outputPath('history-restarted.png')
   await page.screenshot({ path: shot })
@@ -197,6 +206,8 @@ test('a restart from rerank_all replays the steps before it and is listed as res
   await banner.getByRole('button', { name: 'Compare with the original' }).click()
   await expect(page.getByTestId('comparison')).toContainText('Comparing run A from')
   for (const id of UPSTREAM) await expect(node(page, id)).toHaveAttribute('data-diff', 'same')
+  await expect(node(page, 'rerank_all')).toHaveAttribute('data-diff', 'changed')
+  await expect(page.getByTestId('comparison').getByTestId('comparison-inputs')).toHaveText(/^top_k absent → 3$/)
 })
 
 test('a past run says how its file changed since, and opens once the file is gone', async ({ page }) => {
