@@ -34,7 +34,6 @@ export default function RunsPanel() {
   const runs = useHistoryStore((s) => s.runs)
   const listing = useHistoryStore((s) => s.listing)
   const listError = useHistoryStore((s) => s.listError)
-  const openError = useHistoryStore((s) => s.openError)
   const picked = useHistoryStore((s) => s.picked)
   // The run on the canvas (the past run, or one restarted from it) is the row marked open.
   const onCanvas = useRunStore((s) => s.runId)
@@ -113,9 +112,9 @@ export default function RunsPanel() {
       </Box>
       {listing && <LinearProgress aria-label="Listing runs" sx={{ flexShrink: 0 }} />}
       <Box sx={{ flex: 1, overflow: 'auto', minHeight: 0 }}>
-        {(listError || openError) && (
+        {listError && (
           <Typography role="status" variant="body2" sx={{ px: 2, py: 1, color: 'error.main' }}>
-            {listError ? `Cannot list the runs: ${listError}` : `Cannot open the run: ${openError}`}
+            Cannot list the runs: {listError}
           </Typography>
         )}
         {shown.length > 0 && (

@@ -71,9 +71,10 @@ describe('history.open', () => {
   })
 
   it('keeps the workflow shown and says why when the run cannot be read', async () => {
+    await app.open.byId(WORKFLOW_ID)
     await app.history.open('r-nope')
-    expect(app.stores.workflow.getState().current).toBeUndefined()
-    expect(app.stores.history.getState().openError).toBe('no run')
+    expect(app.stores.workflow.getState()).toMatchObject({ loading: false, loadError: 'past run r-nope: no run' })
+    expect(app.stores.workflow.getState().current?.key).toBe(WORKFLOW_ID)
   })
 
   it('goes back to the workflow as it is in the library', async () => {

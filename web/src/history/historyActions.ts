@@ -70,12 +70,13 @@ export function createHistoryActions(app: App): HistoryActions {
     if (!(await leaveEditing(app))) return
     const mine = ++opening
     const before = workflow().current
-    set({ opening: runId, openError: undefined })
+    workflow().setLoading(true)
     try {
       const [record, snapshot] = await Promise.all([api.historyRecord(runId), api.getRun(runId)])
       const text = JSON.stringify(record.definition, null, 2)
       const plan = await api.plan({ text })
-      if (mine !== opening || workflow().current !== before) return
+      if (mine !== opening) return
+      if (workflow().current !== before) return workflow().setLoading(false)
       const key = pastKey(runId)
       // Its workflow's library id while the library still has it (absent `changedSince`: gone).
       const id = record.changedSince === undefined ? undefined : record.run.workflowId
@@ -92,10 +93,12 @@ export function createHistoryActions(app: App): HistoryActions {
       stores.breakpoints.getState().forWorkflow(key, steps)
       show(snapshot, record.run.workflowId, record.run.from?.runId)
       const { comparison } = history()
-      set({ past: record, opening: undefined, restarted: undefined, comparison: comparison?.b === runId ? comparison : undefined })
+      set({ past: record, restarted: undefined, comparison: comparison?.b === runId ? comparison : undefined })
       setUrl(key, mode)
     } catch (e) {
-      if (mine === opening) set({ opening: undefined, openError: errorInfo(e).message })
+      if (mine !== opening) return
+      // Said where a workflow that does not open is (above the canvas, or in its place).
+      workflow().setLoadError(`past run ${runId}: ${errorInfo(e).message}`)
     }
   }
 

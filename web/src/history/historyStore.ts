@@ -48,9 +48,6 @@ export interface HistoryStore {
   listError?: string
   /** The past run opened from the panel (drawn while the workflow key is `pastKey` of it). */
   past?: HistoryRecord
-  /** The run being opened. */
-  opening?: string
-  openError?: string
   /** Runs picked in the panel to compare, at most two, in the order picked. */
   picked: string[]
   comparison?: Comparison
