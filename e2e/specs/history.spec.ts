@@ -72,6 +72,11 @@ test('a past run opens as it ended, with each step’s recorded inputs and outpu
   await expect(page.getByTestId('run-totals')).toContainText('$0')
 
   const { inspector } = regions(page)
+  // A step's context menu offers the restart too.
+  await node(page, 'merge').click({ button: 'right' })
+  await expect(page.getByRole('menuitem', { name: 'Restart from here' })).toBeEnabled()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('menu')).toHaveCount(0)
   await node(page, 'rerank_all').click()
   await expect(inspector.getByRole('heading', { name: 'Rerank the combined hits' })).toBeVisible()
   await expect(inspector.getByTestId('step-run-facts')).toContainText('Completed')
