@@ -22,9 +22,11 @@ interface Props {
   /** When the run it was restarted from ran, if that run is listed too. */
   fromWhen?: number
   now: number
+  /** Runs of every workflow are listed: say whose this is. */
+  named?: boolean
 }
 
-function RunRow({ run, open, picked, fromWhen, now }: Props) {
+function RunRow({ run, open, picked, fromWhen, now, named }: Props) {
   const app = useApp()
   const when = relativeTime(run.startedAt, now)
   const cost = costText(run.usage?.cost)
@@ -64,6 +66,11 @@ function RunRow({ run, open, picked, fromWhen, now }: Props) {
             </Box>
           )}
         </Box>
+        {named && (
+          <Box sx={{ fontSize: 12, fontWeight: 500, mt: 0.25, overflowWrap: 'anywhere' }} title={run.workflowId}>
+            {run.workflow}
+          </Box>
+        )}
         {run.inputs && <Box sx={{ fontFamily: monoFont, fontSize: 11, color: 'text.secondary', overflowWrap: 'anywhere', mt: 0.25 }}>{run.inputs}</Box>}
         {run.from && (
           <Box data-testid="history-run-from" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, fontSize: 12, color: 'text.secondary', mt: 0.25 }}>

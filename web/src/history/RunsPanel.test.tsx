@@ -79,6 +79,15 @@ describe('RunsPanel', () => {
     await waitFor(() => expect(listCalls().length).toBe(before + 1))
   })
 
+  it('lists every workflow’s runs, each named, when the open one is not from the library', async () => {
+    await app.open.text(JSON.stringify({ name: 'Pasted', steps: [] }), 'pasted.json')
+    renderWithApp(<RunsPanel />, app)
+    await waitFor(() => expect(rows()).toHaveLength(3))
+    expect(listCalls().at(-1)).toBe('/api/history')
+    expect(screen.getByText('This workflow is not in the library, so every workflow’s runs are listed.')).toBeTruthy()
+    expect(rowOf('r-first').textContent).toContain('Two Steps')
+  })
+
   it('says when there are no runs yet', async () => {
     installFakeServer({ respond: ({ path }) => (path.startsWith('/api/history') ? new Response(JSON.stringify({ runs: [] })) : undefined) })
     renderWithApp(<RunsPanel />, app)

@@ -127,6 +127,7 @@ export default function RunsPanel() {
                 picked={picked.includes(r.runId)}
                 fromWhen={r.from ? startedAt.get(r.from.runId) : undefined}
                 now={now}
+                named={!scope}
               />
             ))}
           </List>

@@ -101,6 +101,21 @@ describe('history.compare', () => {
   })
 })
 
+describe('history.compare refused', () => {
+  it('says why two runs cannot be compared, and still draws B', async () => {
+    const unrelated = 'runs r-first ("Two Steps") and r-second ("Other") are of unrelated workflows: they share neither a name nor a step'
+    installFakeServer({
+      respond: (call) =>
+        call.path.startsWith('/api/history/diff')
+          ? new Response(JSON.stringify({ error: { code: 'BAD_REQUEST', message: unrelated } }), { status: 400 })
+          : historyRoutes()(call),
+    })
+    await app.history.compare('r-first', 'r-second')
+    expect(app.stores.history.getState().comparison).toEqual({ a: 'r-first', b: 'r-second', loading: false, error: unrelated })
+    expect(app.stores.run.getState().runId).toBe('r-second')
+  })
+})
+
 describe('history.restart', () => {
   it('sends only the step when nothing changed, and follows the new run', async () => {
     await app.history.open('r-first')

@@ -135,12 +135,11 @@ export function createHistoryActions(app: App): HistoryActions {
       set({ comparison: { a, b, loading: true } })
       const stillAsked = () => history().comparison?.a === a && history().comparison?.b === b
       const drawing = runs().runId === b && pastOnCanvas(history(), workflow()) ? undefined : open(b)
-      try {
-        const [diff] = await Promise.all([api.diffRuns(a, b), drawing])
-        if (stillAsked()) set({ comparison: { a, b, diff, loading: false } })
-      } catch (e) {
-        if (stillAsked()) set({ comparison: { a, b, loading: false, error: errorInfo(e).message } })
-      }
+      // B is drawn whether or not the server can compare the two.
+      const [diffed] = await Promise.allSettled([api.diffRuns(a, b), drawing])
+      if (!stillAsked()) return
+      if (diffed.status === 'fulfilled') set({ comparison: { a, b, diff: diffed.value, loading: false } })
+      else set({ comparison: { a, b, loading: false, error: errorInfo(diffed.reason).message } })
     },
 
     clearPicks: () => set({ picked: [] }),
