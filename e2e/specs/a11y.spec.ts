@@ -4,6 +4,7 @@
 // elements, so a failure says what to fix.
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { ownPlayground } from '../support/own-playground'
 import { expect, node, openWorkflow, regions, runStatus, test } from '../support/test'
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
@@ -83,31 +84,35 @@ test('a run paused before a step, and presenter mode with its inspector overlay:
   expect(await violations(page), 'presenter inspector overlay').toEqual([])
 })
 
-test('the Runs panel, a past run and two runs compared: no violations', async ({ page }) => {
-  const { runBar, inspector } = regions(page)
-  const query = `a11y history ${Date.now().toString(36)}`
-  await runBar.getByRole('textbox', { name: /^query/ }).fill(query)
-  for (const limit of ['3', '5']) {
-    await runBar.getByRole('textbox', { name: 'limit' }).fill(limit)
-    await runBar.getByRole('button', { name: 'Run', exact: true }).click()
-    await expect(runStatus(page)).toHaveText('Completed', { timeout: 60_000 })
-  }
-  await page.getByRole('button', { name: 'Show runs' }).click()
-  const runs = page.getByRole('complementary', { name: 'Runs' })
-  await runs.getByRole('searchbox', { name: 'Filter runs' }).fill(query)
-  await expect(runs.getByTestId('history-run')).toHaveCount(2)
-  expect(await violations(page), 'runs panel').toEqual([])
+// Its runs on a playground of its own, where no other spec's page takes them up.
+test.describe('run history', () => {
+  const playground = ownPlayground()
 
-  await runs.getByTestId('history-run').first().getByRole('button').click()
-  await expect(page.getByRole('region', { name: 'Past run' })).toBeVisible()
-  await node(page, 'rerank_all').click()
-  await expect(inspector.getByRole('button', { name: 'Restart from here' })).toBeVisible()
-  expect(await violations(page), 'past run').toEqual([])
+  test('the Runs panel, a past run and two runs compared: no violations', async ({ page }) => {
+    await playground.openWorkflow(page, 'builtin:multi-collection-search')
+    const { runBar, inspector } = regions(page)
+    await runBar.getByRole('textbox', { name: /^query/ }).fill('how does authentication work')
+    for (const limit of ['3', '5']) {
+      await runBar.getByRole('textbox', { name: 'limit' }).fill(limit)
+      await runBar.getByRole('button', { name: 'Run', exact: true }).click()
+      await expect(runStatus(page)).toHaveText('Completed', { timeout: 60_000 })
+    }
+    await page.getByRole('button', { name: 'Show runs' }).click()
+    const runs = page.getByRole('complementary', { name: 'Runs' })
+    await expect(runs.getByTestId('history-run')).toHaveCount(2)
+    expect(await violations(page), 'runs panel').toEqual([])
 
-  for (const row of await runs.getByTestId('history-run').all()) await row.getByRole('checkbox').check()
-  await runs.getByRole('button', { name: 'Compare' }).click()
-  await expect(inspector.getByTestId('results-diff')).toBeVisible()
-  expect(await violations(page), 'two runs compared').toEqual([])
+    await runs.getByTestId('history-run').first().getByRole('button').click()
+    await expect(page.getByRole('region', { name: 'Past run' })).toBeVisible()
+    await node(page, 'rerank_all').click()
+    await expect(inspector.getByRole('button', { name: 'Restart from here' })).toBeVisible()
+    expect(await violations(page), 'past run').toEqual([])
+
+    for (const row of await runs.getByTestId('history-run').all()) await row.getByRole('checkbox').check()
+    await runs.getByRole('button', { name: 'Compare' }).click()
+    await expect(inspector.getByTestId('results-diff')).toBeVisible()
+    expect(await violations(page), 'two runs compared').toEqual([])
+  })
 })
 
 test.describe('at 1024×768', () => {

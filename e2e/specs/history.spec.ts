@@ -3,14 +3,17 @@
 // multi-collection-search with different `limit`s compared mark the changed steps and show the
 // documents that entered the rerank, with their ranks; a restart from `rerank_all` replays the
 // steps upstream of it from the journal and is listed as restarted from the first run; a past
-// run says how its file changed since, and still opens once the file is gone.
+// run says how its file changed since, and still opens once the file is gone. On a playground of
+// its own: its runs of the built-in must not be taken up by other specs' pages, nor theirs by its.
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
 import type { HistoryList, RunSnapshot, StepDetail } from '../../web/src/api/types'
-import { playgroundDir } from '../support/builder'
+import { ownPlayground } from '../support/own-playground'
 import { fixturesDir } from '../support/playground.mjs'
-import { expect, node, openWorkflow, regions, runStatus, test } from '../support/test'
+import { expect, node, regions, runStatus, test } from '../support/test'
+
+const playground = ownPlayground()
 
 const WORKFLOW = 'builtin:multi-collection-search'
 const STEPS = ['search_1', 'search_2', 'merge', 'rerank_all']
@@ -41,7 +44,7 @@ async function showRuns(page: Page, query: string) {
 }
 
 test('a past run opens as it ended, with each step’s recorded inputs and output', async ({ page }, testInfo) => {
-  await openWorkflow(page, WORKFLOW)
+  await playground.openWorkflow(page, WORKFLOW)
   const query = uniqueQuery('past')
   await runInUi(page, query)
 
@@ -53,8 +56,8 @@ test('a past run opens as it ended, with each step’s recorded inputs and outpu
   await expect(rows.first()).toContainText(`query=${query}`)
 
   // Another workflow first, so what is drawn comes from the history, not from the run just made.
-  await openWorkflow(page, 'builtin:rag-chat')
-  await page.goto(`/?run=${runId}`)
+  await playground.openWorkflow(page, 'builtin:rag-chat')
+  await playground.goto(page, `/?run=${runId}`)
   const banner = page.getByRole('region', { name: 'Past run' })
   await expect(banner.getByTestId('past-run-line')).toContainText(/Past run from (just now|\d+ min ago) · Completed · took /)
   await expect(banner.getByTestId('past-run-changes')).toHaveText('The workflow has not changed since.')
@@ -96,7 +99,7 @@ test('a past run opens as it ended, with each step’s recorded inputs and outpu
 })
 
 test('two runs with another limit: the changed steps are marked and the documents that entered are listed with their ranks', async ({ page }, testInfo) => {
-  await openWorkflow(page, WORKFLOW)
+  await playground.openWorkflow(page, WORKFLOW)
   const query = uniqueQuery('diff')
   await runInUi(page, query, 3)
   await runInUi(page, query, 6)
@@ -155,11 +158,8 @@ test('two runs with another limit: the changed steps are marked and the document
   await expect(node(page, 'rerank_all')).not.toHaveAttribute('data-diff', /.*/)
 })
 
-test('a restart from rerank_all with another top_k replays the steps before it and is listed as restarted from the first run', async ({
-  page,
-  request,
-}, testInfo) => {
-  await openWorkflow(page, WORKFLOW)
+test('a restart from rerank_all with another top_k replays the steps before it and is listed as restarted from the first run', async ({ page }, testInfo) => {
+  await playground.openWorkflow(page, WORKFLOW)
   const query = uniqueQuery('restart')
   await runInUi(page, query)
   const rows = await showRuns(page, query)
@@ -193,13 +193,13 @@ test('a restart from rerank_all with another top_k replays the steps before it a
   expect(restartedId).not.toBe(original)
 
   // The server agrees: the entry names its origin, and the upstream steps came from the journal.
-  const listed = (await (await request.get(`/api/history?workflowId=${encodeURIComponent(WORKFLOW)}`)).json()) as HistoryList
+  const listed = await playground.get<HistoryList>(`/api/history?workflowId=${encodeURIComponent(WORKFLOW)}`)
   expect(listed.runs.find((r) => r.runId === restartedId)?.from).toEqual({ runId: original, step: 'rerank_all' })
-  const snapshot = (await (await request.get(`/api/runs/${restartedId}`)).json()) as RunSnapshot
+  const snapshot = await playground.get<RunSnapshot>(`/api/runs/${restartedId}`)
   for (const id of UPSTREAM) expect(snapshot.steps[id]?.backend, id).toBe('journal')
   expect(snapshot.steps.rerank_all?.backend).not.toBe('journal')
   expect(snapshot.status).toBe('completed')
-  const rerank = (await (await request.get(`/api/runs/${restartedId}/steps/rerank_all/output`)).json()) as StepDetail
+  const rerank = await playground.get<StepDetail>(`/api/runs/${restartedId}/steps/rerank_all/output`)
   expect(rerank.inputs).toMatchObject({ topK: 3 })
   expect(rerank.output).toMatchObject({ resultCount: 3 })
 
@@ -218,11 +218,11 @@ test('a restart from rerank_all with another top_k replays the steps before it a
 test('a past run says how its file changed since, and opens once the file is gone', async ({ page }) => {
   // A file of its own in the playground's folder, so changing and removing it touches no other spec.
   const name = `history-${Date.now().toString(36)}.vai-workflow.json`
-  const file = path.join(playgroundDir(), name)
+  const file = path.join(playground.dir, name)
   const text = await readFile(path.join(fixturesDir, 'step-through.vai-workflow.json'), 'utf8')
   await writeFile(file, text)
   try {
-    await openWorkflow(page, `file:${name}`)
+    await playground.openWorkflow(page, `file:${name}`)
     await regions(page).runBar.getByRole('button', { name: 'Run', exact: true }).click()
     await expect(runStatus(page)).toHaveText('Completed', { timeout: 60_000 })
     const rows = await showRuns(page, '')
@@ -230,7 +230,7 @@ test('a past run says how its file changed since, and opens once the file is gon
     const runId = await rows.first().getAttribute('data-run-id')
 
     await writeFile(file, text.replace('{{ shout.output.text }} (vai)', '{{ shout.output.text }} (edited)'))
-    await page.goto(`/?run=${runId}`)
+    await playground.goto(page, `/?run=${runId}`)
     const changes = page.getByRole('region', { name: 'Past run' }).getByTestId('past-run-changes')
     await expect(changes).toContainText('The workflow has changed since:')
     await expect(changes.getByRole('listitem')).toHaveText(['step "sign" changed'])
