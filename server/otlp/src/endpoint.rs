@@ -65,9 +65,16 @@ impl Endpoint {
             return Err(refuse("the URL names no host"));
         }
         if !url.username().is_empty() || url.password().is_some() {
-            return Err(refuse(
-                "credentials do not belong in the URL (it is shown in messages); send them with OTEL_EXPORTER_OTLP_HEADERS",
-            ));
+            // Not repeated in the message either.
+            let mut shown = url.clone();
+            let _ = shown.set_password(None);
+            let _ = shown.set_username("***");
+            return Err(EndpointError {
+                value: shown.to_string(),
+                ..refuse(
+                    "credentials do not belong in the URL (it is shown in messages); send them with OTEL_EXPORTER_OTLP_HEADERS",
+                )
+            });
         }
         if !url.path().ends_with(TRACES_PATH) {
             let path = format!("{}{TRACES_PATH}", url.path().trim_end_matches('/'));
@@ -150,6 +157,8 @@ mod tests {
         assert!(e.reason.starts_with("not a URL"), "{e}");
         let e = Endpoint::resolve(Some("http://user:secret@host:4318"), None).unwrap_err();
         assert!(e.reason.contains("credentials"), "{e}");
+        assert!(!e.to_string().contains("secret"), "{e}");
+        assert_eq!(e.value, "http://***@host:4318/");
         let e = Endpoint::resolve(Some("file:///tmp/x"), None).unwrap_err();
         assert!(e.reason.contains("http or https"), "{e}");
     }
