@@ -25,6 +25,8 @@ mod step;
 mod support;
 #[path = "cli/terminal.rs"]
 mod terminal;
+#[path = "cli/traces.rs"]
+mod traces;
 
 use support::{llm_dir, offline_command};
 

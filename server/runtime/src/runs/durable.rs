@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use vai_workflow::exec::durable::{JournalAt, Recorded};
 use vai_workflow::journal::{FileJournal, HistorySink, MemoryJournal, RunStore};
-use vai_workflow::{EventSink, Plan, Registry, RunEvent, RunOptions, RunStatus};
+use vai_workflow::{Plan, Registry, RunEvent, RunOptions, RunStatus};
 
 /// Where a run's progress is journaled.
 #[derive(Clone)]
@@ -65,12 +65,13 @@ pub(crate) async fn drive(
     options: RunOptions,
     journal: RunJournal,
     mut replay: Option<Recorded>,
-    closing: tokio_util::sync::CancellationToken,
+    manager: super::RunManager,
 ) {
-    let mut sink: Arc<dyn EventSink> = Arc::new(super::run::RunSink(run.clone()));
+    let mut sink = manager.sink_for(&run);
     if let RunJournal::File { journal, .. } = &journal {
         sink = HistorySink::wrap(sink, journal.clone());
     }
+    let closing = manager.closing();
     loop {
         let this_run = RunOptions {
             journal: Some(journal.at()),
