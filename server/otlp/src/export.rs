@@ -146,10 +146,11 @@ impl Exporter {
     /// `inner`, also recording run `run_id`'s events as one trace sent here. Every event
     /// reaches `inner` unchanged, and never waits for the collector.
     pub fn sink(&self, inner: Arc<dyn EventSink>, run_id: &str) -> Arc<dyn EventSink> {
+        let exporter = self.clone();
         Arc::new(TraceSink::new(
             inner,
             run_id,
-            self.clone(),
+            Arc::new(move |span| exporter.send(span)),
             self.0.scope.clone(),
         ))
     }

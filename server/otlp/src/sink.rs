@@ -1,30 +1,33 @@
 //! The event sink that records a run's spans on the way through: every event is passed on
 //! unchanged; the spans it ends are queued for the exporter, never waited for.
 
-use crate::export::Exporter;
 use crate::spans::RunSpans;
 use opentelemetry::InstrumentationScope;
+use opentelemetry_sdk::trace::SpanData;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 use vai_workflow::{EventSink, RunEvent};
 
+/// Where ended spans go (the exporter's queue); must not block.
+pub(crate) type SendSpan = Arc<dyn Fn(SpanData) + Send + Sync>;
+
 pub(crate) struct TraceSink {
     inner: Arc<dyn EventSink>,
     spans: Mutex<RunSpans>,
-    exporter: Exporter,
+    send: SendSpan,
 }
 
 impl TraceSink {
     pub(crate) fn new(
         inner: Arc<dyn EventSink>,
         run_id: &str,
-        exporter: Exporter,
+        send: SendSpan,
         scope: InstrumentationScope,
     ) -> Self {
         TraceSink {
             inner,
             spans: Mutex::new(RunSpans::new(run_id, scope)),
-            exporter,
+            send,
         }
     }
 }
@@ -37,7 +40,7 @@ impl EventSink for TraceSink {
             .unwrap_or_else(PoisonError::into_inner)
             .record(&event, SystemTime::now());
         for span in ended {
-            self.exporter.send(span);
+            (self.send)(span);
         }
         self.inner.emit(event);
     }
@@ -48,7 +51,7 @@ impl Drop for TraceSink {
     fn drop(&mut self) {
         let spans = self.spans.get_mut().unwrap_or_else(PoisonError::into_inner);
         for span in spans.abandon(SystemTime::now()) {
-            self.exporter.send(span);
+            (self.send)(span);
         }
     }
 }

@@ -171,7 +171,7 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
             capture_inputs: true,
             ..RunOptions::default()
         };
-        let sink = vai_workflow::journal::HistorySink::wrap(Arc::new(NoEvents), journal.clone());
+        let sink = vai_workflow::history::HistorySink::wrap(Arc::new(NoEvents), journal.clone());
         let result = vai_workflow::run(plan.clone(), registry.clone(), options, sink).await;
         journal.end("completed", None);
         drop(journal);

@@ -9,8 +9,9 @@ use super::run::Run;
 use std::sync::Arc;
 use std::time::Duration;
 use vai_workflow::exec::durable::{JournalAt, Recorded};
-use vai_workflow::journal::{FileJournal, HistorySink, MemoryJournal, RunStore};
-use vai_workflow::{Plan, Registry, RunEvent, RunOptions, RunStatus};
+use vai_workflow::history::HistorySink;
+use vai_workflow::journal::{FileJournal, MemoryJournal, RunStore};
+use vai_workflow::{EventSink, Plan, Registry, RunEvent, RunOptions, RunStatus};
 
 /// Where a run's progress is journaled.
 #[derive(Clone)]
@@ -48,11 +49,19 @@ impl RunJournal {
         }
     }
 
-    fn end(&self, status: RunStatus, error: Option<&str>, output: Option<&serde_json::Value>) {
+    fn end(&self, status: RunStatus, error: Option<&str>) {
         if let Self::File { journal, .. } = self
             && status != RunStatus::Waiting
         {
-            journal.finish(status.as_str(), error, output);
+            journal.end(status.as_str(), error);
+        }
+    }
+
+    fn finish(&self, result: &vai_workflow::RunResult) {
+        if let Self::File { journal, .. } = self
+            && result.status != RunStatus::Waiting
+        {
+            journal.finish(result);
         }
     }
 }
@@ -65,13 +74,13 @@ pub(crate) async fn drive(
     options: RunOptions,
     journal: RunJournal,
     mut replay: Option<Recorded>,
-    manager: super::RunManager,
+    sink: Arc<dyn EventSink>,
+    closing: tokio_util::sync::CancellationToken,
 ) {
-    let mut sink = manager.sink_for(&run);
-    if let RunJournal::File { journal, .. } = &journal {
-        sink = HistorySink::wrap(sink, journal.clone());
-    }
-    let closing = manager.closing();
+    let sink = match &journal {
+        RunJournal::File { journal, .. } => HistorySink::wrap(sink, journal.clone()),
+        RunJournal::Memory(_) => sink,
+    };
     loop {
         let this_run = RunOptions {
             journal: Some(journal.at()),
@@ -83,20 +92,17 @@ pub(crate) async fn drive(
                 Ok(result) => result,
                 Err(errors) => {
                     let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                    journal.end(RunStatus::Failed, Some(&text.join("; ")), None);
+                    journal.end(RunStatus::Failed, Some(&text.join("; ")));
                     run.abort(text.join("; "));
                     return;
                 }
             };
         let Some(waiting) = result
             .waiting
+            .clone()
             .filter(|_| result.status == RunStatus::Waiting)
         else {
-            journal.end(
-                result.status,
-                result.error.as_deref(),
-                result.output.as_ref(),
-            );
+            journal.finish(&result);
             return;
         };
         // Wait for a person: an answer goes on, a timeout goes on (the engine applies it), a
@@ -126,7 +132,7 @@ pub(crate) async fn drive(
                 )
                 .await;
                 let error = "the run was cancelled while it waited for a person";
-                journal.end(RunStatus::Cancelled, Some(error), None);
+                journal.end(RunStatus::Cancelled, Some(error));
                 sink.emit(RunEvent::RunFinished {
                     status: RunStatus::Cancelled,
                     duration_ms: started.elapsed().as_millis() as u64,

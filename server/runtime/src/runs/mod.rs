@@ -279,7 +279,9 @@ impl RunManager {
                     _ = run.cancel.cancelled() => {}
                 }
             }
-            durable::drive(run, plan, registry, options, journal, replay, manager).await;
+            let sink = manager.sink_for(&run);
+            let closing = manager.closing();
+            durable::drive(run, plan, registry, options, journal, replay, sink, closing).await;
         });
     }
 

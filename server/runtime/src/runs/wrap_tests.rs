@@ -53,6 +53,7 @@ async fn every_run_goes_through_the_wrapped_sink_and_still_reaches_its_log() {
             only: None,
             definition_version: String::new(),
             step_through: None,
+            restart: None,
         })
         .unwrap();
     let ended = async {

@@ -3,19 +3,17 @@
 //! everything downstream run, on the workflow as it is now (or an edited file), with the past
 //! run's inputs unless --input changes them. The new run records which run it came from.
 
-use super::history::read_record;
-use super::{
+use super::drive::{
     Durable, cancel_on_ctrl_c, drive, finish, interactive, journal_limit, step_names, store,
 };
+use super::history::read_record;
 use crate::exit::EXIT_INVALID;
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
-use vai_workflow::journal::{
-    HistorySink, RerunFrom, RunStart, changes, definition_hash, new_run_id, now_ms,
-};
+use vai_workflow::journal::{RerunFrom, RunStart, changes, definition_hash, new_run_id, now_ms};
 use vai_workflow::{Mode, RunOptions};
 
 #[derive(Debug, Args)]
@@ -109,8 +107,9 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     let located =
         located.unwrap_or_else(|| vai_runtime::builtin::Located::inline(&past.start.workflow));
     let offline = app::offline_registry(&cfg);
-    let compiled = super::compile_located(&located, &definition, &offline, Mode::Strict);
-    super::super::workflow::print_diagnostics(&located.display, &compiled);
+    let compiled =
+        crate::commands::workflow::compile_located(&located, &definition, &offline, Mode::Strict);
+    crate::commands::workflow::print_diagnostics(&located.display, &compiled);
     let Some(plan) = compiled.plan.clone() else {
         return Ok(EXIT_INVALID);
     };
@@ -186,7 +185,7 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     } else {
         Arc::new(render::Progress::new(step_names(&plan), false))
     };
-    let sink = HistorySink::wrap(progress, journal.clone());
+    let sink = vai_workflow::history::HistorySink::wrap(progress, journal.clone());
     let durable = Durable {
         store,
         journal,

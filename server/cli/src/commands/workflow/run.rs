@@ -228,7 +228,7 @@ async fn run_traced(args: RunArgs, exporter: Option<&vai_otlp::Exporter>) -> any
         }
     };
     if let Some(d) = &durable {
-        sink = vai_workflow::journal::HistorySink::wrap(sink, d.journal.clone());
+        sink = vai_workflow::history::HistorySink::wrap(sink, d.journal.clone());
     }
     if let Some(exporter) = exporter {
         let run_id = durable
