@@ -66,6 +66,14 @@ impl RunJournal {
     }
 }
 
+/// Where a driven run's events go, and what stops it when the server does.
+pub(crate) struct Outlet {
+    /// The run's own sink (its log and sockets), as the manager wraps it.
+    pub sink: Arc<dyn EventSink>,
+    /// Cancelled when the server shuts down.
+    pub closing: tokio_util::sync::CancellationToken,
+}
+
 /// Drive `run` to its end: the engine's runs, the waits between them.
 pub(crate) async fn drive(
     run: Arc<Run>,
@@ -74,9 +82,9 @@ pub(crate) async fn drive(
     options: RunOptions,
     journal: RunJournal,
     mut replay: Option<Recorded>,
-    sink: Arc<dyn EventSink>,
-    closing: tokio_util::sync::CancellationToken,
+    outlet: Outlet,
 ) {
+    let Outlet { sink, closing } = outlet;
     let sink = match &journal {
         RunJournal::File { journal, .. } => HistorySink::wrap(sink, journal.clone()),
         RunJournal::Memory(_) => sink,

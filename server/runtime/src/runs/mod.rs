@@ -279,9 +279,11 @@ impl RunManager {
                     _ = run.cancel.cancelled() => {}
                 }
             }
-            let sink = manager.sink_for(&run);
-            let closing = manager.closing();
-            durable::drive(run, plan, registry, options, journal, replay, sink, closing).await;
+            let outlet = durable::Outlet {
+                sink: manager.sink_for(&run),
+                closing: manager.closing(),
+            };
+            durable::drive(run, plan, registry, options, journal, replay, outlet).await;
         });
     }
 
