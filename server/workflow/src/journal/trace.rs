@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// Most bytes of a step's inputs a trace keeps; larger inputs are noted by their size only
 /// (the step's output, which the run replays, is always kept whole).
-pub const MAX_TRACE_INPUTS: usize = 256 * 1024;
+pub const MAX_TRACE_INPUTS: usize = 64 * 1024;
 
 /// One step as history records it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
