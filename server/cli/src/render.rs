@@ -1,6 +1,6 @@
 //! Terminal rendering: live progress lines on stderr and the run's output on stdout.
 
-mod usage;
+pub(crate) mod usage;
 
 pub(crate) use usage::{cost, estimate as estimate_cost, finished};
 

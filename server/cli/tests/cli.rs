@@ -12,6 +12,8 @@ mod cost;
 mod explain;
 #[path = "cli/grounded.rs"]
 mod grounded;
+#[path = "cli/history.rs"]
+mod history;
 #[path = "cli/limits.rs"]
 mod limits;
 #[path = "cli/model_steps.rs"]

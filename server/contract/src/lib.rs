@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod chat;
 pub mod edit;
+pub mod history;
 pub mod rules;
 pub mod runs;
 pub mod socket;
@@ -22,6 +23,7 @@ pub use edit::{
     CompleteRequest, CompleteResponse, DefinitionBody, FormatResponse, ReferencesResponse,
     RewriteRequest, RewriteResponse, SaveRequest, SaveResponse, TestCaseRequest, TestCaseSaved,
 };
+pub use history::{HistoryEntry, HistoryList, HistoryRecord, RestartRun, RestartedFrom};
 pub use runs::{
     ApiErrorBody, ApiErrorCode, CancelAccepted, CompensationState, ErrorInfo, InputAccepted,
     PausedStep, ResumeAccepted, RunCreated, RunInput, RunList, RunOutput, RunSnapshot, RunState,
@@ -29,6 +31,7 @@ pub use runs::{
 };
 pub use socket::{ClientMessage, ServerMessage};
 pub use vai_workflow::edit::{Completion, CompletionKind, ReferenceKind, ReferenceSite};
+pub use vai_workflow::history::{FieldChange, ResultMove, ResultsDiff, RunDiff, RunSide, StepDiff};
 pub use workflows::{
     EdgeKind, GraphEdge, GraphNode, GraphView, InputField, PlanResponse, StarterList, StepNode,
     ValidateResponse, WorkflowBody, WorkflowDocument, WorkflowList, WorkflowSource,
@@ -181,6 +184,18 @@ pub fn typescript() -> String {
         WaitingFor,
         RunInput,
         InputAccepted,
+        // run history
+        HistoryEntry,
+        RestartedFrom,
+        HistoryList,
+        HistoryRecord,
+        RestartRun,
+        RunDiff,
+        RunSide,
+        StepDiff,
+        FieldChange,
+        ResultsDiff,
+        ResultMove,
         // chat
         ChatMode,
         TurnState,

@@ -3,6 +3,7 @@
 
 mod builder;
 mod chat;
+mod history;
 mod limits;
 mod run_limits;
 mod security;

@@ -79,6 +79,7 @@ pub(crate) fn start(server: &McpServer, request: RunRequest) -> Result<Arc<Run>,
         only: None,
         definition_version: request.definition_version,
         step_through: None,
+        restart: None,
     };
     let plan = start.plan.clone();
     let started = match client_registry {

@@ -5,9 +5,15 @@
 //! never ended was interrupted (its process died), and two processes never resume one run.
 //! Reading a journal folds it back into `Recorded`, which a resumed run replays.
 
+mod trace;
+
+pub use trace::{HistorySink, MAX_TRACE_INPUTS, StepTrace, trace_key};
+
 use crate::exec::Waiting;
 use crate::exec::durable::{Entry, Journal, Recorded, RecordedStep, UndoCall};
 use crate::fsutil::{Dir, FileError, FileMode, OverLink};
+use crate::tool::Usage;
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::fs::File;
@@ -17,6 +23,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The journal format's version; a journal of another version is reported, never resumed.
 pub const VERSION: u64 = 1;
+/// Most bytes of a run's output its journal keeps (its steps' outputs are kept whole).
+pub const MAX_KEPT_OUTPUT: usize = 1024 * 1024;
 /// Suffix of journal files in `runs/`.
 pub const SUFFIX: &str = ".jsonl";
 /// Largest journal read back (a run's journal is bounded by its byte budget well below this).
@@ -29,7 +37,7 @@ pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
 pub const KEEP_FINISHED_BYTES: u64 = 512 * 1024 * 1024;
 
 /// What a journal starts with: enough to run the workflow again.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunStart {
     pub run_id: String,
@@ -44,6 +52,31 @@ pub struct RunStart {
     #[serde(default)]
     pub defaults_override: Map<String, Value>,
     pub started_at: u64,
+    /// The definition's version ([`definition_hash`]), to tell runs of one version apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    /// The run this one was restarted from, and at which step (`vai runs rerun`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<RerunFrom>,
+}
+
+/// Where a restarted run came from: the steps upstream of `step` replayed `run_id`'s outputs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RerunFrom {
+    pub run_id: String,
+    pub step: String,
+}
+
+/// A definition's version: the first 16 hex digits of the SHA-256 of its compact JSON.
+pub fn definition_hash(definition: &Value) -> String {
+    use sha2::{Digest, Sha256};
+    let text = serde_json::to_vec(definition).unwrap_or_default();
+    Sha256::digest(&text)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// How a journaled run ended.
@@ -73,11 +106,43 @@ pub struct Meta {
     pub waiting: Option<Waiting>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<RunEnd>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<RerunFrom>,
+    /// The inputs in one short line (`question=How do I…, limit=5`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub inputs: String,
+    /// What the top-level steps' model calls used, so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+}
+
+/// `inputs` in one line of at most 100 characters, for lists.
+pub fn inputs_summary(inputs: &Map<String, Value>) -> String {
+    let parts: Vec<String> = inputs
+        .iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => format!("{k}={s}"),
+            other => format!("{k}={other}"),
+        })
+        .collect();
+    let line = parts.join(", ").replace(['\n', '\r'], " ");
+    if line.chars().count() > 100 {
+        let cut: String = line.chars().take(99).collect();
+        format!("{cut}…")
+    } else {
+        line
+    }
 }
 
 impl Meta {
     fn of(start: &RunStart) -> Self {
         Self {
+            hash: start.hash.clone(),
+            from: start.from.clone(),
+            inputs: inputs_summary(&start.inputs),
+            usage: None,
             run_id: start.run_id.clone(),
             workflow: start.workflow.clone(),
             workflow_id: start
@@ -98,6 +163,7 @@ impl Meta {
             completed_steps: state.completed,
             waiting: state.waiting.clone(),
             end: state.end.clone(),
+            usage: state.usage(),
             ..Self::of(&state.start)
         }
     }
@@ -115,6 +181,36 @@ pub struct JournalState {
     pub truncated: bool,
     /// Completed steps at the top level.
     pub completed: usize,
+    /// How each step ended, by [`trace_key`], in the order they ended.
+    pub traces: IndexMap<String, StepTrace>,
+    /// The run's output, when it completed with one (and it was not too large to keep).
+    pub output: Option<Value>,
+}
+
+impl JournalState {
+    fn new(start: RunStart) -> Self {
+        Self {
+            start,
+            recorded: Recorded::default(),
+            waiting: None,
+            end: None,
+            truncated: false,
+            completed: 0,
+            traces: IndexMap::new(),
+            output: None,
+        }
+    }
+
+    /// What the top-level steps' model calls used, when any step reported usage.
+    pub fn usage(&self) -> Option<Usage> {
+        let mut total: Option<Usage> = None;
+        for (key, trace) in &self.traces {
+            if let (false, Some(u)) = (key.contains('/'), &trace.usage) {
+                total.get_or_insert_with(Usage::default).add(u);
+            }
+        }
+        total
+    }
 }
 
 /// Milliseconds since the Unix epoch.
@@ -178,6 +274,13 @@ enum Line {
         entry: Arc<Value>,
         undo: Option<UndoCall>,
     },
+    /// How a step ended: `inputs` are serialised (or noted by size) on the writer thread.
+    Trace {
+        at: Vec<String>,
+        id: String,
+        trace: Box<StepTrace>,
+        inputs: Option<Arc<Value>>,
+    },
     Value(Value),
 }
 
@@ -211,6 +314,28 @@ impl Line {
                     undo: undo.as_ref(),
                 },
             ),
+            Line::Trace {
+                at,
+                id,
+                trace,
+                inputs,
+            } => {
+                let inputs =
+                    inputs
+                        .as_deref()
+                        .map(|v| match trace::json_len_within(v, MAX_TRACE_INPUTS) {
+                            Some(_) => v.clone(),
+                            None => json!({"$omitted": format!("over {MAX_TRACE_INPUTS} bytes")}),
+                        });
+                let trace = StepTrace {
+                    inputs,
+                    ..(**trace).clone()
+                };
+                serde_json::to_writer(
+                    &mut *out,
+                    &json!({"t": "trace", "at": at, "id": id, "trace": trace}),
+                )
+            }
             Line::Value(v) => serde_json::to_writer(&mut *out, v),
         }
     }
@@ -281,12 +406,38 @@ impl FileJournal {
 
     /// Record the run's end.
     pub fn end(&self, status: &str, error: Option<&str>) {
+        self.finish(status, error, None);
+    }
+
+    /// Record how step `id` within `at` ended (see [`HistorySink`]).
+    pub fn trace(&self, at: &[String], id: &str, trace: StepTrace, inputs: Option<Arc<Value>>) {
+        if at.is_empty()
+            && let Some(usage) = &trace.usage
+        {
+            let mut meta = self.meta.lock().unwrap_or_else(|e| e.into_inner());
+            meta.usage.get_or_insert_with(Usage::default).add(usage);
+        }
+        self.send(
+            Line::Trace {
+                at: at.to_vec(),
+                id: id.to_string(),
+                trace: Box::new(trace),
+                inputs,
+            },
+            false,
+        );
+    }
+
+    /// Record the run's end, with its output when it has one of at most
+    /// [`MAX_KEPT_OUTPUT`] bytes.
+    pub fn finish(&self, status: &str, error: Option<&str>, output: Option<&Value>) {
         let end = RunEnd {
             status: status.to_string(),
             error: error.map(str::to_string),
             ended_at: now_ms(),
         };
-        self.append(json!({"t": "end", "end": end}), true);
+        let output = output.filter(|o| trace::json_len_within(o, MAX_KEPT_OUTPUT).is_some());
+        self.append(json!({"t": "end", "end": end, "output": output}), true);
         self.update_meta(|m| {
             m.waiting = None;
             m.end = Some(end);
@@ -399,22 +550,7 @@ impl MemoryJournal {
 
     /// What the entries so far replay.
     pub fn recorded(&self) -> Recorded {
-        let mut state = JournalState {
-            start: RunStart {
-                run_id: String::new(),
-                workflow: String::new(),
-                definition: Value::Null,
-                source: Value::Null,
-                inputs: Map::new(),
-                defaults_override: Map::new(),
-                started_at: 0,
-            },
-            recorded: Recorded::default(),
-            waiting: None,
-            end: None,
-            truncated: false,
-            completed: 0,
-        };
+        let mut state = JournalState::new(RunStart::default());
         for line in self.lines.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             // Lines this module wrote itself always fold.
             let _ = fold(&mut state, line);
@@ -467,14 +603,7 @@ pub fn read(text: &str) -> Result<JournalState, String> {
     }
     let start: RunStart = serde_json::from_value(header["start"].clone())
         .map_err(|e| format!("its header is not valid: {e}"))?;
-    let mut state = JournalState {
-        start,
-        recorded: Recorded::default(),
-        waiting: None,
-        end: None,
-        truncated: false,
-        completed: 0,
-    };
+    let mut state = JournalState::new(start);
     while let Some((n, line)) = lines.next() {
         let last = lines.peek().is_none();
         let value: Value = match serde_json::from_str(line) {
@@ -563,7 +692,15 @@ fn fold(state: &mut JournalState, line: &Value) -> Result<(), String> {
         "end" => {
             state.end =
                 Some(serde_json::from_value(line["end"].clone()).map_err(|e| e.to_string())?);
+            state.output = line.get("output").filter(|o| !o.is_null()).cloned();
             state.waiting = None;
+        }
+        "trace" => {
+            let key = trace_key(&at, &id()?);
+            let trace: StepTrace = serde_json::from_value(line["trace"].clone())
+                .map_err(|e| format!("a bad trace: {e}"))?;
+            state.traces.shift_remove(&key);
+            state.traces.insert(key, trace);
         }
         "truncated" => state.truncated = true,
         "resumed" => {}
@@ -592,18 +729,72 @@ pub struct RunInfo {
     pub completed_steps: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waiting: Option<Waiting>,
+    /// The definition's version ([`definition_hash`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<RerunFrom>,
+    /// The inputs in one short line.
+    pub inputs: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// What its top-level steps' model calls used and cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+}
+
+/// How much history the journal keeps: finished runs beyond the newest `keep`, older than
+/// `max_age`, or past `max_bytes` together (oldest first) are pruned. Waiting and interrupted
+/// runs are always kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retention {
+    pub keep: usize,
+    pub max_age: Duration,
+    pub max_bytes: u64,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Self {
+            keep: KEEP_FINISHED,
+            max_age: MAX_AGE,
+            max_bytes: KEEP_FINISHED_BYTES,
+        }
+    }
+}
+
+/// What pruning removed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pruned {
+    pub run_ids: Vec<String>,
+    pub bytes: u64,
 }
 
 /// The `runs/` directory of the data directory.
 pub struct RunStore {
     dir: Arc<Dir>,
+    retention: Retention,
 }
 
 impl RunStore {
     /// Open (creating, owner-only) `runs/` in `data_dir`.
     pub fn open(data_dir: &std::path::Path) -> Result<Self, JournalError> {
         let dir = Dir::create_private(&data_dir.join("runs"))?;
-        Ok(Self { dir: Arc::new(dir) })
+        Ok(Self {
+            dir: Arc::new(dir),
+            retention: Retention::default(),
+        })
+    }
+
+    /// Keep history within `retention` (applied whenever a run starts).
+    pub fn with_retention(mut self, retention: Retention) -> Self {
+        self.retention = retention;
+        self
+    }
+
+    pub fn retention(&self) -> Retention {
+        self.retention
     }
 
     pub fn path(&self) -> &std::path::Path {
@@ -613,7 +804,7 @@ impl RunStore {
     /// Start the journal of a new run (locked by this process), pruning old finished runs.
     /// `limit`: the most bytes the journal may take.
     pub fn create(&self, start: &RunStart, limit: u64) -> Result<FileJournal, JournalError> {
-        self.prune(KEEP_FINISHED, MAX_AGE);
+        self.prune(&self.retention);
         let name = file_name(&start.run_id)?;
         let file = self.dir.create_new(&name)?;
         lock(&file).map_err(|_| JournalError::Busy(start.run_id.clone()))?;
@@ -694,6 +885,11 @@ impl RunStore {
                         error: Some(e.to_string()),
                         completed_steps: 0,
                         waiting: None,
+                        hash: None,
+                        from: None,
+                        inputs: String::new(),
+                        duration_ms: None,
+                        usage: None,
                     };
                 }
             },
@@ -711,9 +907,17 @@ impl RunStore {
             status,
             started_at: meta.started_at,
             ended_at: meta.end.as_ref().map(|e| e.ended_at),
+            duration_ms: meta
+                .end
+                .as_ref()
+                .map(|e| e.ended_at.saturating_sub(meta.started_at)),
             error: meta.end.and_then(|e| e.error),
             completed_steps: meta.completed_steps,
             waiting: meta.waiting,
+            hash: meta.hash,
+            from: meta.from,
+            inputs: meta.inputs,
+            usage: meta.usage,
         }
     }
 
@@ -746,9 +950,15 @@ impl RunStore {
     }
 
     /// Remove finished runs beyond the newest `keep`, those older than `max_age`, and the
-    /// oldest once the finished ones take more than [`KEEP_FINISHED_BYTES`]. Waiting and
-    /// interrupted runs are kept: someone may still take them up.
-    pub fn prune(&self, keep: usize, max_age: Duration) {
+    /// oldest once the finished ones take more than `max_bytes`. Waiting and interrupted runs
+    /// are kept: someone may still take them up.
+    pub fn prune(&self, retention: &Retention) -> Pruned {
+        let Retention {
+            keep,
+            max_age,
+            max_bytes,
+        } = *retention;
+        let mut pruned = Pruned::default();
         let now = now_ms();
         let sizes: std::collections::HashMap<String, u64> = self
             .dir
@@ -772,19 +982,23 @@ impl RunStore {
         let mut bytes = 0;
         for (n, (id, ended)) in finished.iter().enumerate() {
             let old = now.saturating_sub(*ended) > max_age.as_millis() as u64;
-            bytes += file_name(id)
+            let size = file_name(id)
                 .ok()
                 .and_then(|name| sizes.get(&name))
                 .copied()
                 .unwrap_or(0);
+            bytes += size;
             // The newest finished run stays, whatever its size.
-            if (n >= keep || old || (n > 0 && bytes > KEEP_FINISHED_BYTES))
+            if (n >= keep || old || (n > 0 && bytes > max_bytes))
                 && let Ok(name) = file_name(id)
+                && self.dir.remove(&name).is_ok()
             {
-                let _ = self.dir.remove(&name);
                 let _ = self.dir.remove(&meta_name(id));
+                pruned.run_ids.push(id.clone());
+                pruned.bytes += size;
             }
         }
+        pruned
     }
 }
 

@@ -30,6 +30,7 @@ pub mod exec;
 pub mod expects;
 pub mod format;
 pub mod fsutil;
+pub mod history;
 pub mod inputs;
 pub mod journal;
 pub mod load;

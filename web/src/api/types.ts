@@ -1103,6 +1103,141 @@ input: { [key in string]: JsonValue }, };
 export type InputAccepted = { runId: string, status: RunState, };
 
 /**
+ * One past run in `GET /api/history`.
+ */
+export type HistoryEntry = { runId: string, workflow: string, workflowId?: string, 
+/**
+ * `running`, `waiting`, `interrupted`, `completed`, `failed`, `cancelled` or `unreadable`.
+ */
+status: string, startedAt: number, durationMs?: number, usage?: Usage, 
+/**
+ * The inputs in one short line.
+ */
+inputs: string, 
+/**
+ * The definition's version.
+ */
+hash?: string, 
+/**
+ * The run this one restarted from.
+ */
+from?: RestartedFrom, error?: string, };
+
+/**
+ * Where a restarted run came from.
+ */
+export type RestartedFrom = { runId: string, step: string, };
+
+/**
+ * `GET /api/history[?workflowId=&status=&since=]`: journaled runs, newest first.
+ */
+export type HistoryList = { runs: Array<HistoryEntry>, };
+
+/**
+ * `GET /api/history/{id}`: what a past run ran — its definition as it ran (even when its file
+ * is gone) and inputs — and how the workflow differs now. Its steps are in
+ * `GET /api/runs/{id}` and `GET /api/runs/{id}/steps/{step}/output`, as for any run.
+ */
+export type HistoryRecord = { run: HistoryEntry, definition: JsonValue, inputs: { [key in string]: JsonValue }, 
+/**
+ * How the library's workflow differs now from what ran (empty: unchanged); absent when
+ * the run's workflow is not in the library any more.
+ */
+changedSince?: Array<string>, };
+
+/**
+ * `POST /api/history/{id}/restart`: run again from `from`, the steps upstream replaying the
+ * past run's outputs. `definition` (an edited workflow) and `inputs` replace the run's own.
+ */
+export type RestartRun = { from: string, definition?: JsonValue, inputs?: { [key in string]: JsonValue }, };
+
+/**
+ * Two runs compared.
+ */
+export type RunDiff = { workflow: string, a: RunSide, b: RunSide, 
+/**
+ * How B's definition differs from A's (empty: the same version).
+ */
+workflowChanges: Array<string>, 
+/**
+ * Run inputs that differ.
+ */
+inputs: Array<FieldChange>, 
+/**
+ * Every step of either version: B's order, then the steps only A had.
+ */
+steps: Array<StepDiff>, };
+
+/**
+ * One run of a diff, in brief.
+ */
+export type RunSide = { runId: string, status: string, startedAt: number, durationMs?: number, costUsd?: number, hash?: string, };
+
+/**
+ * One step of a diff.
+ */
+export type StepDiff = { id: string, name: string, tool: string, 
+/**
+ * `same`, `changed`, `added` (only in B's workflow) or `removed` (only in A's).
+ */
+change: string, statusA?: string, statusB?: string, 
+/**
+ * Resolved inputs that differ, by top-level field.
+ */
+inputs: Array<FieldChange>, outputChanged: boolean, 
+/**
+ * For an output holding a list of results: how it changed.
+ */
+results?: ResultsDiff, 
+/**
+ * Output fields (other than a result list) that differ.
+ */
+outputs: Array<FieldChange>, durationA?: number, durationB?: number, costA?: number, costB?: number, };
+
+/**
+ * A field whose value differs (`a` or `b` absent: the field is only on one side).
+ */
+export type FieldChange = { field: string, a?: JsonValue, b?: JsonValue, };
+
+/**
+ * How a list of results changed.
+ */
+export type ResultsDiff = { 
+/**
+ * The field holding the list (`results`, or empty for an output that is the list).
+ */
+field: string, 
+/**
+ * In B, not in A (by B's rank).
+ */
+entered: Array<ResultMove>, 
+/**
+ * In A, not in B (by A's rank).
+ */
+left: Array<ResultMove>, 
+/**
+ * In both, at another rank or with another score (by B's rank).
+ */
+moved: Array<ResultMove>, 
+/**
+ * In both at the same rank with the same score.
+ */
+unchanged: number, };
+
+/**
+ * One result of a list in either run: where it ranked (1 = first) and its score.
+ */
+export type ResultMove = { 
+/**
+ * What identifies it across runs (`_id`, `id`, else its source and text).
+ */
+key: string, 
+/**
+ * What a person recognises it by (its source or title, else its text's beginning).
+ */
+label: string, rankA?: number, rankB?: number, scoreA?: number, scoreB?: number, };
+
+/**
  * How a turn finds its answer.
  */
 export type ChatMode = "pipeline" | "agent";

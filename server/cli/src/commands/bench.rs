@@ -338,6 +338,7 @@ fn bench_start(id: &str, workflow: &Value, inputs: &Value) -> vai_workflow::jour
         inputs: inputs.as_object().cloned().unwrap_or_default(),
         defaults_override: Default::default(),
         started_at: 0,
+        ..Default::default()
     }
 }
 

@@ -13,17 +13,17 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// `vai` in `dir` with its own data directory.
-fn vai_in(dir: &Path) -> Command {
+pub(super) fn vai_in(dir: &Path) -> Command {
     let mut c = vai_command(dir);
     c.env("VAI_DATA_DIR", dir.join("data")).stdin(Stdio::null());
     c
 }
 
-fn run(dir: &Path, args: &[&str]) -> Output {
+pub(super) fn run(dir: &Path, args: &[&str]) -> Output {
     vai_in(dir).args(args).output().expect("run vai")
 }
 
-fn json_of(out: &Output) -> Value {
+pub(super) fn json_of(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)))
 }
@@ -134,14 +134,14 @@ fn a_changed_workflow_is_not_resumed_unless_forced() {
 
 /// A loopback HTTP server counting requests by path; `/slow` answers only once `release` is
 /// set.
-struct Fake {
-    port: u16,
+pub(super) struct Fake {
+    pub(super) port: u16,
     counts: Arc<Mutex<Vec<String>>>,
     release: Arc<AtomicBool>,
 }
 
 impl Fake {
-    fn start() -> Fake {
+    pub(super) fn start() -> Fake {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let counts = Arc::new(Mutex::new(Vec::new()));
@@ -178,7 +178,7 @@ impl Fake {
         }
     }
 
-    fn count(&self, path: &str) -> usize {
+    pub(super) fn count(&self, path: &str) -> usize {
         self.counts
             .lock()
             .unwrap()

@@ -3,6 +3,7 @@
 mod chat;
 mod config;
 mod edit;
+mod history;
 mod json;
 pub(crate) mod pricing;
 mod runs;
@@ -32,6 +33,10 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/tools", get(tools::catalog))
         .route("/config/status", get(config::status))
         .route("/pricing", get(pricing::table))
+        .route("/history", get(history::list))
+        .route("/history/diff", get(history::diff))
+        .route("/history/{id}", get(history::record))
+        .route("/history/{id}/restart", post(history::restart))
         .route("/runs", get(runs::list).post(runs::start))
         .route("/runs/{id}", get(runs::get))
         .route("/runs/{id}/cancel", post(runs::cancel))

@@ -84,6 +84,7 @@ pub(super) async fn start(
         only,
         definition_version: version_of(format(&body.definition).as_bytes()),
         step_through: body.step_through,
+        restart: None,
     };
     let run = state.runs().start(request).map_err(|e| match e {
         StartError::Inputs(_) => ApiError::InvalidInputs(e.to_string()),
@@ -250,7 +251,10 @@ pub(super) async fn output(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (head, output) = run(&state, &id)?.output();
+    let Some(live) = state.runs().get(&id) else {
+        return saved_output(&state, &id);
+    };
+    let (head, output) = live.output();
     spliced(&head, [("output", output)])
 }
 
@@ -259,7 +263,15 @@ pub(super) async fn step(
     State(state): State<AppState>,
     Path((id, step)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
-    let view = run(&state, &id)?.step(&step).ok_or_else(|| {
+    let Some(live) = state.runs().get(&id) else {
+        let (detail, output) = state
+            .runs()
+            .saved_step(&id, &step)
+            .ok_or_else(|| not_found(&state, &id))?;
+        let output = output.map(|o| Kept::value(Arc::new(o)));
+        return spliced(&detail, [("output", output)]);
+    };
+    let view = live.step(&step).ok_or_else(|| {
         ApiError::NotFound(format!(
             "run \"{}\" has no step \"{}\"",
             clip(&id, QUOTE_LIMIT),
@@ -270,6 +282,24 @@ pub(super) async fn step(
         &view.detail,
         [("inputs", view.inputs), ("output", view.output)],
     )
+}
+
+/// A past run's output, from its journal.
+fn saved_output(state: &AppState, id: &str) -> Result<Response, ApiError> {
+    let record = state.runs().record(id).map_err(|_| not_found(state, id))?;
+    let status = match record.status() {
+        "completed" => RunState::Completed,
+        "failed" => RunState::Failed,
+        "cancelled" => RunState::Cancelled,
+        _ => RunState::Interrupted,
+    };
+    let head = vai_contract::RunOutput {
+        run_id: record.run_id.clone(),
+        status,
+        output: None,
+    };
+    let output = record.output.map(|o| Kept::value(Arc::new(o)));
+    spliced(&head, [("output", output)])
 }
 
 fn run(state: &AppState, id: &str) -> Result<Arc<vai_runtime::runs::Run>, ApiError> {

@@ -137,6 +137,7 @@ async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_compl
         inputs: json!({"q": "hi"}).as_object().cloned().unwrap(),
         defaults_override: Default::default(),
         started_at: 1,
+        ..Default::default()
     };
     let journal = journals().create(&start, 1 << 20).unwrap();
     use vai_workflow::exec::durable::{Entry, Journal};

@@ -9,7 +9,7 @@ use super::run::Run;
 use std::sync::Arc;
 use std::time::Duration;
 use vai_workflow::exec::durable::{JournalAt, Recorded};
-use vai_workflow::journal::{FileJournal, MemoryJournal, RunStore};
+use vai_workflow::journal::{FileJournal, HistorySink, MemoryJournal, RunStore};
 use vai_workflow::{EventSink, Plan, Registry, RunEvent, RunOptions, RunStatus};
 
 /// Where a run's progress is journaled.
@@ -48,11 +48,11 @@ impl RunJournal {
         }
     }
 
-    fn end(&self, status: RunStatus, error: Option<&str>) {
+    fn end(&self, status: RunStatus, error: Option<&str>, output: Option<&serde_json::Value>) {
         if let Self::File { journal, .. } = self
             && status != RunStatus::Waiting
         {
-            journal.end(status.as_str(), error);
+            journal.finish(status.as_str(), error, output);
         }
     }
 }
@@ -67,7 +67,10 @@ pub(crate) async fn drive(
     mut replay: Option<Recorded>,
     closing: tokio_util::sync::CancellationToken,
 ) {
-    let sink: Arc<dyn EventSink> = Arc::new(super::run::RunSink(run.clone()));
+    let mut sink: Arc<dyn EventSink> = Arc::new(super::run::RunSink(run.clone()));
+    if let RunJournal::File { journal, .. } = &journal {
+        sink = HistorySink::wrap(sink, journal.clone());
+    }
     loop {
         let this_run = RunOptions {
             journal: Some(journal.at()),
@@ -79,7 +82,7 @@ pub(crate) async fn drive(
                 Ok(result) => result,
                 Err(errors) => {
                     let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                    journal.end(RunStatus::Failed, Some(&text.join("; ")));
+                    journal.end(RunStatus::Failed, Some(&text.join("; ")), None);
                     run.abort(text.join("; "));
                     return;
                 }
@@ -88,7 +91,11 @@ pub(crate) async fn drive(
             .waiting
             .filter(|_| result.status == RunStatus::Waiting)
         else {
-            journal.end(result.status, result.error.as_deref());
+            journal.end(
+                result.status,
+                result.error.as_deref(),
+                result.output.as_ref(),
+            );
             return;
         };
         // Wait for a person: an answer goes on, a timeout goes on (the engine applies it), a
@@ -118,7 +125,7 @@ pub(crate) async fn drive(
                 )
                 .await;
                 let error = "the run was cancelled while it waited for a person";
-                journal.end(RunStatus::Cancelled, Some(error));
+                journal.end(RunStatus::Cancelled, Some(error), None);
                 sink.emit(RunEvent::RunFinished {
                     status: RunStatus::Cancelled,
                     duration_ms: started.elapsed().as_millis() as u64,

@@ -5,14 +5,15 @@
 
 mod clock;
 mod durable;
+pub mod history;
 pub mod kept;
 mod run;
 pub mod step_through;
 
+pub use history::Restarting;
 pub use run::{AnswerError, Outgoing, ResumeError, Run, RunOrigin, StepView};
 
 use clock::now_ms;
-use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::collections::VecDeque;
@@ -75,6 +76,8 @@ pub struct StartRequest {
     pub definition_version: String,
     /// Run step by step; checked by [`step_through::check`] before the run starts.
     pub step_through: Option<StepThrough>,
+    /// Start again from a step of a past run, replaying what came before it.
+    pub restart: Option<Box<Restarting>>,
 }
 
 /// Why a run did not start.
@@ -233,8 +236,15 @@ impl RunManager {
             stepping,
             ..RunOptions::default()
         };
-        let journal = self.journal_for(&run, &plan, request.workflow_id.as_deref(), &options);
-        self.launch(run.clone(), plan, registry, options, journal, None);
+        let journal = self.journal_for(
+            &run,
+            &plan,
+            request.workflow_id.as_deref(),
+            &options,
+            request.restart.as_deref(),
+        );
+        let replay = request.restart.map(|r| r.restart.replay);
+        self.launch(run.clone(), plan, registry, options, journal, replay);
         Ok(run)
     }
 
@@ -285,26 +295,35 @@ impl RunManager {
         plan: &Plan,
         workflow_id: Option<&str>,
         options: &RunOptions,
+        restart: Option<&Restarting>,
     ) -> durable::RunJournal {
         let memory = || durable::RunJournal::Memory(Arc::new(MemoryJournal::default()));
         let Some(store) = self.0.journals.clone().filter(|_| options.only.is_none()) else {
             return memory();
         };
+        let definition = serde_json::to_value(&plan.workflow).unwrap_or(Value::Null);
         let start = RunStart {
             run_id: run.id.clone(),
             workflow: plan.workflow.name.clone(),
-            definition: serde_json::to_value(&plan.workflow).unwrap_or(Value::Null),
+            hash: Some(vai_workflow::journal::definition_hash(&definition)),
+            definition,
             source: serde_json::json!({ "workflowId": workflow_id }),
             inputs: options.inputs.clone(),
             defaults_override: Map::new(),
             started_at: now_ms(),
+            from: restart.map(|r| r.from.clone()),
         };
         match store.create(&start, options.limits.run_bytes.saturating_mul(2)) {
-            Ok(journal) => durable::RunJournal::File {
-                journal: Arc::new(journal),
-                store,
-                id: run.id.clone(),
-            },
+            Ok(journal) => {
+                if let Some(r) = restart {
+                    vai_workflow::history::copy_into(&journal, &r.past, &r.restart);
+                }
+                durable::RunJournal::File {
+                    journal: Arc::new(journal),
+                    store,
+                    id: run.id.clone(),
+                }
+            }
             Err(e) => {
                 tracing::warn!(error = %e, "the run is journaled in memory only");
                 memory()
@@ -425,77 +444,6 @@ impl RunManager {
             Some(recorded),
         );
         Ok((run, plan))
-    }
-
-    /// A snapshot of journaled run `id` that no process runs now: its top-level steps as the
-    /// journal has them, and what it waits for.
-    pub fn saved_snapshot(&self, id: &str) -> Option<RunSnapshot> {
-        let store = self.0.journals.as_ref()?;
-        let info = store.info(id);
-        if !matches!(info.status.as_str(), "waiting" | "interrupted") || self.get(id).is_some() {
-            return None;
-        }
-        let state = store.read(id).ok()?;
-        let workflow: vai_workflow::Workflow =
-            serde_json::from_value(state.start.definition.clone()).ok()?;
-        let recorded = &state.recorded;
-        let steps: IndexMap<String, StepState> = workflow
-            .steps
-            .iter()
-            .map(|s| {
-                let status = match recorded.steps.get(&s.id) {
-                    Some(vai_workflow::exec::durable::RecordedStep::Completed { .. }) => {
-                        StepStatus::Completed
-                    }
-                    Some(vai_workflow::exec::durable::RecordedStep::Failed { .. }) => {
-                        StepStatus::Failed
-                    }
-                    None if state.waiting.as_ref().is_some_and(|w| {
-                        w.within.first().map_or(w.step_id == s.id, |top| {
-                            vai_workflow::exec::durable::split_segment(top).0 == s.id
-                        })
-                    }) =>
-                    {
-                        StepStatus::Waiting
-                    }
-                    None => StepStatus::Pending,
-                };
-                (s.id.clone(), StepState::new(status))
-            })
-            .collect();
-        Some(RunSnapshot {
-            run_id: id.to_string(),
-            workflow: workflow.name.clone(),
-            workflow_id: state
-                .start
-                .source
-                .get("workflowId")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            status: if info.status == "waiting" {
-                RunState::Waiting
-            } else {
-                RunState::Interrupted
-            },
-            seq: 0,
-            started_at: state.start.started_at,
-            duration_ms: None,
-            layers: Vec::new(),
-            steps,
-            output: None,
-            output_bytes: None,
-            error: None,
-            usage: None,
-            step_through: None,
-            paused: None,
-            waiting: state.waiting.map(|w| vai_contract::WaitingFor {
-                step_id: w.step_id,
-                within: w.within,
-                message: w.message,
-                expects: w.expects,
-                deadline_ms: w.deadline_ms,
-            }),
-        })
     }
 
     /// The journaled runs no process runs now: waiting for a person, or interrupted.

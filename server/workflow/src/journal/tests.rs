@@ -19,6 +19,7 @@ fn start(id: &str) -> RunStart {
         inputs: Map::new(),
         defaults_override: Map::new(),
         started_at: 1,
+        ..RunStart::default()
     }
 }
 

@@ -114,8 +114,11 @@ pub(crate) async fn drive(
         if let Some(d) = durable
             && result.status != RunStatus::Waiting
         {
-            d.journal
-                .end(result.status.as_str(), result.error.as_deref());
+            d.journal.finish(
+                result.status.as_str(),
+                result.error.as_deref(),
+                result.output.as_ref(),
+            );
         }
         return Ok(result);
     }

@@ -2,7 +2,9 @@
 //! that waits for a person or whose process died, or cancel one (running its compensations).
 
 mod drive;
+mod history;
 mod prompt;
+mod rerun;
 
 pub(crate) use drive::{
     Durable, cancel_on_ctrl_c, drive, exit_code, interactive, journal_limit, object_file,
@@ -17,37 +19,29 @@ use serde_json::{Map, Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
 use vai_workflow::expects::Expects;
-use vai_workflow::journal::{JournalError, RunInfo, changes};
+use vai_workflow::journal::JournalError;
+use vai_workflow::journal::changes;
 use vai_workflow::{Mode, RunOptions, RunStatus};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum RunsCommand {
-    /// List the journaled runs, newest first.
-    List(ListArgs),
-    /// Show one run: its status, progress and what it waits for.
-    Show(ShowArgs),
+    /// List the run history, newest first.
+    List(history::ListArgs),
+    /// Show one run: its status, each step's outcome, timing and cost, and what it waits for.
+    Show(history::ShowArgs),
+    /// Compare two runs of a workflow step by step: inputs, outputs (documents that entered,
+    /// left or moved in result lists, with score changes), time and cost.
+    Diff(history::DiffArgs),
+    /// Run a past run again from one of its steps: the steps upstream replay their recorded
+    /// outputs.
+    Rerun(rerun::RerunArgs),
+    /// Remove finished runs from the history (waiting and interrupted runs are kept).
+    Prune(history::PruneArgs),
     /// Go on with a run that waits for a person or whose process died: completed steps are
     /// not run again.
     Resume(ResumeArgs),
     /// Cancel a waiting or interrupted run: the compensations of its completed steps run.
     Cancel(CancelArgs),
-}
-
-#[derive(Debug, Args)]
-pub(super) struct ListArgs {
-    /// Only runs with this status (running, waiting, interrupted, completed, failed, cancelled).
-    #[arg(long)]
-    status: Option<String>,
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, Args)]
-pub(super) struct ShowArgs {
-    /// The run id (see `vai runs list`).
-    id: String,
-    #[arg(long)]
-    json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -85,69 +79,14 @@ pub(super) struct CancelArgs {
 
 pub(super) async fn dispatch(cmd: RunsCommand) -> anyhow::Result<u8> {
     match cmd {
-        RunsCommand::List(a) => list(a),
-        RunsCommand::Show(a) => show(a),
+        RunsCommand::List(a) => history::list(a),
+        RunsCommand::Show(a) => history::show(a),
+        RunsCommand::Diff(a) => history::run_diff(a),
+        RunsCommand::Rerun(a) => rerun::rerun(a).await,
+        RunsCommand::Prune(a) => history::prune(a),
         RunsCommand::Resume(a) => resume(a).await,
         RunsCommand::Cancel(a) => cancel(a).await,
     }
-}
-
-fn list(args: ListArgs) -> anyhow::Result<u8> {
-    let store = store()?;
-    let runs: Vec<RunInfo> = store
-        .list()
-        .into_iter()
-        .filter(|r| args.status.as_deref().is_none_or(|s| s == r.status))
-        .collect();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&json!({"runs": runs}))?);
-        return Ok(EXIT_OK);
-    }
-    if runs.is_empty() {
-        eprintln!("no runs in {}", store.path().display());
-        return Ok(EXIT_OK);
-    }
-    println!("{:<22} {:<12} {:>5}  WORKFLOW", "RUN", "STATUS", "STEPS");
-    for r in runs {
-        println!(
-            "{:<22} {:<12} {:>5}  {}",
-            r.run_id, r.status, r.completed_steps, r.workflow
-        );
-    }
-    Ok(EXIT_OK)
-}
-
-fn show(args: ShowArgs) -> anyhow::Result<u8> {
-    let store = store()?;
-    let info = store.info(&args.id);
-    if info.status == "unreadable"
-        && info
-            .error
-            .as_deref()
-            .is_some_and(|e| e.starts_with("no run"))
-    {
-        eprintln!("error: no run \"{}\" (see `vai runs list`)", args.id);
-        return Ok(EXIT_INVALID);
-    }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&info)?);
-        return Ok(EXIT_OK);
-    }
-    println!("run {} ({}) — {}", info.run_id, info.workflow, info.status);
-    println!("steps completed: {}", info.completed_steps);
-    if let Some(e) = &info.error {
-        println!("error: {e}");
-    }
-    if let Some(w) = &info.waiting {
-        println!("waits at step \"{}\": {}", w.step_id, w.message);
-        println!("expects: {}", w.expects);
-        println!(
-            "answer with: vai runs resume {}{}",
-            info.run_id,
-            prompt::example_inputs(&w.expects)
-        );
-    }
-    Ok(EXIT_OK)
 }
 
 async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
@@ -253,7 +192,7 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         }
     };
     let cancel = cancel_on_ctrl_c();
-    let sink: Arc<dyn vai_workflow::EventSink> = if args.quiet {
+    let progress: Arc<dyn vai_workflow::EventSink> = if args.quiet {
         Arc::new(vai_workflow::events::NoEvents)
     } else {
         Arc::new(render::Progress::new(step_names(&plan), false))
@@ -262,6 +201,7 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         inputs: state.start.inputs.clone(),
         defaults_override: state.start.defaults_override.clone(),
         cancel,
+        capture_inputs: true,
         ..base_options
     };
     let durable = Durable {
@@ -269,6 +209,7 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         journal: Arc::new(journal),
         run_id: args.id.clone(),
     };
+    let sink = vai_workflow::journal::HistorySink::wrap(progress, durable.journal.clone());
     let result = match drive(
         plan.clone(),
         app.registry.clone(),
@@ -351,9 +292,9 @@ pub(crate) fn finish(
                 result.error.as_deref().unwrap_or("the run failed")
             );
         }
-        if let Some(line) = render::finished(result.status, result.duration_ms, &result.usage) {
-            eprintln!("{line}");
-        }
+        let line = render::finished(result.status, result.duration_ms, &result.usage);
+        let line: Vec<String> = line.into_iter().chain([format!("run {run_id}")]).collect();
+        eprintln!("{}", line.join(" · "));
     }
     Ok(exit_code(result.status))
 }

@@ -165,6 +165,8 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         cancel,
         limits: cfg.project.limits(),
         stepping,
+        // History keeps what each step ran with.
+        capture_inputs: true,
         ..RunOptions::default()
     };
     let compiled_value = vai_workflow::load::parse_json(&located.text).unwrap_or(Value::Null);
@@ -179,11 +181,13 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
             let start = vai_workflow::journal::RunStart {
                 run_id: run_id.clone(),
                 workflow: plan.workflow.name.clone(),
-                definition: compiled_value,
                 source: json!({"workflow": source.to_string_lossy()}),
+                hash: Some(vai_workflow::journal::definition_hash(&compiled_value)),
+                definition: compiled_value,
                 inputs,
                 defaults_override,
                 started_at: vai_workflow::journal::now_ms(),
+                from: None,
             };
             match store.create(&start, runs::journal_limit(&options)) {
                 Ok(journal) => Some(runs::Durable {
@@ -204,6 +208,9 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
             None
         }
     };
+    if let Some(d) = &durable {
+        sink = vai_workflow::journal::HistorySink::wrap(sink, d.journal.clone());
+    }
     let interactive = runs::interactive(args.json);
     let result = match runs::drive(
         plan.clone(),
@@ -239,7 +246,11 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
     }
 
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
+        let mut body = serde_json::to_value(&result)?;
+        if let (Some(d), Value::Object(map)) = (&durable, &mut body) {
+            map.insert("runId".into(), json!(d.run_id));
+        }
+        println!("{}", serde_json::to_string_pretty(&body)?);
     } else if let Some(output) = &result.output {
         println!(
             "{}",
@@ -255,8 +266,11 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
                 result.error.as_deref().unwrap_or("the run failed")
             );
         }
-        if let Some(line) = render::finished(result.status, result.duration_ms, &result.usage) {
-            eprintln!("{line}");
+        let line = render::finished(result.status, result.duration_ms, &result.usage);
+        let run = durable.as_ref().map(|d| format!("run {}", d.run_id));
+        let line: Vec<String> = line.into_iter().chain(run).collect();
+        if !line.is_empty() {
+            eprintln!("{}", line.join(" · "));
         }
     }
     Ok(runs::exit_code(result.status))

@@ -1,0 +1,202 @@
+//! Runs this process no longer holds, read from the journal: past runs listed and shown as the
+//! canvas shows a live one (snapshot and step details), and a restart from a past run's step.
+
+use super::RunManager;
+use indexmap::IndexMap;
+use serde_json::Value;
+use vai_contract::{RunSnapshot, RunState, StepDetail, StepState, StepStatus};
+use vai_workflow::history::{Restart, RunRecord, StepRecord};
+use vai_workflow::journal::{JournalState, RerunFrom, RunInfo};
+
+/// A run to start again from a step of a past one (see [`RunManager::restarting`]).
+#[derive(Clone)]
+pub struct Restarting {
+    pub past: JournalState,
+    pub restart: Restart,
+    pub from: RerunFrom,
+}
+
+impl std::fmt::Debug for Restarting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Restarting")
+            .field("from", &self.from)
+            .field("kept", &self.restart.kept)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a past run cannot be read or restarted.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error("no run \"{0}\" in the run history")]
+    NotFound(String),
+    #[error("{0}")]
+    Unusable(String),
+}
+
+impl RunManager {
+    /// Every journaled run, newest first.
+    pub fn history(&self) -> Vec<RunInfo> {
+        self.0
+            .journals
+            .as_ref()
+            .map(|s| s.list())
+            .unwrap_or_default()
+    }
+
+    /// Journaled run `id`'s summary.
+    pub fn history_info(&self, id: &str) -> Option<RunInfo> {
+        let info = self.0.journals.as_ref()?.info(id);
+        (info.status != "unreadable" || !info.error.as_deref().is_some_and(not_found))
+            .then_some(info)
+    }
+
+    /// Journaled run `id` as its journal has it.
+    pub fn record(&self, id: &str) -> Result<RunRecord, HistoryError> {
+        Ok(RunRecord::of(self.journal_state(id)?))
+    }
+
+    fn journal_state(&self, id: &str) -> Result<JournalState, HistoryError> {
+        let store = self
+            .0
+            .journals
+            .as_ref()
+            .ok_or_else(|| HistoryError::NotFound(id.to_string()))?;
+        store.read(id).map_err(|e| match e {
+            vai_workflow::journal::JournalError::NotFound(_) => {
+                HistoryError::NotFound(id.to_string())
+            }
+            other => HistoryError::Unusable(other.to_string()),
+        })
+    }
+
+    /// What starting again from step `from` of past run `id`, on `plan`, replays.
+    pub fn restarting(
+        &self,
+        id: &str,
+        plan: &vai_workflow::Plan,
+        from: &str,
+    ) -> Result<Restarting, HistoryError> {
+        let past = self.journal_state(id)?;
+        if past.truncated {
+            return Err(HistoryError::Unusable(format!(
+                "run {id} outgrew its journal's budget: its later steps were not recorded"
+            )));
+        }
+        let restart =
+            vai_workflow::history::restart(&past, plan, from).map_err(HistoryError::Unusable)?;
+        Ok(Restarting {
+            past,
+            restart,
+            from: RerunFrom {
+                run_id: id.to_string(),
+                step: from.to_string(),
+            },
+        })
+    }
+
+    /// A snapshot of journaled run `id` that this process does not hold (a past run, one that
+    /// waits for a person, or one whose process died): its top-level steps as recorded.
+    pub fn saved_snapshot(&self, id: &str) -> Option<RunSnapshot> {
+        if self.get(id).is_some() {
+            return None;
+        }
+        let info = self.history_info(id)?;
+        let status = match info.status.as_str() {
+            "waiting" => RunState::Waiting,
+            "completed" => RunState::Completed,
+            "failed" => RunState::Failed,
+            "cancelled" => RunState::Cancelled,
+            // Another process runs it: seen from here it is not going on.
+            "interrupted" | "running" => RunState::Interrupted,
+            _ => return None,
+        };
+        let state = self.journal_state(id).ok()?;
+        let waiting = state.waiting.clone();
+        let record = RunRecord::of(state);
+        let steps: IndexMap<String, StepState> = record
+            .steps
+            .iter()
+            .map(|s| (s.id.clone(), step_state(s)))
+            .collect();
+        let bytes = record.output.as_ref().map(super::kept::json_len);
+        let inline = bytes.is_some_and(|b| b <= vai_contract::INLINE_OUTPUT_LIMIT);
+        let output = record.output.clone().filter(|_| inline);
+        Some(RunSnapshot {
+            run_id: id.to_string(),
+            workflow: record.workflow.clone(),
+            workflow_id: record.workflow_id.clone(),
+            status,
+            seq: 0,
+            started_at: record.started_at,
+            duration_ms: record.duration_ms,
+            layers: Vec::new(),
+            steps,
+            output_bytes: bytes.filter(|_| !inline),
+            output,
+            error: record.end.as_ref().and_then(|e| e.error.clone()),
+            usage: record.usage.clone(),
+            step_through: None,
+            paused: None,
+            waiting: waiting.map(|w| vai_contract::WaitingFor {
+                step_id: w.step_id,
+                within: w.within,
+                message: w.message,
+                expects: w.expects,
+                deadline_ms: w.deadline_ms,
+            }),
+        })
+    }
+
+    /// Step `step` of journaled run `id`, with its recorded inputs and output.
+    pub fn saved_step(&self, id: &str, step: &str) -> Option<(StepDetail, Option<Value>)> {
+        if self.get(id).is_some() {
+            return None;
+        }
+        let record = self.record(id).ok()?;
+        let s = record.step(step)?;
+        let state = step_state(s);
+        Some((
+            StepDetail {
+                step_id: s.id.clone(),
+                status: state.status,
+                inputs: s.trace.inputs.clone(),
+                output: None,
+                error: state.error,
+                reason: state.reason,
+                duration_ms: state.duration_ms,
+            },
+            s.output.clone(),
+        ))
+    }
+}
+
+fn not_found(error: &str) -> bool {
+    error.starts_with("no run")
+}
+
+/// A recorded step as a snapshot shows it.
+fn step_state(s: &StepRecord) -> StepState {
+    let status = match s.status.as_str() {
+        "completed" => StepStatus::Completed,
+        "failed" => StepStatus::Failed,
+        "skipped" => StepStatus::Skipped,
+        "cancelled" => StepStatus::Cancelled,
+        "waiting" => StepStatus::Waiting,
+        _ => StepStatus::Pending,
+    };
+    StepState {
+        duration_ms: s.trace.duration_ms,
+        summary: s.trace.summary.clone(),
+        error: s.trace.error.clone(),
+        reason: s.trace.reason.clone(),
+        backend: if s.trace.replayed {
+            Some("journal".into())
+        } else {
+            s.trace.backend.clone()
+        },
+        output_bytes: s.output.as_ref().map(super::kept::json_len),
+        usage: s.trace.usage.clone(),
+        ..StepState::new(status)
+    }
+}
