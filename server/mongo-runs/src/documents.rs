@@ -18,8 +18,9 @@
 
 use mongodb::bson::{Bson, DateTime, Document, doc};
 use std::time::Duration;
+use vai_workflow::Usage;
 use vai_workflow::exec::Waiting;
-use vai_workflow::journal::{Meta, RunEnd, RunInfo, VERSION};
+use vai_workflow::journal::{Meta, RerunFrom, RunEnd, RunInfo, VERSION};
 
 /// Runs listed at most (newest first).
 pub const MAX_LISTED: i64 = 10_000;
@@ -51,10 +52,16 @@ fn summary_fields(meta: &Meta, bytes: u64, truncated: bool) -> Document {
         Some(end) => Bson::Document(literal(end_document(end))),
         None => Bson::Null,
     };
+    let usage = meta
+        .usage
+        .as_ref()
+        .and_then(|u| mongodb::bson::to_bson(u).ok())
+        .map_or(Bson::Null, |u| Bson::Document(literal(u)));
     doc! {
         "completedSteps": millis(meta.completed_steps as u64),
         "waiting": waiting,
         "end": end,
+        "usage": usage,
         "bytes": millis(bytes),
         "truncated": truncated,
     }
@@ -89,6 +96,16 @@ pub fn create_update(meta: &Meta, owner: &str, ttl: Duration) -> Vec<Document> {
     if let Some(id) = &meta.workflow_id {
         set.insert("workflowId", literal(id.as_str()));
     }
+    if let Some(hash) = &meta.hash {
+        set.insert("hash", literal(hash.as_str()));
+    }
+    if let Some(from) = &meta.from {
+        set.insert(
+            "from",
+            literal(doc! {"runId": from.run_id.as_str(), "step": from.step.as_str()}),
+        );
+    }
+    set.insert("inputs", literal(meta.inputs.as_str()));
     set.extend(summary_fields(meta, 0, false));
     set.insert("lease", lease(owner, ttl));
     vec![doc! {"$set": set}]
@@ -227,6 +244,10 @@ fn summary_projection() -> Document {
         "completedSteps": 1,
         "waiting": 1,
         "end": 1,
+        "hash": 1,
+        "from": 1,
+        "inputs": 1,
+        "usage": 1,
         "live": {"$gt": ["$lease.expiresAt", "$$NOW"]},
     }
 }
@@ -312,27 +333,40 @@ fn waiting_of(row: &Document) -> Result<Option<Waiting>, String> {
 /// A row of [`list_pipeline`] or [`info_pipeline`] as `vai runs list` shows it: ended, waiting,
 /// running (a live lease) or interrupted (nobody holds it, or its holder's lease lapsed).
 pub fn info_of_row(row: &Document) -> Result<RunInfo, String> {
-    let run_id = row.get_str("_id").map_err(|_| "it has no id")?.to_string();
-    let end = end_of(row)?;
-    let waiting = waiting_of(row)?;
-    let live = row.get_bool("live").unwrap_or(false);
-    let status = match (&end, &waiting, live) {
-        (Some(end), _, _) => end.status.clone(),
-        (None, Some(_), _) => "waiting".into(),
-        (None, None, true) => "running".into(),
-        (None, None, false) => "interrupted".into(),
+    let from = match row.get_document("from") {
+        Ok(from) => Some(RerunFrom {
+            run_id: from
+                .get_str("runId")
+                .map_err(|_| "its origin has no run")?
+                .into(),
+            step: from
+                .get_str("step")
+                .map_err(|_| "its origin has no step")?
+                .into(),
+        }),
+        Err(_) => None,
     };
-    Ok(RunInfo {
-        run_id,
+    let usage = match row.get("usage") {
+        None | Some(Bson::Null) => None,
+        Some(u) => Some(
+            mongodb::bson::from_bson::<Usage>(u.clone())
+                .map_err(|e| format!("its usage is not valid: {e}"))?,
+        ),
+    };
+    let meta = Meta {
+        run_id: row.get_str("_id").map_err(|_| "it has no id")?.to_string(),
         workflow: row.get_str("workflow").unwrap_or_default().to_string(),
         workflow_id: row.get_str("workflowId").ok().map(str::to_string),
-        status,
         started_at: int(row, "startedAt").unwrap_or(0),
-        ended_at: end.as_ref().map(|e| e.ended_at),
-        error: end.and_then(|e| e.error),
         completed_steps: int(row, "completedSteps").unwrap_or(0) as usize,
-        waiting,
-    })
+        waiting: waiting_of(row)?,
+        end: end_of(row)?,
+        hash: row.get_str("hash").ok().map(str::to_string),
+        from,
+        inputs: row.get_str("inputs").unwrap_or_default().to_string(),
+        usage,
+    };
+    Ok(RunInfo::of(meta, row.get_bool("live").unwrap_or(false)))
 }
 
 /// Who holds a run and until when, from a document with [`lease_projection`]; `None` when

@@ -17,9 +17,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
+use vai_workflow::Usage;
 use vai_workflow::exec::Waiting;
 use vai_workflow::exec::durable::{Entry, Journal, UndoCall};
-use vai_workflow::journal::{Meta, RunEnd, entry_line, now_ms};
+use vai_workflow::journal::{Meta, RunEnd, StepTrace, end_line, entry_line, now_ms, trace_line};
 
 /// A run's journal in MongoDB, held (leased) by this process until closed or dropped.
 pub struct MongoJournal {
@@ -53,6 +54,13 @@ pub(crate) enum Line {
         entry: Arc<Value>,
         undo: Option<UndoCall>,
     },
+    /// How a step ended: its inputs are serialised (or noted by size) on the writer task.
+    Trace {
+        at: Vec<String>,
+        id: String,
+        trace: Box<StepTrace>,
+        inputs: Option<Arc<Value>>,
+    },
     Value(Value),
 }
 
@@ -71,6 +79,7 @@ impl Line {
     pub(crate) fn t(&self) -> &str {
         match self {
             Line::Step { .. } => "step",
+            Line::Trace { .. } => "trace",
             Line::Value(v) => v.get("t").and_then(Value::as_str).unwrap_or_default(),
         }
     }
@@ -90,6 +99,12 @@ impl Line {
                 output: entry.get("output").unwrap_or(&NULL),
                 undo: undo.as_ref(),
             }),
+            Line::Trace {
+                at,
+                id,
+                trace,
+                inputs,
+            } => serde_json::to_string(&trace_line(at, id, trace, inputs.as_deref())),
             Line::Value(v) => serde_json::to_string(v),
         }
     }
@@ -102,6 +117,13 @@ impl Line {
                     meta.completed_steps += 1;
                 }
                 return at.is_empty();
+            }
+            Line::Trace { at, trace, .. } => {
+                let Some(usage) = trace.usage.as_ref().filter(|_| at.is_empty()) else {
+                    return false;
+                };
+                meta.usage.get_or_insert_with(Usage::default).add(usage);
+                return true;
             }
             Line::Value(v) => v,
         };
@@ -189,14 +211,35 @@ impl MongoJournal {
         self.append(json!({"t": "resumed", "atMs": now_ms()}));
     }
 
+    /// Record how step `id` within `at` ended.
+    pub fn trace(&self, at: &[String], id: &str, trace: StepTrace, inputs: Option<Arc<Value>>) {
+        self.send(Line::Trace {
+            at: at.to_vec(),
+            id: id.to_string(),
+            trace: Box::new(trace),
+            inputs,
+        });
+    }
+
     /// Record the run's end, stored when this returns.
     pub async fn end(&self, status: &str, error: Option<&str>) -> Result<(), RunsError> {
+        self.finish(status, error, None).await
+    }
+
+    /// Record the run's end with its output (kept when small enough), stored when this
+    /// returns.
+    pub async fn finish(
+        &self,
+        status: &str,
+        error: Option<&str>,
+        output: Option<&Value>,
+    ) -> Result<(), RunsError> {
         let end = RunEnd {
             status: status.to_string(),
             error: error.map(str::to_string),
             ended_at: now_ms(),
         };
-        self.append(json!({"t": "end", "end": end}));
+        self.append(end_line(&end, output));
         self.flush().await
     }
 

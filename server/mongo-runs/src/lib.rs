@@ -7,6 +7,7 @@
 //! another may then take the run up. (`vai-workflow` never sees MongoDB; the CLI chooses this
 //! store from `.vai.json`.)
 
+mod backend;
 pub mod documents;
 mod error;
 mod journal;

@@ -55,7 +55,12 @@ async fn live_write_read_list_and_prune() {
         let other = store.create(&start("r2"), 1 << 20).await?;
         other.end("failed", Some("boom")).await?;
         other.close().await?;
-        let pruned = store.prune(1, Duration::from_secs(3600)).await?;
+        let retention = vai_workflow::journal::Retention {
+            keep: 1,
+            max_age: Duration::from_secs(3600),
+            max_bytes: u64::MAX,
+        };
+        let pruned = store.prune(&retention).await?.run_ids;
         let left = store.list().await?;
         Ok::<_, RunsError>((waiting, state, listed, pruned, left))
     }
@@ -70,7 +75,7 @@ async fn live_write_read_list_and_prune() {
     assert_eq!(state.completed, 1);
     assert!(state.recorded.answers.contains_key("ask"));
     assert_eq!(listed[0].status, "completed");
-    assert_eq!(pruned, 1);
+    assert_eq!(pruned, ["r1"]);
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].run_id, "r2");
 }

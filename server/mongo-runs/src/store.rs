@@ -18,14 +18,14 @@ use futures_util::TryStreamExt;
 use mongodb::IndexModel;
 use mongodb::bson::Document;
 use mongodb::options::{IndexOptions, ReturnDocument};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::OnceCell;
 use vai_providers::mongo::MongoStore;
 use vai_workflow::journal::{
-    self, JournalState, KEEP_FINISHED, KEEP_FINISHED_BYTES, MAX_AGE, MAX_JOURNAL_BYTES, Meta,
-    RunInfo, RunStart, VERSION, now_ms, valid_id,
+    self, JournalState, MAX_JOURNAL_BYTES, Meta, Pruned, Retention, RunInfo, RunStart, VERSION,
+    now_ms, valid_id,
 };
 
 /// How long the server may work on one query or index build (`maxTimeMS`).
@@ -50,6 +50,8 @@ const PRUNE_BATCH: usize = 500;
 pub struct MongoRuns {
     shared: Arc<Shared>,
     indexed: Arc<OnceCell<()>>,
+    /// What a run's start prunes to.
+    retention: Retention,
 }
 
 impl MongoRuns {
@@ -65,7 +67,18 @@ impl MongoRuns {
                 lease: LEASE,
             }),
             indexed: Arc::new(OnceCell::new()),
+            retention: Retention::default(),
         }
+    }
+
+    /// The same store keeping history within `retention` (applied whenever a run starts).
+    pub fn with_retention(mut self, retention: Retention) -> Self {
+        self.retention = retention;
+        self
+    }
+
+    pub fn retention(&self) -> Retention {
+        self.retention
     }
 
     /// The same store with other collection names.
@@ -92,6 +105,7 @@ impl MongoRuns {
         MongoRuns {
             shared: Arc::new(shared),
             indexed: Arc::new(OnceCell::new()),
+            retention: self.retention,
         }
     }
 
@@ -152,11 +166,11 @@ impl MongoRuns {
             )));
         }
         // As the file store: a failed prune never stops a run.
-        let _ = self.prune(KEEP_FINISHED, MAX_AGE).await;
+        let _ = self.prune(&self.retention).await;
         self.ensure_indexes().await?;
         let held = self.hold(id)?;
         let s = &self.shared;
-        let meta = meta_of(start);
+        let meta = Meta::of(start);
         let (filter, update) = (create_filter(id), create_update(&meta, &s.owner, s.lease));
         let sent = Instant::now();
         s.bounded(&s.runs, OPERATION_TIMEOUT, |c| async move {
@@ -208,12 +222,7 @@ impl MongoRuns {
         }
         match self.read_documents(id).await {
             Ok((state, documents, bytes)) => {
-                let meta = Meta {
-                    completed_steps: state.completed,
-                    waiting: state.waiting.clone(),
-                    end: state.end.clone(),
-                    ..meta_of(&state.start)
-                };
+                let meta = Meta::from_state(&state);
                 let budget = limit.max(bytes + MIN_BUDGET);
                 let writer = Writer::new(s.clone(), held, meta, documents, bytes, budget, sent)
                     .truncated(state.truncated);
@@ -361,10 +370,10 @@ impl MongoRuns {
             .ok_or_else(|| RunsError::NotFound(id.to_string()))
     }
 
-    /// Remove finished runs beyond the newest `keep`, those older than `max_age`, and the
-    /// oldest once the finished ones take more than [`KEEP_FINISHED_BYTES`], with their lines;
-    /// how many went. Waiting and interrupted runs are kept: someone may still take them up.
-    pub async fn prune(&self, keep: usize, max_age: Duration) -> Result<usize, RunsError> {
+    /// Remove finished runs past `retention` — beyond the newest `keep`, older than `max_age`,
+    /// and the oldest once the finished ones take more than `max_bytes` — with their lines.
+    /// Waiting and interrupted runs are kept: someone may still take them up.
+    pub async fn prune(&self, retention: &Retention) -> Result<Pruned, RunsError> {
         let s = &self.shared;
         let rows = s
             .bounded(&s.runs, OPERATION_TIMEOUT, |c| async move {
@@ -377,7 +386,13 @@ impl MongoRuns {
             .await
             .map_err(|e| self.error(e))?;
         let finished: Vec<_> = rows.iter().filter_map(finished_of_row).collect();
-        let gone = to_prune(&finished, keep, max_age, KEEP_FINISHED_BYTES, now_ms());
+        let Retention {
+            keep,
+            max_age,
+            max_bytes,
+        } = *retention;
+        let gone = to_prune(&finished, keep, max_age, max_bytes, now_ms());
+        let mut pruned = Pruned::default();
         for ids in gone.chunks(PRUNE_BATCH) {
             // The run first: a run that is listed always has its lines.
             let (runs, lines) = (prune_runs_filter(ids), prune_lines_filter(ids));
@@ -391,39 +406,19 @@ impl MongoRuns {
             })
             .await
             .map_err(|e| self.error(e))?;
+            for id in ids {
+                pruned.run_ids.push(id.clone());
+                pruned.bytes += finished.iter().find(|f| &f.id == id).map_or(0, |f| f.bytes);
+            }
         }
-        Ok(gone.len())
+        Ok(pruned)
     }
 }
 
 /// A run's summary row as listed; one vai would not have written is `unreadable`.
 fn info_or_unreadable(row: &Document) -> RunInfo {
-    info_of_row(row).unwrap_or_else(|why| RunInfo {
-        run_id: row.get_str("_id").unwrap_or_default().to_string(),
-        workflow: String::new(),
-        workflow_id: None,
-        status: "unreadable".into(),
-        started_at: 0,
-        ended_at: None,
-        error: Some(format!("its summary is not valid: {why}")),
-        completed_steps: 0,
-        waiting: None,
+    info_of_row(row).unwrap_or_else(|why| {
+        let id = row.get_str("_id").unwrap_or_default();
+        RunInfo::unreadable(id, format!("its summary is not valid: {why}"))
     })
-}
-
-/// A new run's summary.
-fn meta_of(start: &RunStart) -> Meta {
-    Meta {
-        run_id: start.run_id.clone(),
-        workflow: start.workflow.clone(),
-        workflow_id: start
-            .source
-            .get("workflowId")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        started_at: start.started_at,
-        completed_steps: 0,
-        waiting: None,
-        end: None,
-    }
 }

@@ -10,8 +10,12 @@ use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use vai_providers::mongo::MongoStore;
+use vai_workflow::Usage;
 use vai_workflow::exec::durable::{Entry, Journal, UndoCall};
-use vai_workflow::journal::{JournalState, RunStart, RunStore, now_ms};
+use vai_workflow::journal::{
+    JournalState, MAX_TRACE_INPUTS, RerunFrom, Retention, RunInfo, RunJournal, RunStart, RunStore,
+    StepTrace, now_ms,
+};
 
 pub(crate) fn start(id: &str) -> RunStart {
     RunStart {
@@ -22,12 +26,18 @@ pub(crate) fn start(id: &str) -> RunStart {
         inputs: Map::from_iter([("q".to_string(), json!("$where"))]),
         defaults_override: Map::new(),
         started_at: now_ms(),
+        hash: Some("0123456789abcdef".into()),
+        from: Some(RerunFrom {
+            run_id: "r0".into(),
+            step: "$a".into(),
+        }),
     }
 }
 
 /// A bit of everything a run journals: steps at the top and in a child run, an item, a step
-/// that failed and went on, a compensation, a wait on a question whose schema has `$`-keys.
-pub(crate) fn record_sample(journal: &dyn Journal) {
+/// that failed and went on, a compensation, traces (one with inputs too large to keep), a wait
+/// on a question whose schema has `$`-keys.
+pub(crate) fn record_sample(journal: &dyn RunJournal) {
     let output = Arc::new(
         json!({"output": {"results": [{"_id": {"$oid": "65f0a1b2c3d4e5f6a7b8c9d0"}, "a.b": 1}]}}),
     );
@@ -77,6 +87,22 @@ pub(crate) fn record_sample(journal: &dyn Journal) {
             error: None,
         },
     );
+    let usage = Usage {
+        llm_input_tokens: 10,
+        llm_output_tokens: 3,
+        requests: 1,
+        ..Usage::default()
+    };
+    let trace = StepTrace {
+        status: "completed".into(),
+        started_at: Some(5),
+        duration_ms: Some(7),
+        usage: Some(usage),
+        ..StepTrace::default()
+    };
+    journal.trace(&[], "a", trace.clone(), Some(Arc::new(json!({"q": "$x"}))));
+    let huge = Arc::new(json!("x".repeat(MAX_TRACE_INPUTS + 1)));
+    journal.trace(&child, "inner", trace, Some(huge));
     journal.record(
         &[],
         Entry::Waiting {
@@ -88,15 +114,31 @@ pub(crate) fn record_sample(journal: &dyn Journal) {
     );
 }
 
-/// The state the file store folds from the same entries.
-fn file_state(start: &RunStart, answer: &Value) -> JournalState {
+/// What the file store reads and lists of the same entries, an answer and an end with
+/// `output`.
+fn file_store(start: &RunStart, answer: &Value, output: &Value) -> (JournalState, RunInfo) {
     let dir = tempfile::tempdir().unwrap();
     let store = RunStore::open(dir.path()).unwrap();
     let journal = store.create(start, 1 << 20).unwrap();
     record_sample(&journal);
     journal.answer(&[], "ask", answer);
+    journal.finish("completed", None, Some(output));
     drop(journal);
-    store.read(&start.run_id).unwrap()
+    (
+        store.read(&start.run_id).unwrap(),
+        store.info(&start.run_id),
+    )
+}
+
+/// `state` and `info` with the end's time set aside (two stores never end at the same
+/// millisecond).
+fn timeless(mut state: JournalState, mut info: RunInfo) -> (JournalState, RunInfo) {
+    if let Some(end) = &mut state.end {
+        end.ended_at = 0;
+    }
+    info.ended_at = None;
+    info.duration_ms = None;
+    (state, info)
 }
 
 /// The store as machine `owner` sees it. Tests run side by side in one process, which holds
@@ -129,13 +171,27 @@ async fn a_run_is_written_read_back_as_the_file_store_folds_it_and_listed_from_i
     assert_eq!(info.workflow_id.as_deref(), Some("builtin:rag"));
     assert_eq!(info.waiting.as_ref().unwrap().step_id, "ask");
 
-    let answer = json!({"ok": true});
+    let (answer, output) = (json!({"ok": true}), json!({"answer": "$42"}));
     journal.answer(&[], "ask", &answer).await.unwrap();
-    assert_eq!(store.read("r1").await.unwrap(), file_state(&start, &answer));
+    let state = store.read("r1").await.unwrap();
+    assert_eq!(state.waiting, None);
+    assert_eq!(state.traces.len(), 2);
     assert_eq!(store.info("r1").await.unwrap().status, "running");
 
-    journal.end("completed", None).await.unwrap();
+    journal
+        .finish("completed", None, Some(&output))
+        .await
+        .unwrap();
     journal.close().await.unwrap();
+    let kept = (
+        store.read("r1").await.unwrap(),
+        store.info("r1").await.unwrap(),
+    );
+    assert_eq!(kept.0.output, Some(output.clone()));
+    assert_eq!(kept.1.usage.as_ref().unwrap().llm_input_tokens, 10);
+    assert!(kept.1.duration_ms.is_some());
+    let (file_state, file_info) = file_store(&start, &answer, &output);
+    assert_eq!(timeless(kept.0, kept.1), timeless(file_state, file_info));
     let listed = store.list().await.unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(
@@ -167,6 +223,8 @@ async fn a_run_is_written_read_back_as_the_file_store_folds_it_and_listed_from_i
             "insert",
             "update",
             "update",
+            "find",
+            "aggregate $match",
             "aggregate $sort",
         ]
     );
@@ -197,6 +255,8 @@ async fn a_run_is_written_read_back_as_the_file_store_folds_it_and_listed_from_i
             "step",
             "failed",
             "compensated",
+            "trace",
+            "trace",
             "waiting",
             "answer",
             "end"
@@ -447,7 +507,16 @@ async fn pruning_removes_finished_runs_and_their_lines_and_keeps_the_rest() {
     }
     let open = store.create(&start("open"), 1 << 20).await.unwrap();
     open.close().await.unwrap();
-    assert_eq!(store.prune(1, Duration::from_secs(3600)).await.unwrap(), 2);
+    let retention = Retention {
+        keep: 1,
+        max_age: Duration::from_secs(3600),
+        max_bytes: u64::MAX,
+    };
+    let pruned = store.prune(&retention).await.unwrap();
+    let mut gone = pruned.run_ids.clone();
+    gone.sort();
+    assert_eq!(gone, ["mid", "old"]);
+    assert!(pruned.bytes > 0);
     let mut left: Vec<String> = store
         .list()
         .await

@@ -3,6 +3,8 @@
 
 use super::*;
 use serde_json::json;
+use vai_workflow::Usage;
+use vai_workflow::journal::RerunFrom;
 
 fn meta() -> Meta {
     Meta {
@@ -13,6 +15,13 @@ fn meta() -> Meta {
         completed_steps: 2,
         waiting: None,
         end: None,
+        hash: Some("abc".into()),
+        from: Some(RerunFrom {
+            run_id: "r0".into(),
+            step: "$s".into(),
+        }),
+        inputs: "q=$x".into(),
+        usage: None,
     }
 }
 
@@ -42,9 +51,13 @@ fn a_run_is_created_only_when_absent_and_leased_by_the_servers_clock() {
             "workflow": {"$literal": "$where"},
             "startedAt": 1_000_i64,
             "workflowId": {"$literal": "builtin:rag"},
+            "hash": {"$literal": "abc"},
+            "from": {"$literal": {"runId": "r0", "step": "$s"}},
+            "inputs": {"$literal": "q=$x"},
             "completedSteps": 2_i64,
             "waiting": Bson::Null,
             "end": Bson::Null,
+            "usage": Bson::Null,
             "bytes": 0_i64,
             "truncated": false,
             "lease": {"owner": {"$literal": "host:1:ab"}, "expiresAt": {"$add": ["$$NOW", 60_000_i64]}},
@@ -84,8 +97,27 @@ fn the_summary_keeps_the_wait_as_text_and_the_end_as_a_literal() {
         error: Some("$boom".into()),
         ended_at: 5,
     });
+    m.usage = Some(Usage {
+        llm_input_tokens: 800,
+        requests: 2,
+        ..Usage::default()
+    });
     let update = summary_update(&m, 321, true, "me", MINUTE);
     let set = update[0].get_document("$set").unwrap();
+    // Usage as a literal, and read back from a row as it was.
+    let usage = set.get_document("usage").unwrap().get("$literal").unwrap();
+    let row = doc! {"_id": "r1", "usage": usage.clone(), "from": {"runId": "r0", "step": "s"}, "hash": "abc", "inputs": "q=1", "live": true};
+    let info = info_of_row(&row).unwrap();
+    assert_eq!(info.usage, m.usage);
+    assert_eq!(
+        (
+            info.hash.as_deref(),
+            info.inputs.as_str(),
+            info.status.as_str()
+        ),
+        (Some("abc"), "q=1", "running")
+    );
+    assert_eq!(info.from.unwrap().step, "s");
     let text = set
         .get_document("waiting")
         .unwrap()
@@ -106,7 +138,8 @@ fn the_summary_keeps_the_wait_as_text_and_the_end_as_a_literal() {
 fn listing_reads_summaries_and_tells_live_leases_by_the_servers_clock() {
     let projection = doc! {
         "workflow": 1, "workflowId": 1, "startedAt": 1, "completedSteps": 1, "waiting": 1,
-        "end": 1, "live": {"$gt": ["$lease.expiresAt", "$$NOW"]},
+        "end": 1, "hash": 1, "from": 1, "inputs": 1, "usage": 1,
+        "live": {"$gt": ["$lease.expiresAt", "$$NOW"]},
     };
     assert_eq!(
         list_pipeline(),

@@ -3,7 +3,7 @@
 //! run's events by [`HistorySink`], which wraps the run's sink; reading a journal gathers them
 //! into [`JournalState::traces`](super::JournalState).
 
-use super::FileJournal;
+use super::RunJournal;
 use crate::events::{EventSink, RunEvent};
 use crate::tool::Usage;
 use serde::{Deserialize, Serialize};
@@ -59,13 +59,13 @@ pub fn trace_key(at: &[String], id: &str) -> String {
 /// the event on. It only sends to the journal's writer thread, so it never blocks the run.
 pub struct HistorySink {
     inner: Arc<dyn EventSink>,
-    journal: Arc<FileJournal>,
+    journal: Arc<dyn RunJournal>,
     /// When each running step started, by trace key.
     started: Mutex<HashMap<String, u64>>,
 }
 
 impl HistorySink {
-    pub fn wrap(inner: Arc<dyn EventSink>, journal: Arc<FileJournal>) -> Arc<dyn EventSink> {
+    pub fn wrap(inner: Arc<dyn EventSink>, journal: Arc<dyn RunJournal>) -> Arc<dyn EventSink> {
         Arc::new(Self {
             inner,
             journal,

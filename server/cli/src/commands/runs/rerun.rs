@@ -171,7 +171,7 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_INVALID);
         }
     };
-    vai_workflow::history::copy_into(&journal, &past, &restart);
+    vai_workflow::history::copy_into(&*journal, &past, &restart);
     if !args.quiet {
         eprintln!(
             "run {run_id}: from step \"{}\" of run {} ({} step{} replayed)",
