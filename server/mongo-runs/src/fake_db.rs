@@ -1,4 +1,4 @@
-//! For tests: a small in-memory database behind vai-providers' scripted MongoDB wire fake. It
+//! For tests (here, and other crates' with the `fakes` feature): a small in-memory database behind vai-providers' scripted MongoDB wire fake. It
 //! evaluates the filters, updates and pipelines the store sends — the subset of the query and
 //! aggregation languages they use, with `$$NOW` read from a clock the test moves — one command at
 //! a time, as a server applies each `findAndModify` atomically. It lets the wire tests check
@@ -25,14 +25,14 @@ struct Db {
 }
 
 /// The fake server and the database behind it.
-pub(crate) struct FakeDb {
-    pub(crate) server: FakeMongo,
+pub struct FakeDb {
+    pub server: FakeMongo,
     db: Arc<Mutex<Db>>,
     now: Arc<AtomicI64>,
 }
 
 impl FakeDb {
-    pub(crate) async fn start() -> FakeDb {
+    pub async fn start() -> FakeDb {
         let db = Arc::new(Mutex::new(Db::default()));
         let now = Arc::new(AtomicI64::new(1_700_000_000_000));
         let (inner, clock) = (db.clone(), now.clone());
@@ -54,12 +54,12 @@ impl FakeDb {
     }
 
     /// Move the server's clock on.
-    pub(crate) fn advance(&self, ms: i64) {
+    pub fn advance(&self, ms: i64) {
         self.now.fetch_add(ms, Atomic::SeqCst);
     }
 
     /// The next `count` commands named `command` get `reply`.
-    pub(crate) fn fail(&self, command: &str, count: usize, reply: Document) {
+    pub fn fail(&self, command: &str, count: usize, reply: Document) {
         self.db
             .lock()
             .unwrap()
@@ -68,13 +68,13 @@ impl FakeDb {
     }
 
     /// The documents of collection `name`.
-    pub(crate) fn documents(&self, name: &str) -> Vec<Document> {
+    pub fn documents(&self, name: &str) -> Vec<Document> {
         let db = self.db.lock().unwrap();
         db.collections.get(name).cloned().unwrap_or_default()
     }
 
     /// Change the documents of collection `name` (a test tampering with the data).
-    pub(crate) fn edit(&self, name: &str, change: impl FnOnce(&mut Vec<Document>)) {
+    pub fn edit(&self, name: &str, change: impl FnOnce(&mut Vec<Document>)) {
         let mut db = self.db.lock().unwrap();
         change(db.collections.entry(name.into()).or_default());
     }

@@ -16,8 +16,8 @@ mod shared;
 mod store;
 mod writer;
 
-#[cfg(test)]
-mod fake_db;
+#[cfg(any(test, feature = "fakes"))]
+pub mod fake_db;
 #[cfg(test)]
 mod live_tests;
 #[cfg(test)]

@@ -165,9 +165,9 @@ impl MongoRuns {
                 id, 64,
             )));
         }
-        // As the file store: a failed prune never stops a run.
-        let _ = self.prune(&self.retention).await;
+        // A server that cannot be reached fails here, once; a failed prune never stops a run.
         self.ensure_indexes().await?;
+        let _ = self.prune(&self.retention).await;
         let held = self.hold(id)?;
         let s = &self.shared;
         let meta = Meta::of(start);

@@ -5,7 +5,8 @@
 
 use super::history::read_record;
 use super::{
-    Durable, cancel_on_ctrl_c, drive, finish, interactive, journal_limit, step_names, store,
+    Durable, cancel_on_ctrl_c, drive, finish, interactive, journal_failed, journal_limit,
+    step_names, store_for,
 };
 use crate::exit::EXIT_INVALID;
 use crate::{app, config::Config, render};
@@ -49,10 +50,13 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
-    let store = store()?;
-    let Ok(past) = store.read(&args.id) else {
+    let store = store_for(&cfg)?;
+    let Ok(past) = store.read(&args.id).await else {
         // Says why (not found, unreadable) the way `show` does.
-        return Ok(read_record(&store, &args.id).err().unwrap_or(EXIT_INVALID));
+        return Ok(read_record(&*store, &args.id)
+            .await
+            .err()
+            .unwrap_or(EXIT_INVALID));
     };
     if past.truncated {
         eprintln!(
@@ -164,8 +168,8 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
             step: args.from.clone(),
         }),
     };
-    let journal = match store.create(&start, journal_limit(&base)) {
-        Ok(j) => Arc::new(j),
+    let journal = match store.create(&start, journal_limit(&base)).await {
+        Ok(j) => j,
         Err(e) => {
             eprintln!("error: the new run cannot be journaled: {e}");
             return Ok(EXIT_INVALID);
@@ -205,9 +209,12 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     {
         Ok(r) => r,
         Err(errors) => {
-            durable
+            let ended = durable
                 .journal
-                .end("failed", Some("the inputs are not valid"));
+                .finish("failed", Some("the inputs are not valid"), None)
+                .await;
+            journal_failed(&run_id, ended);
+            durable.close().await;
             for e in errors {
                 eprintln!("error: {}: {e}", located.display);
             }

@@ -4,6 +4,7 @@ use super::load::{load, print_diagnostics};
 use super::step::stepper;
 use crate::commands::runs;
 use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
+use crate::project::runs::RunsConfig;
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};
@@ -170,8 +171,11 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         ..RunOptions::default()
     };
     let compiled_value = vai_workflow::load::parse_json(&located.text).unwrap_or(Value::Null);
-    // Journaled in the data directory, so a run that waits or whose process dies goes on later.
-    let durable = match runs::store() {
+    // Journaled where the project keeps runs (the data directory, or the team's MongoDB), so a
+    // run that waits or whose process dies goes on later. A shared store that is configured
+    // wrongly is an error; a data directory that cannot be used only loses the journal.
+    let durable = match runs::store_for(&cfg) {
+        Err(e) if cfg.project.runs != RunsConfig::File => return Err(e),
         Ok(store) => {
             let run_id = vai_workflow::journal::new_run_id();
             let source = match &located.path {
@@ -189,10 +193,10 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
                 started_at: vai_workflow::journal::now_ms(),
                 from: None,
             };
-            match store.create(&start, runs::journal_limit(&options)) {
+            match store.create(&start, runs::journal_limit(&options)).await {
                 Ok(journal) => Some(runs::Durable {
                     store,
-                    journal: Arc::new(journal),
+                    journal,
                     run_id,
                 }),
                 Err(e) => {
@@ -226,7 +230,12 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         Ok(r) => r,
         Err(errors) => {
             if let Some(d) = &durable {
-                d.journal.end("failed", Some("the inputs are not valid"));
+                let ended = d
+                    .journal
+                    .finish("failed", Some("the inputs are not valid"), None)
+                    .await;
+                runs::journal_failed(&d.run_id, ended);
+                d.close().await;
             }
             for e in errors {
                 eprintln!("error: {}: {e}", located.display);
