@@ -1,6 +1,6 @@
 // "Run this step" in the builder: at the top of the step's form, ready before any run for a step
 // that reads only workflow inputs, and after it the steps it reused say so instead of "0 ms".
-import type { RunSummary } from '../../../web/src/api/types'
+import type { HistoryList } from '../../../web/src/api/types'
 import { edit, field, select } from '../../support/builder'
 import { expect, node, nodeText, openWorkflow, regions, runStatus, test } from '../../support/test'
 
@@ -34,11 +34,14 @@ test('after "Run this step", the steps it reused say "reused from run …", not 
   await openWorkflow(page, 'builtin:multi-collection-search')
   await edit(page)
   const { inspector, runBar } = regions(page)
-  await runBar.getByRole('textbox', { name: /^query/ }).fill('how does authentication work')
+  // A query of its own: specs run side by side, so the newest run need not be this one.
+  const query = `how does authentication work ${Date.now().toString(36)}`
+  await runBar.getByRole('textbox', { name: /^query/ }).fill(query)
   await runBar.getByRole('button', { name: 'Run', exact: true }).click()
   await expect(runStatus(page)).toHaveText('Completed', { timeout: 60_000 })
-  const { runs } = (await (await request.get('/api/runs')).json()) as { runs: RunSummary[] }
-  const first = runs[0].runId
+  const { runs } = (await (await request.get('/api/history?workflowId=builtin%3Amulti-collection-search')).json()) as HistoryList
+  const first = runs.find((r) => r.inputs.includes(query))?.runId
+  expect(first, 'the run just made is in the history').toBeTruthy()
 
   await select(page, 'rerank_all')
   await inspector.getByRole('button', { name: 'Run this step' }).click()

@@ -7,6 +7,7 @@ mod exit;
 mod project;
 mod render;
 mod serving;
+mod traces;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -27,6 +27,8 @@ mod step;
 mod support;
 #[path = "cli/terminal.rs"]
 mod terminal;
+#[path = "cli/traces.rs"]
+mod traces;
 
 use support::{llm_dir, offline_command};
 

@@ -6,6 +6,7 @@ use crate::{MongoJournal, MongoRuns, RunsError};
 use async_trait::async_trait;
 use serde_json::Value;
 use std::sync::Arc;
+use vai_workflow::RunResult;
 use vai_workflow::exec::durable::Journal;
 use vai_workflow::journal::{
     JournalError, JournalState, Pruned, Retention, RunBackend, RunInfo, RunJournal, RunStart,
@@ -48,13 +49,12 @@ impl RunJournal for MongoJournal {
         Ok(MongoJournal::answer(self, within, step_id, value).await?)
     }
 
-    async fn finish(
-        &self,
-        status: &str,
-        error: Option<&str>,
-        output: Option<&Value>,
-    ) -> Result<(), JournalError> {
-        Ok(MongoJournal::finish(self, status, error, output).await?)
+    async fn finish(&self, result: &RunResult) -> Result<(), JournalError> {
+        Ok(MongoJournal::finish(self, result).await?)
+    }
+
+    async fn end(&self, status: &str, error: Option<&str>) -> Result<(), JournalError> {
+        Ok(MongoJournal::end(self, status, error).await?)
     }
 
     async fn close(&self) -> Result<(), JournalError> {

@@ -76,6 +76,9 @@ fn end_document(end: &RunEnd) -> Document {
     if let Some(error) = &end.error {
         out.insert("error", error.as_str());
     }
+    if let Some(ms) = end.duration_ms {
+        out.insert("durationMs", millis(ms));
+    }
     out
 }
 
@@ -314,6 +317,7 @@ fn end_of(row: &Document) -> Result<Option<RunEnd>, String> {
                 .to_string(),
             error: end.get_str("error").ok().map(str::to_string),
             ended_at: int(end, "endedAt").ok_or("its end has no time")?,
+            duration_ms: int(end, "durationMs"),
         })),
         Some(_) => Err("its end is not a document".into()),
     }

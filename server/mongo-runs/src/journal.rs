@@ -17,10 +17,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
-use vai_workflow::Usage;
 use vai_workflow::exec::Waiting;
 use vai_workflow::exec::durable::{Entry, Journal, UndoCall};
 use vai_workflow::journal::{Meta, RunEnd, StepTrace, end_line, entry_line, now_ms, trace_line};
+use vai_workflow::{RunResult, Usage};
 
 /// A run's journal in MongoDB, held (leased) by this process until closed or dropped.
 pub struct MongoJournal {
@@ -221,25 +221,28 @@ impl MongoJournal {
         });
     }
 
-    /// Record the run's end, stored when this returns.
+    /// Record the run's end without a result, stored when this returns.
     pub async fn end(&self, status: &str, error: Option<&str>) -> Result<(), RunsError> {
-        self.finish(status, error, None).await
-    }
-
-    /// Record the run's end with its output (kept when small enough), stored when this
-    /// returns.
-    pub async fn finish(
-        &self,
-        status: &str,
-        error: Option<&str>,
-        output: Option<&Value>,
-    ) -> Result<(), RunsError> {
         let end = RunEnd {
             status: status.to_string(),
             error: error.map(str::to_string),
             ended_at: now_ms(),
+            duration_ms: None,
         };
-        self.append(end_line(&end, output));
+        self.append(end_line(&end, None));
+        self.flush().await
+    }
+
+    /// Record how `result` ended the run — status, error, duration, and its output when small
+    /// enough — stored when this returns.
+    pub async fn finish(&self, result: &RunResult) -> Result<(), RunsError> {
+        let end = RunEnd {
+            status: result.status.as_str().to_string(),
+            error: result.error.clone(),
+            ended_at: now_ms(),
+            duration_ms: Some(result.duration_ms),
+        };
+        self.append(end_line(&end, result.output.as_ref()));
         self.flush().await
     }
 

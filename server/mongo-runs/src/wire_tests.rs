@@ -10,12 +10,12 @@ use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::time::Duration;
 use vai_providers::mongo::MongoStore;
-use vai_workflow::Usage;
 use vai_workflow::exec::durable::{Entry, Journal, UndoCall};
 use vai_workflow::journal::{
     JournalState, MAX_TRACE_INPUTS, RerunFrom, Retention, RunInfo, RunJournal, RunStart, RunStore,
     StepTrace, now_ms,
 };
+use vai_workflow::{RunResult, RunStatus, Usage};
 
 pub(crate) fn start(id: &str) -> RunStart {
     RunStart {
@@ -122,12 +122,17 @@ fn file_store(start: &RunStart, answer: &Value, output: &Value) -> (JournalState
     let journal = store.create(start, 1 << 20).unwrap();
     record_sample(&journal);
     journal.answer(&[], "ask", answer);
-    journal.finish("completed", None, Some(output));
+    journal.finish(&completed(output));
     drop(journal);
     (
         store.read(&start.run_id).unwrap(),
         store.info(&start.run_id),
     )
+}
+
+/// A run that completed with `output` in 12 ms.
+fn completed(output: &Value) -> RunResult {
+    RunResult::ended(RunStatus::Completed, Some(output.clone()), None, 12)
 }
 
 /// `state` and `info` with the end's time set aside (two stores never end at the same
@@ -178,10 +183,7 @@ async fn a_run_is_written_read_back_as_the_file_store_folds_it_and_listed_from_i
     assert_eq!(state.traces.len(), 2);
     assert_eq!(store.info("r1").await.unwrap().status, "running");
 
-    journal
-        .finish("completed", None, Some(&output))
-        .await
-        .unwrap();
+    journal.finish(&completed(&output)).await.unwrap();
     journal.close().await.unwrap();
     let kept = (
         store.read("r1").await.unwrap(),
@@ -189,7 +191,7 @@ async fn a_run_is_written_read_back_as_the_file_store_folds_it_and_listed_from_i
     );
     assert_eq!(kept.0.output, Some(output.clone()));
     assert_eq!(kept.1.usage.as_ref().unwrap().llm_input_tokens, 10);
-    assert!(kept.1.duration_ms.is_some());
+    assert_eq!(kept.1.duration_ms, Some(12));
     let (file_state, file_info) = file_store(&start, &answer, &output);
     assert_eq!(timeless(kept.0, kept.1), timeless(file_state, file_info));
     let listed = store.list().await.unwrap();

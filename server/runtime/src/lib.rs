@@ -11,6 +11,6 @@ pub mod secret;
 pub mod tool_schema;
 
 pub use library::{FILE_SUFFIX, Library, LibraryEntry, LibraryError, id_of, version_of};
-pub use runs::{BeforeRun, Run, RunBudget, RunManager, StartError, StartRequest};
+pub use runs::{BeforeRun, Run, RunBudget, RunManager, StartError, StartRequest, WrapSink};
 pub use save::{SaveError, SaveRequest, Saved};
 pub use secret::{AccessToken, TokenError};

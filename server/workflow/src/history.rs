@@ -4,11 +4,13 @@
 
 mod diff;
 mod rerun;
+mod sink;
 #[cfg(test)]
 mod tests;
 
 pub use diff::{FieldChange, ResultMove, ResultsDiff, RunDiff, RunSide, StepDiff, diff};
 pub use rerun::{Restart, copy_into, downstream, restart};
+pub use sink::HistorySink;
 
 use crate::exec::durable::RecordedStep;
 use crate::journal::{JournalState, RerunFrom, RunEnd, StepTrace};
@@ -142,9 +144,7 @@ impl RunRecord {
             from: start.from,
             inputs: start.inputs,
             started_at: start.started_at,
-            duration_ms: end
-                .as_ref()
-                .map(|e| e.ended_at.saturating_sub(start.started_at)),
+            duration_ms: end.as_ref().map(|e| e.took(start.started_at)),
             end,
             usage,
             output,

@@ -9,7 +9,7 @@ mod backend;
 mod trace;
 
 pub use backend::{RunBackend, RunJournal};
-pub use trace::{HistorySink, MAX_TRACE_INPUTS, StepTrace, trace_key};
+pub use trace::{MAX_TRACE_INPUTS, StepTrace, trace_key};
 
 use crate::exec::Waiting;
 use crate::exec::durable::{Entry, Journal, Recorded, RecordedStep, UndoCall};
@@ -89,6 +89,17 @@ pub struct RunEnd {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub ended_at: u64,
+    /// How long the engine ran it (absent: from its start to `ended_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}
+
+impl RunEnd {
+    /// How long the run took, `started_at` being when it started.
+    pub fn took(&self, started_at: u64) -> u64 {
+        self.duration_ms
+            .unwrap_or_else(|| self.ended_at.saturating_sub(started_at))
+    }
 }
 
 /// A run's summary beside its journal (`<id>.meta.json`): what listing and pruning read, so
@@ -425,10 +436,18 @@ impl FileJournal {
 
     /// Record the run's end.
     pub fn end(&self, status: &str, error: Option<&str>) {
-        self.finish(status, error, None);
+        self.write_end(
+            RunEnd {
+                status: status.to_string(),
+                error: error.map(str::to_string),
+                ended_at: now_ms(),
+                duration_ms: None,
+            },
+            None,
+        );
     }
 
-    /// Record how step `id` within `at` ended (see [`HistorySink`]).
+    /// Record how step `id` within `at` ended (see `history::HistorySink`).
     pub fn trace(&self, at: &[String], id: &str, trace: StepTrace, inputs: Option<Arc<Value>>) {
         if at.is_empty()
             && let Some(usage) = &trace.usage
@@ -447,14 +466,19 @@ impl FileJournal {
         );
     }
 
-    /// Record the run's end, with its output when it has one of at most
-    /// [`MAX_KEPT_OUTPUT`] bytes.
-    pub fn finish(&self, status: &str, error: Option<&str>, output: Option<&Value>) {
+    /// Record how `result` ended the run: its status, error and duration, and its output when
+    /// that is at most [`MAX_KEPT_OUTPUT`] bytes.
+    pub fn finish(&self, result: &crate::exec::RunResult) {
         let end = RunEnd {
-            status: status.to_string(),
-            error: error.map(str::to_string),
+            status: result.status.as_str().to_string(),
+            error: result.error.clone(),
             ended_at: now_ms(),
+            duration_ms: Some(result.duration_ms),
         };
+        self.write_end(end, result.output.as_ref());
+    }
+
+    fn write_end(&self, end: RunEnd, output: Option<&Value>) {
         self.append(end_line(&end, output), true);
         self.update_meta(|m| {
             m.waiting = None;
@@ -784,10 +808,7 @@ impl RunInfo {
             status,
             started_at: meta.started_at,
             ended_at: meta.end.as_ref().map(|e| e.ended_at),
-            duration_ms: meta
-                .end
-                .as_ref()
-                .map(|e| e.ended_at.saturating_sub(meta.started_at)),
+            duration_ms: meta.end.as_ref().map(|e| e.took(meta.started_at)),
             error: meta.end.and_then(|e| e.error),
             completed_steps: meta.completed_steps,
             waiting: meta.waiting,

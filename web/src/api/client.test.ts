@@ -57,3 +57,27 @@ describe('api.submitRunInput', () => {
     await expect(api.submitRunInput('r1', { input: {} })).rejects.toMatchObject({ code: 'NOT_WAITING', status: 409, fields: [] })
   })
 })
+
+describe('the history routes', () => {
+  let paths: string[]
+  beforeEach(() => {
+    paths = []
+    globalThis.fetch = (async (path: string) => {
+      paths.push(path)
+      return new Response(JSON.stringify({ runs: [] }), { status: 200 })
+    }) as typeof fetch
+  })
+
+  it('lists with only the filters that are set', async () => {
+    await api.history()
+    await api.history({ workflowId: 'builtin:multi-collection-search', status: 'failed', since: 1700000000000 })
+    await api.history({ workflowId: undefined, status: '' })
+    expect(paths).toEqual(['/api/history', '/api/history?workflowId=builtin%3Amulti-collection-search&status=failed&since=1700000000000', '/api/history'])
+  })
+
+  it('diffs A against B and restarts a run by id', async () => {
+    await api.diffRuns('r1', 'r 2')
+    await api.restartRun('r1', { from: 'rerank_all' })
+    expect(paths).toEqual(['/api/history/diff?a=r1&b=r+2', '/api/history/r1/restart'])
+  })
+})

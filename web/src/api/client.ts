@@ -42,6 +42,10 @@ import type {
   WorkflowDocument,
   WorkflowList,
   RunList,
+  HistoryList,
+  HistoryRecord,
+  RestartRun,
+  RunDiff,
 } from './types'
 
 /** A server's code, or what the client says when no server answered (or answered without one). */
@@ -97,6 +101,20 @@ async function request<T>(onDenied: () => void, method: string, path: string, bo
 
 const enc = encodeURIComponent
 
+/** `GET /api/history`'s filters; each is left out of the query when absent. */
+export type HistoryQuery = {
+  workflowId?: string
+  status?: string
+  /** Milliseconds since the Unix epoch. */
+  since?: number
+}
+
+/** `?a=1&b=2` of the values that are set (empty when none is). */
+function queryString(params: Record<string, string | number | undefined>): string {
+  const set = Object.entries(params).filter((e): e is [string, string | number] => e[1] !== undefined && e[1] !== '')
+  return set.length === 0 ? '' : `?${new URLSearchParams(set.map(([k, v]) => [k, String(v)])).toString()}`
+}
+
 /**
  * A plan refused with diagnostics (an invalid document; text that is not JSON, with the line
  * and column) is still the plan's answer: the caller shows the diagnostics, not a failure.
@@ -133,6 +151,14 @@ export function createApi(onDenied: () => void = () => {}) {
     continueRun: (runId: string) => call<InputAccepted>('POST', `/api/runs/${enc(runId)}/continue`),
     runOutput: (runId: string) => call<RunOutput>('GET', `/api/runs/${enc(runId)}/output`),
     stepOutput: (runId: string, stepId: string) => call<StepDetail>('GET', `/api/runs/${enc(runId)}/steps/${enc(stepId)}/output`),
+    // The run history (docs/api.md, "Run history"): journaled runs, finished ones included; their
+    // steps are read through getRun and stepOutput like a live run's.
+    history: (query: HistoryQuery = {}) => call<HistoryList>('GET', `/api/history${queryString(query)}`),
+    historyRecord: (runId: string) => call<HistoryRecord>('GET', `/api/history/${enc(runId)}`),
+    /** 400 BAD_REQUEST when the two runs are of unrelated workflows. */
+    diffRuns: (a: string, b: string) => call<RunDiff>('GET', `/api/history/diff${queryString({ a, b })}`),
+    /** A new live run (followed on the socket) that replays the past run's steps upstream of `from`. */
+    restartRun: (runId: string, body: RestartRun) => call<RunCreated>('POST', `/api/history/${enc(runId)}/restart`, body),
     // The builder's routes (builder-api.md §3).
     references: (definition: JsonValue) => call<ReferencesResponse>('POST', '/api/workflows/references', { definition }),
     rewrite: (body: RewriteRequest) => call<RewriteResponse>('POST', '/api/workflows/rewrite', body),

@@ -9,6 +9,8 @@ import { createCanvasStore, type CanvasStore } from '../canvas/useCanvasStore'
 import { createChatActions, type ChatActions } from '../chat/chatActions'
 import { createChatStore, type ChatStore } from '../chat/chatStore'
 import { createEditing, createEditSessionStore, type Editing, type EditSession } from '../editor/editSession'
+import { createHistoryActions, type HistoryActions } from '../history/historyActions'
+import { createHistoryStore, type HistoryStore } from '../history/historyStore'
 import { referenceIndexes, type ReferenceIndexes } from '../hooks/useReferences'
 import { createPresenterStore, presentIn, type PresenterStore } from '../shell/presenter'
 import { createAccessStore, type AccessStore } from '../state/accessStore'
@@ -32,6 +34,7 @@ export interface AppStores {
   chat: StoreApi<ChatStore>
   connection: StoreApi<ConnectionStore>
   editSession: StoreApi<EditSession>
+  history: StoreApi<HistoryStore>
   inputs: StoreApi<InputStore>
   presenter: StoreApi<PresenterStore>
   recents: StoreApi<RecentStore>
@@ -54,6 +57,7 @@ export interface AppActions {
   open: OpenActions
   library: LibraryActions
   runs: RunActions
+  history: HistoryActions
   stepping: StepActions
   editing: Editing
   chat: ChatActions
@@ -71,6 +75,7 @@ function createStores(access: StoreApi<AccessStore>, api: Api): AppStores {
     chat: createChatStore(),
     connection: createConnectionStore(),
     editSession: createEditSessionStore(),
+    history: createHistoryStore(),
     inputs: createInputStore(),
     presenter: createPresenterStore(presentIn(window.location.href)),
     recents: createRecentStore(),
@@ -92,6 +97,7 @@ export function createApp(): App {
     open: createOpenActions(app),
     library: createLibraryActions(app),
     runs: createRunActions(app),
+    history: createHistoryActions(app),
     stepping: createStepActions(app),
     editing: createEditing(app),
     chat: createChatActions(app),

@@ -3,13 +3,15 @@
 //! nor selection rebuilds them. Fitting keeps titles legible (legibleFit.ts), a run is followed
 //! (useFollowRun.ts); presenter mode lays out and fits larger and opens a node's inspector
 //! overlay on Enter or double-click. A sub-workflow's nodes are not selected: the inspector
-//! shows the open workflow's steps.
+//! shows the open workflow's steps. With a past run shown, a step's context menu restarts it.
 import { useTheme } from '@mui/material/styles'
 import { Background, Controls, ReactFlow, useReactFlow, useStore, type NodeMouseHandler, type OnSelectionChangeFunc } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { GraphView } from '../api/types'
 import { useApp } from '../app/AppContext'
 import type { AppStores } from '../app/createApp'
+import RestartContextMenu, { type MenuAt } from '../history/RestartContextMenu'
+import { useRestart } from '../history/useRestart'
 import { PRESENTER_SCALE, usePresenterStore } from '../shell/presenter'
 import { useWorkflowStore } from '../state/workflowStore'
 import { useCanvasScope } from './canvasScope'
@@ -116,6 +118,18 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
 
   const fit = useCallback(() => fitTo(getNodes(), FIT_MS), [fitTo, getNodes])
 
+  const restartable = useRestart().offered && !inSub
+  const [menu, setMenu] = useState<MenuAt>()
+  const onNodeContextMenu = useCallback<NodeMouseHandler<CanvasNode>>(
+    (event, node) => {
+      if (node.type !== 'step') return
+      event.preventDefault()
+      select(node.id)
+      setMenu({ x: event.clientX, y: event.clientY, stepId: node.id })
+    },
+    [select],
+  )
+
   const onNodeClick = useCallback<NodeMouseHandler<CanvasNode>>((_, node) => select(node.id), [select])
   const onPaneClick = useCallback(() => select(undefined), [select])
   const present = useCallback(
@@ -159,6 +173,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
       onNodeClick={onNodeClick}
       onPaneClick={onPaneClick}
       onNodeDoubleClick={presenting ? onNodeDoubleClick : undefined}
+      onNodeContextMenu={restartable ? onNodeContextMenu : undefined}
       onKeyDown={presenting ? onKeyDown : undefined}
       zoomOnDoubleClick={!presenting}
       onSelectionChange={onSelectionChange}
@@ -168,6 +183,7 @@ export default function CanvasFlow({ graph }: { graph: GraphView }) {
       <Controls showFitView={false} showInteractive={false} />
       {!whole && laid.nodes.length > MINIMAP_ABOVE && <CanvasMiniMap<CanvasNode> nodeColor={miniMapColor} />}
       <CanvasToolbar onRelayout={relayout} onFit={fit} />
+      {restartable && <RestartContextMenu at={menu} onClose={() => setMenu(undefined)} />}
     </ReactFlow>
   )
 }

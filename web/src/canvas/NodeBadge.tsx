@@ -1,11 +1,22 @@
 //! A tiny label on a node ("if", "each", "continues", "undone"), its full text in the tooltip.
 import Box from '@mui/material/Box'
 
-export default function NodeBadge({ label, title, tone }: { label: string; title: string; tone?: 'warning' | 'error' }) {
+export default function NodeBadge({
+  label,
+  title,
+  tone,
+  testId,
+}: {
+  label: string
+  title: string
+  tone?: 'warning' | 'error' | 'info' | 'success'
+  testId?: string
+}) {
   return (
     <Box
       component="span"
       title={title}
+      data-testid={testId}
       sx={{
         px: 0.5,
         borderRadius: 0.75,

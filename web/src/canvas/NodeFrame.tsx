@@ -1,7 +1,8 @@
 //! The card every canvas node is drawn in: category colour bar, handles (connectable while
 //! editing), status look, selection outline, the validation badge, the critical path's ring
-//! (the cost and time overlay), and the test hooks (`data-testid`, `data-status`,
-//! `data-category`, `data-problem`, `data-critical`).
+//! (the cost and time overlay), the ring of a step that changed between two compared runs, and
+//! the test hooks (`data-testid`, `data-status`, `data-category`, `data-problem`,
+//! `data-critical`, `data-diff`).
 import Box from '@mui/material/Box'
 import { keyframes } from '@mui/material/styles'
 import type { SxProps, Theme } from '@mui/material/styles'
@@ -10,6 +11,7 @@ import type { ReactNode } from 'react'
 import { useEditSession } from '../editor/editSession'
 import { useWorkflowStore } from '../state/workflowStore'
 import { CRITICAL_COLOR } from './criticalPath'
+import type { StepChange } from '../history/diffView'
 import type { NodeStatus } from './useStepRun'
 
 const pulse = keyframes`
@@ -33,6 +35,8 @@ export interface NodeFrameProps {
   paused?: boolean
   /** On the run's critical path (drawn while the cost and time overlay is on). */
   critical?: boolean
+  /** How the step compares with run A, while two runs are compared. */
+  diff?: StepChange
   /** Drawn over the card's top-left corner, outside its clipping (the breakpoint marker). */
   corner?: ReactNode
   children: ReactNode
@@ -58,6 +62,7 @@ export default function NodeFrame({
   selected: picked,
   paused,
   critical,
+  diff,
   corner,
   children,
 }: NodeFrameProps) {
@@ -96,6 +101,7 @@ export default function NodeFrame({
         data-glowing={glowing ? 'true' : undefined}
         data-paused={paused ? 'true' : undefined}
         data-critical={critical ? 'true' : undefined}
+        data-diff={diff}
         data-problem={problem}
         title={title}
         sx={[
@@ -103,6 +109,7 @@ export default function NodeFrame({
           statusSx[status] ?? {},
           glowing ? glowSx : {},
           critical ? criticalSx : {},
+          diff ? (diffSx[diff] ?? {}) : {},
           selected ? selectedSx : {},
           paused ? pausedSx : {},
           // Last, so a status border colour never repaints the category bar.
@@ -158,6 +165,12 @@ const selectedSx: Style = { outline: 2, outlineColor: 'primary.main', outlineOff
 
 /** A ring in its own colour, drawn as a shadow so the selection outline still shows around it. */
 const criticalSx: Style = { boxShadow: `0 0 0 3px ${CRITICAL_COLOR}` }
+
+/** A changed or added step is ringed (a shadow, as the critical path's), so it stands out at a glance. */
+const diffSx: Partial<Record<StepChange, Style>> = {
+  changed: { boxShadow: (theme) => `0 0 0 3px ${theme.palette.info.main}` },
+  added: { boxShadow: (theme) => `0 0 0 3px ${theme.palette.success.main}` },
+}
 
 const pausedRing = keyframes`
   0%, 100% { outline-offset: 2px; }

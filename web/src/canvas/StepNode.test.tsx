@@ -2,7 +2,7 @@ import { act, cleanup, screen, within } from '@testing-library/react'
 import { ReactFlowProvider, useStoreApi } from '@xyflow/react'
 import { useEffect } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { StepState } from '../api/types'
+import type { RunDiff, StepDiff, StepState } from '../api/types'
 import type { AppStores } from '../app/createApp'
 import { renderWithApp } from '../test/renderWithApp'
 import CanvasFlow from './CanvasFlow'
@@ -191,5 +191,31 @@ describe('step nodes', () => {
     expect(screen.getByTestId('node-check').textContent).toContain('undone')
     expect(screen.getByText('undo failed').title).toBe('This step’s compensation failed: HTTP 503')
     expect(screen.getByTestId('node-fallback').textContent).not.toContain('undo')
+  })
+
+  it('mark how each step of run B compares with run A while two runs are compared', () => {
+    const { stores } = renderCanvas()
+    const step = (id: string, change: string): StepDiff => ({ id, name: id, tool: 't', change, inputs: [], outputChanged: false, outputs: [] })
+    const diff: RunDiff = {
+      workflow: 'w',
+      a: { runId: 'rA', status: 'completed', startedAt: 1 },
+      b: { runId: 'rB', status: 'completed', startedAt: 2 },
+      workflowChanges: [],
+      inputs: [],
+      steps: [{ ...step('search', 'changed'), inputs: [{ field: 'limit', a: 3, b: 6 }] }, step('check', 'same'), step('answer', 'added')],
+    }
+    act(() => stores.history.setState({ comparison: { a: 'rA', b: 'rB', diff, loading: false } }))
+    // Not while another run is shown.
+    expect(screen.getByTestId('node-search').dataset.diff).toBeUndefined()
+    act(() => stores.run.setState({ runId: 'rB', status: 'completed', steps: { search: { status: 'completed' } } }))
+    const search = screen.getByTestId('node-search')
+    expect(search.dataset.diff).toBe('changed')
+    expect(screen.getByTestId('node-diff-search').textContent).toBe('changed')
+    expect(within(search).getByTestId('step-diff').textContent).toBe('limit 3 → 6')
+    expect(screen.getByTestId('node-check').dataset.diff).toBe('same')
+    expect(screen.queryByTestId('node-diff-check')).toBeNull()
+    expect(screen.getByTestId('node-diff-answer').textContent).toBe('added')
+    // A step the diff does not know (the workflow drawn has more) is not marked.
+    expect(screen.getByTestId('node-fallback').dataset.diff).toBeUndefined()
   })
 })

@@ -4,7 +4,8 @@
 //! `workflow` step opens the sub-workflow it calls. Breakpoints and pauses belong to the open
 //! workflow's run, so a sub-workflow's nodes have neither. With the cost and time overlay on, a
 //! step that ran shows its cost and tokens (when it reported them), and the run's critical path
-//! is ringed.
+//! is ringed. While two runs are compared, a step that changed since run A is ringed, badged and
+//! says what changed on its last line.
 import Box from '@mui/material/Box'
 import type { NodeProps } from '@xyflow/react'
 import { memo } from 'react'
@@ -19,7 +20,10 @@ import NodeFrame from './NodeFrame'
 import OpenSubWorkflow from './OpenSubWorkflow'
 import StatusIcon from './StatusIcon'
 import StepCostLine from './StepCostLine'
+import { stepChange, type StepChange } from '../history/diffView'
+import { useStepDiff } from '../history/useStepDiff'
 import StepDetail from './StepDetail'
+import StepDiffLine from './StepDiffLine'
 import StepIcon from './StepIcon'
 import StepTiming from './StepTiming'
 import { clampedTitle, ellipsis, mono } from './textSx'
@@ -36,6 +40,8 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
   const stale = useEditSession((s) => run.status !== 'idle' && s.stale[id] === true)
   const inSub = useCanvasScope().path.length > 0
   const paused = useRunStore((s) => !inSub && s.paused?.stepId === id)
+  const diff = useStepDiff(id, inSub)
+  const change = diff && stepChange(diff)
   return (
     <NodeFrame
       id={id}
@@ -48,6 +54,7 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
       selected={selected}
       paused={paused}
       critical={overlay.critical}
+      diff={change}
       corner={inSub ? undefined : <BreakpointMarker id={id} />}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
@@ -67,16 +74,29 @@ function StepNode({ data, selected }: NodeProps<StepFlowNode>) {
         {paused && <NodeBadge label="paused" title="The run waits before this step: Next or Continue in the run bar" tone="warning" />}
         {run.state?.compensation && <NodeBadge {...COMPENSATION[run.state.compensation](run.state.error)} />}
         {stale && <NodeBadge label="stale" title="Edited since the last run: the output shown is out of date until the next run" />}
+        {diff && change !== 'same' && <NodeBadge {...DIFF_BADGE[change ?? 'changed']} testId={`node-diff-${id}`} />}
         {data.tool === 'workflow' && <OpenSubWorkflow stepId={id} />}
         <Box sx={{ flex: 1 }} />
         <StepTiming run={run} />
       </Box>
-      {overlay.usage && run.status === 'completed' ? <StepCostLine usage={overlay.usage} /> : <StepDetail run={run} summary={data.summary} />}
+      {overlay.usage && run.status === 'completed' ? (
+        <StepCostLine usage={overlay.usage} />
+      ) : diff ? (
+        <StepDiffLine step={diff} />
+      ) : (
+        <StepDetail run={run} summary={data.summary} />
+      )}
     </NodeFrame>
   )
 }
 
 export default memo(StepNode)
+
+const DIFF_BADGE: Record<Exclude<StepChange, 'same'>, { label: string; title: string; tone: 'info' | 'success' }> = {
+  changed: { label: 'changed', title: 'Differs from run A (the inspector shows how)', tone: 'info' },
+  added: { label: 'added', title: 'Not in run A’s workflow', tone: 'success' },
+  removed: { label: 'removed', title: 'Not in run B’s workflow', tone: 'info' },
+}
 
 const COMPENSATION: Record<CompensationState, (error?: string) => { label: string; title: string; tone?: 'warning' | 'error' }> = {
   compensating: () => ({ label: 'undoing…', title: 'The run ended badly: this step’s compensation is undoing it', tone: 'warning' }),

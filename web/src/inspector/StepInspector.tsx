@@ -11,6 +11,8 @@ import { monoFont } from '../theme'
 import ConfigValue from './ConfigValue'
 import ExplainNote from './ExplainNote'
 import KeyValueList from './KeyValueList'
+import RestartButton from '../history/RestartButton'
+import StepDiffView from '../history/StepDiffView'
 import RunStepButton from './RunStepButton'
 import Section from './Section'
 import { childPointer } from './templateParts'
@@ -40,6 +42,7 @@ export default function StepInspector({ node }: { node: StepNode }) {
           id: {node.id}
         </Typography>
       </Box>
+      <StepDiffView stepId={node.id} />
       {node.description && (
         <Typography variant="body2" sx={{ mt: 1 }}>
           {node.description}
@@ -79,8 +82,9 @@ export default function StepInspector({ node }: { node: StepNode }) {
           <KeyValueList rows={extras} />
         </Section>
       )}
-      <Box sx={{ mt: 2 }}>
+      <Box sx={{ mt: 2, display: 'flex', flexWrap: 'wrap', gap: 1 }}>
         <RunStepButton stepId={node.id} />
+        <RestartButton stepId={node.id} />
       </Box>
       <StepRunDetails stepId={node.id} />
     </Box>

@@ -42,6 +42,16 @@ export function initialValues(fields: InputField[], remembered: FormValues = {})
   return values
 }
 
+/** The form values that give back `inputs` (a past run's, to run it again as it ran). */
+export function formValuesOf(inputs: Record<string, JsonValue>): FormValues {
+  const values: FormValues = {}
+  for (const [name, value] of Object.entries(inputs)) {
+    if (value === null) continue
+    values[name] = typeof value === 'boolean' || typeof value === 'string' ? value : JSON.stringify(value)
+  }
+  return values
+}
+
 export interface Coerced {
   inputs: Record<string, JsonValue>
   /** Problems by field name; empty when the form can be submitted. */

@@ -1,13 +1,14 @@
 import Box from '@mui/material/Box'
 import Canvas from '../canvas/Canvas'
 import { useEditSession } from '../editor/editSession'
+import HistoryBanner from '../history/HistoryBanner'
 import { useWorkflowStore } from '../state/workflowStore'
 import DiagnosticsList from './DiagnosticsList'
 import EmptyState from './EmptyState'
 import LoadErrorBanner from './LoadErrorBanner'
 
 /**
- * Diagnostics above the canvas. The canvas renders the `<main aria-label="Canvas">` landmark
+ * The past run banner (history) and diagnostics above the canvas. The canvas renders the `<main aria-label="Canvas">` landmark
  * itself (and its own empty and loading states); when a workflow failed to open or cannot be
  * drawn, an explanation takes its place under the same landmark, so there is always exactly one.
  */
@@ -36,6 +37,7 @@ export default function CenterPane() {
   return (
     <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', position: 'relative' }}>
       {loadError && hasGraph && <LoadErrorBanner message={loadError} />}
+      <HistoryBanner />
       {!editing && <DiagnosticsList />}
       <Box sx={{ flex: 1, minHeight: 0, position: 'relative' }}>
         {explanation ? (

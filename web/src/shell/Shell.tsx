@@ -9,6 +9,7 @@ import { useLocationSync } from '../hooks/useLocationSync'
 import { useRunWatchdog } from '../hooks/useRunWatchdog'
 import { useStartup } from '../hooks/useStartup'
 import { useThemeMode } from '../hooks/useThemeMode'
+import RunsPanel from '../history/RunsPanel'
 import InspectorPanel from '../inspector/InspectorPanel'
 import LibraryPanel from '../library/LibraryPanel'
 import RunBar from '../runbar/RunBar'
@@ -58,6 +59,8 @@ export default function Shell() {
           onToggleMode={toggleMode}
           libraryOpen={panels.library}
           onToggleLibrary={panels.toggleLibrary}
+          runsOpen={panels.runs}
+          onToggleRuns={panels.toggleRuns}
           inspectorOpen={panels.inspector}
           onToggleInspector={panels.toggleInspector}
           chatOpen={panels.chat}
@@ -68,6 +71,7 @@ export default function Shell() {
         {presenting && <PresenterBanner />}
         <Box ref={row} sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
           {docked && panels.library && <LibraryPanel />}
+          {docked && panels.runs && <RunsPanel />}
           <CenterPane />
           {docked && panels.chat && <ChatPanel />}
           {docked && panels.inspector && <InspectorPanel />}
@@ -75,6 +79,9 @@ export default function Shell() {
             <>
               <PanelDrawer anchor="left" open={panels.library} onClose={panels.closeDrawer} container={drawerHost}>
                 <LibraryPanel />
+              </PanelDrawer>
+              <PanelDrawer anchor="left" open={panels.runs} onClose={panels.closeDrawer} container={drawerHost}>
+                <RunsPanel />
               </PanelDrawer>
               {!presenting && (
                 <>

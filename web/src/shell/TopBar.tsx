@@ -1,5 +1,6 @@
 import DarkMode from '@mui/icons-material/DarkMode'
 import Forum from '@mui/icons-material/Forum'
+import History from '@mui/icons-material/History'
 import LightMode from '@mui/icons-material/LightMode'
 import ViewSidebar from '@mui/icons-material/ViewSidebar'
 import MenuOpen from '@mui/icons-material/MenuOpen'
@@ -20,6 +21,8 @@ interface Props {
   onToggleMode(): void
   libraryOpen: boolean
   onToggleLibrary(): void
+  runsOpen: boolean
+  onToggleRuns(): void
   inspectorOpen: boolean
   onToggleInspector(): void
   /** Absent in presenter mode, which has no chat. */
@@ -30,12 +33,30 @@ interface Props {
 }
 
 export default function TopBar(props: Props) {
-  const { mode, onToggleMode, libraryOpen, onToggleLibrary, inspectorOpen, onToggleInspector, chatOpen, onToggleChat, presenting, onTogglePresenter } = props
+  const {
+    mode,
+    onToggleMode,
+    libraryOpen,
+    onToggleLibrary,
+    runsOpen,
+    onToggleRuns,
+    inspectorOpen,
+    onToggleInspector,
+    chatOpen,
+    onToggleChat,
+    presenting,
+    onTogglePresenter,
+  } = props
   return (
     <Box component="header" sx={headerSx}>
       <Tooltip title={libraryOpen ? 'Hide library' : 'Show library'}>
         <IconButton size="small" aria-label={libraryOpen ? 'Hide library' : 'Show library'} aria-pressed={libraryOpen} onClick={onToggleLibrary}>
           <MenuOpen fontSize="small" sx={{ transform: libraryOpen ? 'none' : 'scaleX(-1)' }} />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={runsOpen ? 'Hide runs' : 'Show runs: past runs of this workflow'}>
+        <IconButton size="small" aria-label={runsOpen ? 'Hide runs' : 'Show runs'} aria-pressed={runsOpen} onClick={onToggleRuns}>
+          <History fontSize="small" />
         </IconButton>
       </Tooltip>
       <Typography component="h1" sx={{ fontWeight: 700, fontSize: 15, letterSpacing: 0.3 }}>

@@ -32,6 +32,15 @@ describe('useSidePanels', () => {
     expect(localStorage.getItem('vai.panel.library')).toBe('false')
   })
 
+  it('keeps the Runs panel closed until asked, then remembers it open', () => {
+    screenWidth(1440)
+    const { result } = renderHookWithApp(() => useSidePanels())
+    expect(result.current.runs).toBe(false)
+    act(() => result.current.toggleRuns())
+    expect(result.current.runs).toBe(true)
+    expect(localStorage.getItem('vai.panel.runs')).toBe('true')
+  })
+
   it('below 1280 px makes them drawers, closed at first and one at a time', () => {
     screenWidth(1024)
     const { result } = renderHookWithApp(() => useSidePanels())
@@ -43,8 +52,11 @@ describe('useSidePanels', () => {
     act(() => result.current.toggleInspector())
     expect(result.current.library).toBe(false)
     expect(result.current.inspector).toBe(true)
-    act(() => result.current.closeDrawer())
+    act(() => result.current.toggleRuns())
     expect(result.current.inspector).toBe(false)
+    expect(result.current.runs).toBe(true)
+    act(() => result.current.closeDrawer())
+    expect(result.current.runs).toBe(false)
     // The wide layout's remembered choice is untouched.
     expect(localStorage.getItem('vai.panel.inspector')).toBeNull()
   })

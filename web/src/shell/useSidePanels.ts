@@ -1,7 +1,7 @@
-//! Which side panels show, and how. On a wide screen (WIDE_MIN_PX and up) the library, chat and
-//! inspector sit beside the canvas, each opened or closed by its top-bar toggle and remembered.
-//! Below that, and in presenter mode, they open one at a time as drawers over the canvas,
-//! closed to begin with; presenter mode has no chat, and its inspector is a large overlay.
+//! Which side panels show, and how. On a wide screen (WIDE_MIN_PX and up) the library, runs,
+//! chat and inspector sit beside the canvas, each opened or closed by its top-bar toggle and
+//! remembered. Below that, and in presenter mode, they open one at a time as drawers over the
+//! canvas, closed to begin with; presenter mode has no chat, and its inspector is a large overlay.
 import useMediaQuery from '@mui/material/useMediaQuery'
 import { useState } from 'react'
 import { useApp } from '../app/AppContext'
@@ -11,17 +11,20 @@ import { useWorkflowStore } from '../state/workflowStore'
 import { usePresenterStore } from './presenter'
 import { WIDE_QUERY } from './shellLayout'
 
-type Drawer = 'library' | 'inspector'
+type Drawer = 'library' | 'runs' | 'inspector'
 
 export interface SidePanels {
   /** Panels sit beside the canvas (else they are drawers over it). */
   docked: boolean
   presenting: boolean
   library: boolean
+  /** The Runs panel (the run history). */
+  runs: boolean
   inspector: boolean
   /** Undefined in presenter mode, which has no chat. */
   chat?: boolean
   toggleLibrary(): void
+  toggleRuns(): void
   toggleInspector(): void
   toggleChat(): void
   closeDrawer(): void
@@ -38,6 +41,7 @@ export function useSidePanels(): SidePanels {
   const chatOpen = useChatStore((s) => s.open)
   const workflowKey = useWorkflowStore((s) => s.current?.key)
   const [libraryOpen, setLibraryOpen] = useStoredState('vai.panel.library', true)
+  const [runsOpen, setRunsOpen] = useStoredState('vai.panel.runs', false)
   const [inspectorOpen, setInspectorOpen] = useStoredState('vai.panel.inspector', true)
   const [drawer, setDrawer] = useState<Drawer>()
   const docked = wide && !presenting
@@ -60,9 +64,11 @@ export function useSidePanels(): SidePanels {
     docked,
     presenting,
     library: docked ? libraryOpen : drawer === 'library',
+    runs: docked ? runsOpen : drawer === 'runs',
     inspector: docked ? inspectorOpen : presenting ? inspecting : drawer === 'inspector',
     chat,
     toggleLibrary: () => (docked ? setLibraryOpen(!libraryOpen) : toggleDrawer('library')),
+    toggleRuns: () => (docked ? setRunsOpen(!runsOpen) : toggleDrawer('runs')),
     toggleInspector: () => (docked ? setInspectorOpen(!inspectorOpen) : presenting ? inspect(!inspecting) : toggleDrawer('inspector')),
     toggleChat: () => {
       if (chatOpen) return app.chat.close()

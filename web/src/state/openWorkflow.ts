@@ -5,18 +5,48 @@ import type { App } from '../app/createApp'
 import { errorInfo } from '../api/client'
 import type { Diagnostic, JsonValue, PlanResponse } from '../api/types'
 import { hasDraft, loadDraft, NEW_PREFIX } from '../editor/drafts'
+import { isPastKey, PAST_PREFIX, pastKey } from '../history/historyStore'
 import { RECENT_PREFIX, textKey } from './recents'
 
 export type HistoryMode = 'push' | 'replace' | 'none'
 
+/** `?workflow=<key>` (none: nothing open); a past run's address is `?run=<id>` (setRunUrl). */
 export function setUrl(key: string | undefined, mode: HistoryMode): void {
+  if (isPastKey(key)) return setRunUrl(key?.slice(PAST_PREFIX.length), mode)
+  writeUrl(mode, (params) => {
+    params.delete('run')
+    if (key) params.set('workflow', key)
+    else params.delete('workflow')
+  })
+}
+
+/** `?run=<id>`: a past run drawn as it ran. */
+export function setRunUrl(runId: string | undefined, mode: HistoryMode): void {
+  writeUrl(mode, (params) => {
+    params.delete('workflow')
+    if (runId) params.set('run', runId)
+    else params.delete('run')
+  })
+}
+
+function writeUrl(mode: HistoryMode, change: (params: URLSearchParams) => void): void {
   if (mode === 'none') return
   const url = new URL(window.location.href)
-  if (key) url.searchParams.set('workflow', key)
-  else url.searchParams.delete('workflow')
+  change(url.searchParams)
   if (url.href === window.location.href) return
   if (mode === 'push') window.history.pushState(null, '', url)
   else window.history.replaceState(null, '', url)
+}
+
+/**
+ * Leaving the document being edited: with unsaved changes the person is asked first. Resolves
+ * false when they chose to keep editing.
+ */
+export async function leaveEditing(app: App): Promise<boolean> {
+  if (!app.editing.isActive()) return true
+  if (!(await app.editing.confirmLeave())) return false
+  app.editing.stop(true)
+  return true
 }
 
 function parse(text: string): JsonValue | undefined {
@@ -70,17 +100,6 @@ export function createOpenActions(app: App): OpenActions {
     workflow().setLoadError(errorInfo(error).message)
   }
 
-  /**
-   * Leaving the document being edited: with unsaved changes the person is asked first. Resolves
-   * false when they chose to keep editing.
-   */
-  async function leaveEditing(): Promise<boolean> {
-    if (!app.editing.isActive()) return true
-    if (!(await app.editing.confirmLeave())) return false
-    app.editing.stop(true)
-    return true
-  }
-
   /** Reopens an unsaved draft kept in this browser after the editor restored it. */
   function resumeDraft(key: string): void {
     if (hasDraft(key)) void app.editing.start({ kind: 'current' })
@@ -104,7 +123,8 @@ export function createOpenActions(app: App): OpenActions {
 
   const open: OpenActions = {
     byId: async (key, history = 'push') => {
-      if (!(await leaveEditing())) return
+      if (isPastKey(key)) return app.history.open(key.slice(PAST_PREFIX.length), history)
+      if (!(await leaveEditing(app))) return
       if (key.startsWith(NEW_PREFIX)) {
         const draft = loadDraft(key)
         generation += 1
@@ -160,11 +180,13 @@ export function createOpenActions(app: App): OpenActions {
     },
 
     fromLocation: () => {
-      const key = new URL(window.location.href).searchParams.get('workflow')
+      const params = new URL(window.location.href).searchParams
+      const run = params.get('run')
+      const key = run ? pastKey(run) : params.get('workflow')
       const editing = stores.editSession.getState()
       if (editing.active && editing.key === key) return
       if (editing.active) {
-        void leaveEditing().then((go) => {
+        void leaveEditing(app).then((go) => {
           if (!go) return setUrl(editing.key, 'push')
           // Saving on the way out (Save as) rewrote the address to the new file: go where asked.
           setUrl(key ?? undefined, 'replace')
@@ -172,6 +194,7 @@ export function createOpenActions(app: App): OpenActions {
         })
         return
       }
+      if (key === workflow().current?.key && isPastKey(key)) return
       if (key) void open.byId(key, 'none')
       else {
         generation += 1

@@ -15,3 +15,13 @@ describe('reusedFrom', () => {
     expect(reusedFrom(undefined, 'run-1')).toBeUndefined()
   })
 })
+
+describe('reusedFrom a journal', () => {
+  it('names the past run a restarted run reused the step from', () => {
+    expect(reusedFrom({ status: 'completed', backend: 'journal', durationMs: 0 }, 'r18c0ffee')).toBe('reused from run r18c0ffee')
+  })
+
+  it('says the journal kept it when the run it came from is not known (a resumed run)', () => {
+    expect(reusedFrom({ status: 'completed', backend: 'journal' }, undefined)).toBe('reused from the run’s journal')
+  })
+})

@@ -3,6 +3,7 @@
 import type { AppCore } from '../app/createApp'
 import { ApiError, errorInfo } from '../api/client'
 import type { JsonValue, RunInput, RunSummary, StepThrough } from '../api/types'
+import { isPastKey } from '../history/historyStore'
 
 export interface StartOptions {
   /** Run only this step, replaying the current run's outputs for what it depends on. */
@@ -94,7 +95,8 @@ export function createRunActions({ stores, api, socket }: AppCore): RunActions {
       const { current } = workflow()
       const followed = runs()
       const goesOn = run.status === 'running' || run.status === 'waiting' || run.status === 'interrupted'
-      if (!goesOn || !current?.id || run.workflowId !== current.id) return
+      // A past run on the canvas stays there: the Runs panel lists the new run.
+      if (!goesOn || !current?.id || run.workflowId !== current.id || isPastKey(current.key)) return
       if (followed.starting || followed.status === 'running' || followed.runId === run.runId) return
       followed.begin(run.runId, run.workflowId)
       socket.follow(run.runId)

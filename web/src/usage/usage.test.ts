@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Cost } from '../api/types'
-import { costText, formatTokens, formatUsd, usageLine, usageParts } from './usage'
+import { costText, formatTokens, formatUsd, usageLine, usageParts, formatUsdDelta } from './usage'
 
 const priced = (usd: number | null, extra: Partial<Cost> = {}): Cost => ({ usd, pricedAt: '2026-11-01', ...extra })
 
@@ -65,5 +65,19 @@ describe('usage', () => {
   it('is empty for no usage', () => {
     expect(usageLine(undefined)).toBe('')
     expect(usageLine({})).toBe('')
+  })
+})
+
+describe('formatUsdDelta', () => {
+  it('signs what B cost more or less than A, in the same amounts as a cost', () => {
+    expect(formatUsdDelta(0.0012, 0.0033)).toBe('+$0.0021')
+    expect(formatUsdDelta(1.5, 0.25)).toBe('−$1.25')
+    expect(formatUsdDelta(0.1, 0.1)).toBe('±$0')
+    expect(formatUsdDelta(0.0012, 0.0012 + 0.00000001)).toBe('+<$0.0001')
+  })
+
+  it('says nothing when a side has no known cost', () => {
+    expect(formatUsdDelta(undefined, 0.1)).toBeUndefined()
+    expect(formatUsdDelta(0.1, null)).toBeUndefined()
   })
 })

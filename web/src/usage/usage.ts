@@ -21,6 +21,18 @@ export function formatUsd(usd: number): string {
   return `$${usd.toPrecision(2)}`
 }
 
+/**
+ * How much more (`+$0.0012`) or less (`−$0.0003`) B cost than A, for a comparison of two runs;
+ * undefined when either cost is unknown (an unknown is never a saving).
+ */
+export function formatUsdDelta(a: number | undefined | null, b: number | undefined | null): string | undefined {
+  if (a === undefined || a === null || b === undefined || b === null) return undefined
+  const delta = b - a
+  // Sums of prices carry float noise: a difference far below the smallest shown amount is none.
+  if (Math.abs(delta) < 1e-9) return '±$0'
+  return `${delta > 0 ? '+' : '−'}${formatUsd(Math.abs(delta))}`
+}
+
 function unpricedText(cost: Cost): string | undefined {
   const models = cost.unpriced ?? []
   return models.length > 0 ? `No known price for ${models.join(', ')}` : undefined

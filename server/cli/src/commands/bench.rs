@@ -155,7 +155,8 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
     figures.insert("chain503_run_ms".into(), json!(ms(chain_run)));
     figures.insert("chain503_report".into(), json!(report));
 
-    // 1b. The same run journaled to a file, as `vai workflow run` journals every run.
+    // 1b. The same run journaled to a file, as `vai workflow run` journals every run: each
+    // step's output, and its trace (status, timing, inputs) for the run history.
     let scratch = std::env::temp_dir().join(format!("vai-bench-journal-{}", std::process::id()));
     let store = vai_workflow::journal::RunStore::open(&scratch)?;
     let mut times = Vec::new();
@@ -167,10 +168,11 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
         let options = RunOptions {
             inputs: inputs.as_object().cloned().unwrap_or_default(),
             journal: Some(vai_workflow::exec::durable::JournalAt::new(journal.clone())),
+            capture_inputs: true,
             ..RunOptions::default()
         };
-        let result =
-            vai_workflow::run(plan.clone(), registry.clone(), options, Arc::new(NoEvents)).await;
+        let sink = vai_workflow::history::HistorySink::wrap(Arc::new(NoEvents), journal.clone());
+        let result = vai_workflow::run(plan.clone(), registry.clone(), options, sink).await;
         journal.end("completed", None);
         drop(journal);
         times.push(t.elapsed());

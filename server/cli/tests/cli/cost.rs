@@ -57,7 +57,7 @@ fn a_vai_json_price_reaches_the_step_the_run_and_the_progress_lines() {
     assert!(err.contains(&format!("· local · {dollars}]")), "{err}");
     assert!(
         err.lines()
-            .any(|l| l.starts_with("done in ") && l.ends_with(&dollars)),
+            .any(|l| l.starts_with("done in ") && l.contains(&format!("{dollars} · run r"))),
         "{err}"
     );
 }

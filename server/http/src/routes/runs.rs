@@ -68,7 +68,18 @@ pub(super) async fn start(
                 )));
             }
             let replay = match &body.from_run {
-                Some(id) => run(&state, id)?.outputs(),
+                Some(id) => match state.runs().get(id) {
+                    Some(live) => live.outputs(),
+                    // A past run: its recorded outputs.
+                    None => state
+                        .runs()
+                        .record(id)
+                        .map_err(|_| not_found(&state, id))?
+                        .steps
+                        .into_iter()
+                        .filter_map(|s| Some((s.id, s.output?)))
+                        .collect(),
+                },
                 None => Default::default(),
             };
             Some(OnlyStep {

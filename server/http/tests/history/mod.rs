@@ -96,6 +96,18 @@ async fn past_runs_are_listed_opened_compared_and_restarted_after_a_restart() {
             .contains("unrelated workflows")
     );
 
+    // One step run again on a past run's outputs ("Run this step" on a past run).
+    let (code, created) = app
+        .post(
+            "/api/runs",
+            json!({"definition": chain(), "inputs": {"q": "two"}, "step": "c", "fromRun": second}),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    let single = app.wait_finished(created["runId"].as_str().unwrap()).await;
+    assert_eq!(single["steps"]["b"]["backend"], "replay");
+    assert_eq!(single["output"], json!({"answer": "two!"}));
+
     // Restarted from `c` with an edited step: `a` and `b` replay, `c` runs.
     let mut edited = chain();
     edited["steps"][2]["inputs"]["text"] = json!("{{ b.output.text }}?");

@@ -96,6 +96,7 @@ fn the_summary_keeps_the_wait_as_text_and_the_end_as_a_literal() {
         status: "failed".into(),
         error: Some("$boom".into()),
         ended_at: 5,
+        duration_ms: Some(4),
     });
     m.usage = Some(Usage {
         llm_input_tokens: 800,
@@ -126,7 +127,7 @@ fn the_summary_keeps_the_wait_as_text_and_the_end_as_a_literal() {
     assert_eq!(serde_json::from_str::<Waiting>(text).unwrap(), waiting());
     assert_eq!(
         set.get_document("end").unwrap(),
-        &doc! {"$literal": {"status": "failed", "endedAt": 5_i64, "error": "$boom"}}
+        &doc! {"$literal": {"status": "failed", "endedAt": 5_i64, "error": "$boom", "durationMs": 4_i64}}
     );
     assert_eq!(set.get_i64("bytes"), Ok(321));
     assert_eq!(set.get_bool("truncated"), Ok(true));

@@ -9,7 +9,8 @@ use super::run::Run;
 use std::sync::Arc;
 use std::time::Duration;
 use vai_workflow::exec::durable::{JournalAt, Recorded};
-use vai_workflow::journal::{FileJournal, HistorySink, MemoryJournal, RunStore};
+use vai_workflow::history::HistorySink;
+use vai_workflow::journal::{FileJournal, MemoryJournal, RunStore};
 use vai_workflow::{EventSink, Plan, Registry, RunEvent, RunOptions, RunStatus};
 
 /// Where a run's progress is journaled.
@@ -48,13 +49,29 @@ impl RunJournal {
         }
     }
 
-    fn end(&self, status: RunStatus, error: Option<&str>, output: Option<&serde_json::Value>) {
+    fn end(&self, status: RunStatus, error: Option<&str>) {
         if let Self::File { journal, .. } = self
             && status != RunStatus::Waiting
         {
-            journal.finish(status.as_str(), error, output);
+            journal.end(status.as_str(), error);
         }
     }
+
+    fn finish(&self, result: &vai_workflow::RunResult) {
+        if let Self::File { journal, .. } = self
+            && result.status != RunStatus::Waiting
+        {
+            journal.finish(result);
+        }
+    }
+}
+
+/// Where a driven run's events go, and what stops it when the server does.
+pub(crate) struct Outlet {
+    /// The run's own sink (its log and sockets), as the manager wraps it.
+    pub sink: Arc<dyn EventSink>,
+    /// Cancelled when the server shuts down.
+    pub closing: tokio_util::sync::CancellationToken,
 }
 
 /// Drive `run` to its end: the engine's runs, the waits between them.
@@ -65,12 +82,13 @@ pub(crate) async fn drive(
     options: RunOptions,
     journal: RunJournal,
     mut replay: Option<Recorded>,
-    closing: tokio_util::sync::CancellationToken,
+    outlet: Outlet,
 ) {
-    let mut sink: Arc<dyn EventSink> = Arc::new(super::run::RunSink(run.clone()));
-    if let RunJournal::File { journal, .. } = &journal {
-        sink = HistorySink::wrap(sink, journal.clone());
-    }
+    let Outlet { sink, closing } = outlet;
+    let sink = match &journal {
+        RunJournal::File { journal, .. } => HistorySink::wrap(sink, journal.clone()),
+        RunJournal::Memory(_) => sink,
+    };
     loop {
         let this_run = RunOptions {
             journal: Some(journal.at()),
@@ -82,20 +100,17 @@ pub(crate) async fn drive(
                 Ok(result) => result,
                 Err(errors) => {
                     let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                    journal.end(RunStatus::Failed, Some(&text.join("; ")), None);
+                    journal.end(RunStatus::Failed, Some(&text.join("; ")));
                     run.abort(text.join("; "));
                     return;
                 }
             };
         let Some(waiting) = result
             .waiting
+            .clone()
             .filter(|_| result.status == RunStatus::Waiting)
         else {
-            journal.end(
-                result.status,
-                result.error.as_deref(),
-                result.output.as_ref(),
-            );
+            journal.finish(&result);
             return;
         };
         // Wait for a person: an answer goes on, a timeout goes on (the engine applies it), a
@@ -125,7 +140,7 @@ pub(crate) async fn drive(
                 )
                 .await;
                 let error = "the run was cancelled while it waited for a person";
-                journal.end(RunStatus::Cancelled, Some(error), None);
+                journal.end(RunStatus::Cancelled, Some(error));
                 sink.emit(RunEvent::RunFinished {
                     status: RunStatus::Cancelled,
                     duration_ms: started.elapsed().as_millis() as u64,

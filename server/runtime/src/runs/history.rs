@@ -107,8 +107,9 @@ impl RunManager {
             "completed" => RunState::Completed,
             "failed" => RunState::Failed,
             "cancelled" => RunState::Cancelled,
-            // Another process runs it: seen from here it is not going on.
-            "interrupted" | "running" => RunState::Interrupted,
+            "interrupted" => RunState::Interrupted,
+            // Another process (a `vai workflow run`) runs it: as far as its journal has gone.
+            "running" => RunState::Running,
             _ => return None,
         };
         let state = self.journal_state(id).ok()?;

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
@@ -29,12 +29,15 @@ use vai_workflow::exec::PAUSE_IDLE_LIMIT;
 use vai_workflow::exec::{InputError, prepare_inputs};
 use vai_workflow::journal::{MemoryJournal, RunStart, RunStore};
 use vai_workflow::{
-    Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions, StepThrough, Stepping,
+    EventSink, Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions, StepThrough, Stepping,
 };
 
 /// Work to finish before a run of this plan starts (seeding the local sample knowledge base when
 /// the plan touches the store). Called before every run; it must be cheap once done.
 pub type BeforeRun = Arc<dyn Fn(&Plan) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// Wraps the event sink of run `id` (to export its trace, say); it must pass every event on.
+pub type WrapSink = Arc<dyn Fn(&str, Arc<dyn EventSink>) -> Arc<dyn EventSink> + Send + Sync>;
 
 /// How many runs go at once and how much the finished ones may keep.
 #[derive(Debug, Clone, Copy)]
@@ -117,6 +120,8 @@ struct Inner {
     closing: CancellationToken,
     /// Where runs are journaled, when they are on disk.
     journals: Option<Arc<RunStore>>,
+    /// What each run's event sink is wrapped in, once set.
+    wrap_sink: OnceLock<WrapSink>,
 }
 
 /// Why a journaled run could not be taken up.
@@ -171,6 +176,7 @@ impl RunManager {
             tasks: TaskTracker::new(),
             closing: CancellationToken::new(),
             journals: None,
+            wrap_sink: OnceLock::new(),
         }))
     }
 
@@ -273,9 +279,26 @@ impl RunManager {
                     _ = run.cancel.cancelled() => {}
                 }
             }
-            let closing = manager.0.closing.clone();
-            durable::drive(run, plan, registry, options, journal, replay, closing).await;
+            let outlet = durable::Outlet {
+                sink: manager.sink_for(&run),
+                closing: manager.closing(),
+            };
+            durable::drive(run, plan, registry, options, journal, replay, outlet).await;
         });
+    }
+
+    /// Wrap every run's event sink from now on in `wrap` (set once; a second call is ignored).
+    pub fn wrap_sinks(&self, wrap: WrapSink) {
+        let _ = self.0.wrap_sink.set(wrap);
+    }
+
+    /// `run`'s event sink: its log and snapshot, wrapped as [`Self::wrap_sinks`] asked.
+    fn sink_for(&self, run: &Arc<Run>) -> Arc<dyn EventSink> {
+        let sink: Arc<dyn EventSink> = Arc::new(run::RunSink(run.clone()));
+        match self.0.wrap_sink.get() {
+            Some(wrap) => wrap(&run.id, sink),
+            None => sink,
+        }
     }
 
     /// Keep each run's journal in `store` (the data directory's `runs/`): a run waiting for a
@@ -592,3 +615,6 @@ impl std::fmt::Debug for RunManager {
         f.debug_struct("RunManager").finish_non_exhaustive()
     }
 }
+
+#[cfg(test)]
+mod wrap_tests;

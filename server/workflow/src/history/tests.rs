@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::events::{NoEvents, RunEvent};
-use crate::journal::{HistorySink, Retention, RunStart, RunStore};
+use crate::journal::{Retention, RunStart, RunStore};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,7 +52,17 @@ fn record_of(store: &RunStore, start: &RunStart, events: Vec<RunEvent>) -> RunRe
         }
         sink.emit(event);
     }
-    journal.finish("completed", None, Some(&json!({"ok": true})));
+    journal.finish(&crate::exec::RunResult {
+        status: crate::RunStatus::Completed,
+        output: Some(json!({"ok": true})),
+        error: None,
+        steps: Vec::new(),
+        duration_ms: 42,
+        usage: Usage::default(),
+        waiting: None,
+        compensation: Vec::new(),
+        undo: Vec::new(),
+    });
     drop(journal);
     RunRecord::of(store.read(&start.run_id).unwrap())
 }
@@ -102,6 +112,8 @@ fn a_record_has_each_steps_trace_output_and_the_runs_end() {
         ],
     );
     assert_eq!(record.status(), "completed");
+    // The engine's time, not the journal's.
+    assert_eq!(record.duration_ms, Some(42));
     assert_eq!(record.output, Some(json!({"ok": true})));
     assert_eq!(record.inputs["limit"], 3);
     let search = record.step("search").unwrap();

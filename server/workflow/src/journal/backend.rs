@@ -12,6 +12,7 @@ use super::{
     FileJournal, JournalError, JournalState, Pruned, Retention, RunInfo, RunStart, RunStore,
     StepTrace,
 };
+use crate::exec::RunResult;
 use crate::exec::durable::Journal;
 use async_trait::async_trait;
 use serde_json::Value;
@@ -23,7 +24,7 @@ pub trait RunJournal: Journal {
     /// This journal as the engine takes it.
     fn as_journal(self: Arc<Self>) -> Arc<dyn Journal>;
 
-    /// Record how step `id` within `at` ended (see [`super::HistorySink`]).
+    /// Record how step `id` within `at` ended (see `history::HistorySink`).
     fn trace(&self, at: &[String], id: &str, trace: StepTrace, inputs: Option<Arc<Value>>);
 
     /// Record that a process took the run up again.
@@ -37,13 +38,12 @@ pub trait RunJournal: Journal {
         value: &Value,
     ) -> Result<(), JournalError>;
 
-    /// Record the run's end, with its output (kept when small enough).
-    async fn finish(
-        &self,
-        status: &str,
-        error: Option<&str>,
-        output: Option<&Value>,
-    ) -> Result<(), JournalError>;
+    /// Record how `result` ended the run: its status, error and duration, and its output
+    /// (kept when small enough).
+    async fn finish(&self, result: &RunResult) -> Result<(), JournalError>;
+
+    /// Record the run's end without a result (it never ran, or was cancelled while saved).
+    async fn end(&self, status: &str, error: Option<&str>) -> Result<(), JournalError>;
 
     /// Store everything written and let the run go, so another process may take it up at once.
     async fn close(&self) -> Result<(), JournalError>;
@@ -113,13 +113,13 @@ impl RunJournal for FileJournal {
         Ok(())
     }
 
-    async fn finish(
-        &self,
-        status: &str,
-        error: Option<&str>,
-        output: Option<&Value>,
-    ) -> Result<(), JournalError> {
-        FileJournal::finish(self, status, error, output);
+    async fn finish(&self, result: &RunResult) -> Result<(), JournalError> {
+        FileJournal::finish(self, result);
+        Ok(())
+    }
+
+    async fn end(&self, status: &str, error: Option<&str>) -> Result<(), JournalError> {
+        FileJournal::end(self, status, error);
         Ok(())
     }
 

@@ -7,6 +7,7 @@ use crate::app::{self, ChatHistory};
 use crate::config::Config;
 use crate::exit::{EXIT_INVALID, EXIT_OK};
 use crate::serving::{listen, sample_seeding, stop_signal, url_host};
+use crate::traces::{self, TraceArgs};
 use clap::Args;
 use std::io::Write;
 use std::net::IpAddr;
@@ -47,6 +48,8 @@ pub(super) struct PlaygroundArgs {
     pub token: Option<String>,
     #[command(flatten)]
     pub limits: limits::LimitArgs,
+    #[command(flatten)]
+    pub traces: TraceArgs,
 }
 
 pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
@@ -61,6 +64,13 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         Ok(token) => token,
         Err(e) => {
             eprintln!("error: --token (or {TOKEN_ENV}): {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let exporter = match args.traces.start() {
+        Ok(exporter) => exporter,
+        Err(e) => {
+            eprintln!("error: {e}");
             return Ok(EXIT_INVALID);
         }
     };
@@ -157,6 +167,11 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         run_journals: crate::commands::runs::playground_store(&cfg),
         pricing: live.providers.pricing.clone(),
     });
+    if let Some(exporter) = exporter.clone() {
+        eprintln!("traces: each run is sent to {}", exporter.endpoint());
+        let wrap = move |run_id: &str, sink| exporter.sink(sink, run_id);
+        state.runs().wrap_sinks(Arc::new(wrap));
+    }
 
     let shown_host = if args.host.is_unspecified() {
         "127.0.0.1".to_string()
@@ -202,6 +217,10 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         let _ = code_tx.send(code);
     };
     vai_http::serve(listener, state, shutdown).await?;
+    // The runs have ended: their last spans go, and a loss is told once.
+    if let Some(warning) = traces::finish(exporter).await {
+        tracing::warn!("{warning}");
+    }
     Ok(code_rx.await.unwrap_or(EXIT_OK))
 }
 

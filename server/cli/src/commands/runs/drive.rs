@@ -7,6 +7,7 @@ use super::prompt;
 use crate::config::Config;
 use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_WAITING};
 use crate::project::runs::RunsConfig;
+use crate::render;
 use serde_json::{Map, Value, json};
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -184,14 +185,7 @@ pub(crate) async fn drive(
         }
         if let Some(d) = durable {
             if result.status != RunStatus::Waiting {
-                let stored = d
-                    .journal
-                    .finish(
-                        result.status.as_str(),
-                        result.error.as_deref(),
-                        result.output.as_ref(),
-                    )
-                    .await;
+                let stored = d.journal.finish(&result).await;
                 journal_failed(&d.run_id, stored);
             }
             d.close().await;
@@ -244,4 +238,40 @@ pub(crate) fn report_compensation(result: &RunResult) {
             Some(e) => eprintln!("compensation failed: {}: {e}", c.step_id),
         }
     }
+}
+
+/// Print a run's end as `vai workflow run` does, and its exit code.
+pub(crate) fn finish(
+    run_id: &str,
+    result: &RunResult,
+    plan: &Plan,
+    json: bool,
+    quiet: bool,
+) -> anyhow::Result<u8> {
+    if let (RunStatus::Waiting, Some(w)) = (result.status, &result.waiting) {
+        return Ok(report_waiting(run_id, w, json));
+    }
+    if json {
+        let mut body = serde_json::to_value(result)?;
+        body["runId"] = json!(run_id);
+        println!("{}", serde_json::to_string_pretty(&body)?);
+    } else if let Some(output) = &result.output {
+        println!(
+            "{}",
+            render::output(output, plan.workflow.formatters.as_ref())
+        );
+    }
+    if !quiet {
+        report_compensation(result);
+        if result.status == RunStatus::Failed {
+            eprintln!(
+                "error: run {run_id}: {}",
+                result.error.as_deref().unwrap_or("the run failed")
+            );
+        }
+        let line = render::finished(result.status, result.duration_ms, &result.usage);
+        let line: Vec<String> = line.into_iter().chain([format!("run {run_id}")]).collect();
+        eprintln!("{}", line.join(" · "));
+    }
+    Ok(exit_code(result.status))
 }

@@ -1,6 +1,6 @@
 //! `vai runs list | show | prune | diff`: the run history, wherever the project keeps it.
 
-use super::store;
+use super::drive::store;
 use crate::exit::{EXIT_INVALID, EXIT_OK};
 use crate::render::usage::{dollars, usage};
 use clap::Args;

@@ -8,8 +8,8 @@ mod prompt;
 mod rerun;
 
 pub(crate) use drive::{
-    Durable, cancel_on_ctrl_c, drive, exit_code, interactive, journal_failed, journal_limit,
-    object_file, playground_store, report_compensation, report_waiting, step_names, store,
+    Durable, cancel_on_ctrl_c, drive, exit_code, finish, interactive, journal_failed,
+    journal_limit, object_file, playground_store, report_compensation, report_waiting, step_names,
     store_for,
 };
 
@@ -17,12 +17,12 @@ use super::workflow::compile_located;
 use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use crate::{app, config::Config, render};
 use clap::{Args, Subcommand};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
 use vai_workflow::expects::Expects;
 use vai_workflow::journal::{JournalError, JournalState, RunBackend, RunJournal, changes};
-use vai_workflow::{Mode, RunOptions, RunStatus};
+use vai_workflow::{Mode, RunOptions};
 
 #[derive(Debug, Subcommand)]
 pub(super) enum RunsCommand {
@@ -232,7 +232,7 @@ async fn resume_taken(
         capture_inputs: true,
         ..base_options
     };
-    let sink = vai_workflow::journal::HistorySink::wrap(progress, durable.journal.clone());
+    let sink = vai_workflow::history::HistorySink::wrap(progress, durable.journal.clone());
     let result = match drive(
         plan.clone(),
         app.registry.clone(),
@@ -279,42 +279,6 @@ async fn take_unfinished(
         return Err(EXIT_INVALID);
     }
     Ok((state, journal))
-}
-
-/// Print a run's end as `vai workflow run` does, and its exit code.
-pub(crate) fn finish(
-    run_id: &str,
-    result: &vai_workflow::RunResult,
-    plan: &vai_workflow::Plan,
-    json: bool,
-    quiet: bool,
-) -> anyhow::Result<u8> {
-    if let (RunStatus::Waiting, Some(w)) = (result.status, &result.waiting) {
-        return Ok(report_waiting(run_id, w, json));
-    }
-    if json {
-        let mut body = serde_json::to_value(result)?;
-        body["runId"] = json!(run_id);
-        println!("{}", serde_json::to_string_pretty(&body)?);
-    } else if let Some(output) = &result.output {
-        println!(
-            "{}",
-            render::output(output, plan.workflow.formatters.as_ref())
-        );
-    }
-    if !quiet {
-        report_compensation(result);
-        if result.status == RunStatus::Failed {
-            eprintln!(
-                "error: run {run_id}: {}",
-                result.error.as_deref().unwrap_or("the run failed")
-            );
-        }
-        let line = render::finished(result.status, result.duration_ms, &result.usage);
-        let line: Vec<String> = line.into_iter().chain([format!("run {run_id}")]).collect();
-        eprintln!("{}", line.join(" · "));
-    }
-    Ok(exit_code(result.status))
 }
 
 /// The answer given with --input-file and --input, typed as `expects` declares; `None` when
@@ -366,7 +330,7 @@ async fn cancel(args: CancelArgs) -> anyhow::Result<u8> {
     )
     .await;
     let ended = journal
-        .finish("cancelled", Some("cancelled with vai runs cancel"), None)
+        .end("cancelled", Some("cancelled with vai runs cancel"))
         .await
         .and(journal.close().await);
     let mut failed = ended.is_err();

@@ -3,20 +3,18 @@
 //! everything downstream run, on the workflow as it is now (or an edited file), with the past
 //! run's inputs unless --input changes them. The new run records which run it came from.
 
-use super::history::read_record;
-use super::{
+use super::drive::{
     Durable, cancel_on_ctrl_c, drive, finish, interactive, journal_failed, journal_limit,
     step_names, store_for,
 };
+use super::history::read_record;
 use crate::exit::EXIT_INVALID;
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
-use vai_workflow::journal::{
-    HistorySink, RerunFrom, RunStart, changes, definition_hash, new_run_id, now_ms,
-};
+use vai_workflow::journal::{RerunFrom, RunStart, changes, definition_hash, new_run_id, now_ms};
 use vai_workflow::{Mode, RunOptions};
 
 #[derive(Debug, Args)]
@@ -113,8 +111,9 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     let located =
         located.unwrap_or_else(|| vai_runtime::builtin::Located::inline(&past.start.workflow));
     let offline = app::offline_registry(&cfg);
-    let compiled = super::compile_located(&located, &definition, &offline, Mode::Strict);
-    super::super::workflow::print_diagnostics(&located.display, &compiled);
+    let compiled =
+        crate::commands::workflow::compile_located(&located, &definition, &offline, Mode::Strict);
+    crate::commands::workflow::print_diagnostics(&located.display, &compiled);
     let Some(plan) = compiled.plan.clone() else {
         return Ok(EXIT_INVALID);
     };
@@ -190,7 +189,7 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     } else {
         Arc::new(render::Progress::new(step_names(&plan), false))
     };
-    let sink = HistorySink::wrap(progress, journal.clone());
+    let sink = vai_workflow::history::HistorySink::wrap(progress, journal.clone());
     let durable = Durable {
         store,
         journal,
@@ -211,7 +210,7 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
         Err(errors) => {
             let ended = durable
                 .journal
-                .finish("failed", Some("the inputs are not valid"), None)
+                .end("failed", Some("the inputs are not valid"))
                 .await;
             journal_failed(&run_id, ended);
             durable.close().await;

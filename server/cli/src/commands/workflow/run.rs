@@ -5,6 +5,7 @@ use super::step::stepper;
 use crate::commands::runs;
 use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
 use crate::project::runs::RunsConfig;
+use crate::traces::{self, TraceArgs};
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Map, Value, json};
@@ -63,9 +64,27 @@ pub(crate) struct RunArgs {
     /// workflow; the times reported stay the steps' own.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=MAX_PACE_MS))]
     pub pace: Option<u64>,
+    #[command(flatten)]
+    pub traces: TraceArgs,
 }
 
 pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
+    let exporter = match args.traces.start() {
+        Ok(exporter) => exporter,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let code = run_traced(args, exporter.as_ref()).await;
+    // Once the results are out: the last spans are sent, and a loss is told once.
+    if let Some(warning) = traces::finish(exporter).await {
+        eprintln!("warning: {warning}");
+    }
+    code
+}
+
+async fn run_traced(args: RunArgs, exporter: Option<&vai_otlp::Exporter>) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
@@ -213,7 +232,13 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
         }
     };
     if let Some(d) = &durable {
-        sink = vai_workflow::journal::HistorySink::wrap(sink, d.journal.clone());
+        sink = vai_workflow::history::HistorySink::wrap(sink, d.journal.clone());
+    }
+    if let Some(exporter) = exporter {
+        let run_id = durable
+            .as_ref()
+            .map_or_else(vai_workflow::journal::new_run_id, |d| d.run_id.clone());
+        sink = exporter.sink(sink, &run_id);
     }
     let interactive = runs::interactive(args.json);
     let result = match runs::drive(
@@ -232,7 +257,7 @@ pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
             if let Some(d) = &durable {
                 let ended = d
                     .journal
-                    .finish("failed", Some("the inputs are not valid"), None)
+                    .end("failed", Some("the inputs are not valid"))
                     .await;
                 runs::journal_failed(&d.run_id, ended);
                 d.close().await;
