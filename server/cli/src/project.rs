@@ -2,6 +2,7 @@
 //! current directory.
 
 mod pricing;
+pub(crate) mod runs;
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -42,6 +43,12 @@ pub(crate) struct ProjectConfig {
     /// The price table with `pricing` over it, read when the file is loaded.
     #[serde(skip)]
     pub pricing: Pricing,
+    /// `runs` as written: where the run journal is kept.
+    #[serde(default, rename = "runs")]
+    runs_json: Option<serde_json::Value>,
+    /// Where runs are kept, read from `runs` when the file is loaded.
+    #[serde(skip)]
+    pub runs: runs::RunsConfig,
     /// Where the file was found.
     #[serde(skip)]
     pub path: Option<PathBuf>,
@@ -133,6 +140,9 @@ pub(crate) fn load(start: &Path) -> anyhow::Result<ProjectConfig> {
             if let Some(prices) = &config.pricing_json {
                 config.pricing = pricing::parse(prices).map_err(invalid)?;
             }
+            if let Some(runs) = &config.runs_json {
+                config.runs = runs::parse(runs).map_err(invalid)?;
+            }
             config.path = Some(candidate);
             return Ok(config);
         }
@@ -176,6 +186,27 @@ mod tests {
         let config = project(r#"{"pricing": {"gpt-4o": {"input": 1, "output": 4}}}"#).unwrap();
         assert_eq!(config.pricing.overrides()["gpt-4o"].output, 4.0);
         assert_eq!(project("{}").unwrap().pricing, Pricing::default());
+    }
+
+    #[test]
+    fn the_runs_store_is_read_and_a_bad_one_names_the_file_and_the_field() {
+        assert_eq!(project("{}").unwrap().runs, runs::RunsConfig::File);
+        assert_eq!(
+            project(r#"{"runs": {"store": "mongodb", "database": "team"}}"#)
+                .unwrap()
+                .runs,
+            runs::RunsConfig::Mongo {
+                uri: None,
+                database: "team".into()
+            }
+        );
+        let err = project(r#"{"runs": {"store": "postgres"}}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(".vai.json: not a valid project file: runs.store is \"postgres\""),
+            "{err}"
+        );
     }
 
     #[test]

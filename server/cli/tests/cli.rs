@@ -20,6 +20,8 @@ mod limits;
 mod model_steps;
 #[path = "cli/runs.rs"]
 mod runs;
+#[path = "cli/shared_runs.rs"]
+mod shared_runs;
 #[path = "cli/step.rs"]
 mod step;
 mod support;

@@ -5,8 +5,10 @@
 //! never ended was interrupted (its process died), and two processes never resume one run.
 //! Reading a journal folds it back into `Recorded`, which a resumed run replays.
 
+mod backend;
 mod trace;
 
+pub use backend::{RunBackend, RunJournal};
 pub use trace::{MAX_TRACE_INPUTS, StepTrace, trace_key};
 
 use crate::exec::Waiting;
@@ -148,7 +150,8 @@ pub fn inputs_summary(inputs: &Map<String, Value>) -> String {
 }
 
 impl Meta {
-    fn of(start: &RunStart) -> Self {
+    /// The summary of a run that just started.
+    pub fn of(start: &RunStart) -> Self {
         Self {
             hash: start.hash.clone(),
             from: start.from.clone(),
@@ -169,7 +172,7 @@ impl Meta {
     }
 
     /// The summary of a journal read back.
-    fn from_state(state: &JournalState) -> Self {
+    pub fn from_state(state: &JournalState) -> Self {
         Self {
             completed_steps: state.completed,
             waiting: state.waiting.clone(),
@@ -255,6 +258,26 @@ pub fn entry_line(at: &[String], entry: Entry<'_>) -> Value {
     }
 }
 
+/// The `trace` line of step `id` within `at`: `inputs` kept when at most
+/// [`MAX_TRACE_INPUTS`] bytes, else noted by size.
+pub fn trace_line(at: &[String], id: &str, trace: &StepTrace, inputs: Option<&Value>) -> Value {
+    let inputs = inputs.map(|v| match trace::json_len_within(v, MAX_TRACE_INPUTS) {
+        Some(_) => v.clone(),
+        None => json!({"$omitted": format!("over {MAX_TRACE_INPUTS} bytes")}),
+    });
+    let trace = StepTrace {
+        inputs,
+        ..trace.clone()
+    };
+    json!({"t": "trace", "at": at, "id": id, "trace": trace})
+}
+
+/// The `end` line: how the run ended, with its output when at most [`MAX_KEPT_OUTPUT`] bytes.
+pub fn end_line(end: &RunEnd, output: Option<&Value>) -> Value {
+    let output = output.filter(|o| trace::json_len_within(o, MAX_KEPT_OUTPUT).is_some());
+    json!({"t": "end", "end": end, "output": output})
+}
+
 /// A journal file being written. Entries go to a writer thread, which serialises each as one
 /// line (a step's output straight from the run's context, never copied) and writes them in
 /// order, flushing whenever it has caught up — so the run does not wait for its journal, and a
@@ -330,23 +353,7 @@ impl Line {
                 id,
                 trace,
                 inputs,
-            } => {
-                let inputs =
-                    inputs
-                        .as_deref()
-                        .map(|v| match trace::json_len_within(v, MAX_TRACE_INPUTS) {
-                            Some(_) => v.clone(),
-                            None => json!({"$omitted": format!("over {MAX_TRACE_INPUTS} bytes")}),
-                        });
-                let trace = StepTrace {
-                    inputs,
-                    ..(**trace).clone()
-                };
-                serde_json::to_writer(
-                    &mut *out,
-                    &json!({"t": "trace", "at": at, "id": id, "trace": trace}),
-                )
-            }
+            } => serde_json::to_writer(&mut *out, &trace_line(at, id, trace, inputs.as_deref())),
             Line::Value(v) => serde_json::to_writer(&mut *out, v),
         }
     }
@@ -393,6 +400,18 @@ impl FileJournal {
             }
         } else {
             let _ = tx.send(Job::Line(line));
+        }
+    }
+
+    /// Make everything sent so far durable before returning.
+    fn send_sync(&self) {
+        let tx = self.tx.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(tx) = tx.as_ref() else {
+            return;
+        };
+        let (done, wait) = mpsc::channel();
+        if tx.send(Job::Sync(done)).is_ok() {
+            let _ = wait.recv();
         }
     }
 
@@ -460,8 +479,7 @@ impl FileJournal {
     }
 
     fn write_end(&self, end: RunEnd, output: Option<&Value>) {
-        let output = output.filter(|o| trace::json_len_within(o, MAX_KEPT_OUTPUT).is_some());
-        self.append(json!({"t": "end", "end": end, "output": output}), true);
+        self.append(end_line(&end, output), true);
         self.update_meta(|m| {
             m.waiting = None;
             m.end = Some(end);
@@ -599,6 +617,12 @@ pub enum JournalError {
     NotFound(String),
     #[error("run \"{0}\" is being run by another process")]
     Busy(String),
+    /// Another process holds the run's lease (a shared store): `holder` says who, and until when.
+    #[error("run \"{id}\" is being run by another process ({holder})")]
+    Leased { id: String, holder: String },
+    /// The store itself failed (a shared store that did not answer, or refused a write).
+    #[error("{0}")]
+    Store(String),
     #[error("the journal of run \"{id}\" cannot be used: {why}")]
     Corrupt { id: String, why: String },
     #[error(transparent)]
@@ -767,6 +791,55 @@ pub struct RunInfo {
     pub usage: Option<Usage>,
 }
 
+impl RunInfo {
+    /// A run as its summary tells it; `held`: a process runs it now. Ended, waiting, running, or
+    /// interrupted (nobody holds it and it never ended: its process died).
+    pub fn of(meta: Meta, held: bool) -> RunInfo {
+        let status = match (&meta.end, &meta.waiting, held) {
+            (Some(end), _, _) => end.status.clone(),
+            (None, Some(_), _) => "waiting".into(),
+            (None, None, true) => "running".into(),
+            (None, None, false) => "interrupted".into(),
+        };
+        RunInfo {
+            run_id: meta.run_id,
+            workflow: meta.workflow,
+            workflow_id: meta.workflow_id,
+            status,
+            started_at: meta.started_at,
+            ended_at: meta.end.as_ref().map(|e| e.ended_at),
+            duration_ms: meta.end.as_ref().map(|e| e.took(meta.started_at)),
+            error: meta.end.and_then(|e| e.error),
+            completed_steps: meta.completed_steps,
+            waiting: meta.waiting,
+            hash: meta.hash,
+            from: meta.from,
+            inputs: meta.inputs,
+            usage: meta.usage,
+        }
+    }
+
+    /// A run that cannot be read, and why.
+    pub fn unreadable(id: &str, error: String) -> RunInfo {
+        RunInfo {
+            run_id: id.to_string(),
+            workflow: String::new(),
+            workflow_id: None,
+            status: "unreadable".into(),
+            started_at: 0,
+            ended_at: None,
+            error: Some(error),
+            completed_steps: 0,
+            waiting: None,
+            hash: None,
+            from: None,
+            inputs: String::new(),
+            duration_ms: None,
+            usage: None,
+        }
+    }
+}
+
 /// How much history the journal keeps: finished runs beyond the newest `keep`, older than
 /// `max_age`, or past `max_bytes` together (oldest first) are pruned. Waiting and interrupted
 /// runs are always kept.
@@ -898,48 +971,10 @@ impl RunStore {
             Some(meta) if meta.end.is_some() || held => meta,
             _ => match self.read(id) {
                 Ok(state) => Meta::from_state(&state),
-                Err(e) => {
-                    return RunInfo {
-                        run_id: id.to_string(),
-                        workflow: String::new(),
-                        workflow_id: None,
-                        status: "unreadable".into(),
-                        started_at: 0,
-                        ended_at: None,
-                        error: Some(e.to_string()),
-                        completed_steps: 0,
-                        waiting: None,
-                        hash: None,
-                        from: None,
-                        inputs: String::new(),
-                        duration_ms: None,
-                        usage: None,
-                    };
-                }
+                Err(e) => return RunInfo::unreadable(id, e.to_string()),
             },
         };
-        let status = match (&meta.end, &meta.waiting, held) {
-            (Some(end), _, _) => end.status.clone(),
-            (None, Some(_), _) => "waiting".into(),
-            (None, None, true) => "running".into(),
-            (None, None, false) => "interrupted".into(),
-        };
-        RunInfo {
-            run_id: id.to_string(),
-            workflow: meta.workflow,
-            workflow_id: meta.workflow_id,
-            status,
-            started_at: meta.started_at,
-            ended_at: meta.end.as_ref().map(|e| e.ended_at),
-            duration_ms: meta.end.as_ref().map(|e| e.took(meta.started_at)),
-            error: meta.end.and_then(|e| e.error),
-            completed_steps: meta.completed_steps,
-            waiting: meta.waiting,
-            hash: meta.hash,
-            from: meta.from,
-            inputs: meta.inputs,
-            usage: meta.usage,
-        }
+        RunInfo::of(meta, held)
     }
 
     fn ids(&self) -> Vec<String> {

@@ -28,7 +28,7 @@ pub(super) fn json_of(out: &Output) -> Value {
         .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)))
 }
 
-const APPROVE: &str = r#"{"name": "approve", "steps": [
+pub(super) const APPROVE: &str = r#"{"name": "approve", "steps": [
   {"id": "find", "tool": "template", "inputs": {"text": "flight to Oslo"}},
   {"id": "ok", "tool": "yield", "inputs": {"message": "Book the {{ find.output.text }}?",
     "expects": {"type": "object", "properties": {"approved": {"type": "boolean"},

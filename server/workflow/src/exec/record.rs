@@ -61,6 +61,29 @@ pub struct RunResult {
     pub(crate) undo: Vec<Undo>,
 }
 
+impl RunResult {
+    /// A result that says only how a run ended (status, output, error, duration): what a
+    /// journal records of it, for callers and tests outside the engine.
+    pub fn ended(
+        status: RunStatus,
+        output: Option<Value>,
+        error: Option<String>,
+        duration_ms: u64,
+    ) -> Self {
+        RunResult {
+            status,
+            output,
+            error,
+            steps: Vec::new(),
+            duration_ms,
+            usage: Usage::default(),
+            waiting: None,
+            compensation: Vec::new(),
+            undo: Vec::new(),
+        }
+    }
+}
+
 /// The `yield` step a run waits at (also as its journal and summary record it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -2,8 +2,8 @@
 //! recorded outputs, the step and everything downstream of it run again.
 
 use crate::compile::Plan;
-use crate::exec::durable::{Entry, Journal, Recorded, RecordedStep};
-use crate::journal::{FileJournal, JournalState, StepTrace};
+use crate::exec::durable::{Entry, Recorded, RecordedStep};
+use crate::journal::{JournalState, RunJournal, StepTrace};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -68,7 +68,7 @@ pub fn restart(past: &JournalState, plan: &Plan, from: &str) -> Result<Restart, 
 
 /// Write the replayed steps into the new run's journal as if it had run them (with their
 /// recorded traces, marked replayed), so it opens, diffs and resumes like any run.
-pub fn copy_into(journal: &FileJournal, past: &JournalState, restart: &Restart) {
+pub fn copy_into(journal: &dyn RunJournal, past: &JournalState, restart: &Restart) {
     for id in &restart.kept {
         let Some(RecordedStep::Completed { output, undo }) = past.recorded.steps.get(id) else {
             continue;

@@ -1,7 +1,7 @@
 //! The sink that writes a run's history as it goes: a `trace` line per step that ends.
 
 use crate::events::{EventSink, RunEvent};
-use crate::journal::{FileJournal, StepTrace, trace_key};
+use crate::journal::{RunJournal, StepTrace, trace_key};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -9,13 +9,13 @@ use std::sync::{Arc, Mutex};
 /// the event on. It only sends to the journal's writer thread, so it never blocks the run.
 pub struct HistorySink {
     inner: Arc<dyn EventSink>,
-    journal: Arc<FileJournal>,
+    journal: Arc<dyn RunJournal>,
     /// When each running step started, by trace key.
     started: Mutex<HashMap<String, u64>>,
 }
 
 impl HistorySink {
-    pub fn wrap(inner: Arc<dyn EventSink>, journal: Arc<FileJournal>) -> Arc<dyn EventSink> {
+    pub fn wrap(inner: Arc<dyn EventSink>, journal: Arc<dyn RunJournal>) -> Arc<dyn EventSink> {
         Arc::new(Self {
             inner,
             journal,

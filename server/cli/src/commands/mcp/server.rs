@@ -31,9 +31,9 @@ pub(super) fn server(
     let run_limits = cfg.project.limits();
     let runs = RunManager::new(registry.clone(), before_run, budget, run_limits);
     // Journaled like every other run: one that waits survives a restart of the client's server.
-    let runs = match crate::commands::runs::store() {
-        Ok(store) => runs.with_journals(store),
-        Err(_) => runs,
+    let runs = match crate::commands::runs::playground_store(cfg) {
+        Some(store) => runs.with_journals(store),
+        None => runs,
     };
     Ok(McpServer::new(McpSettings {
         registry,

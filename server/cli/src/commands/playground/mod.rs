@@ -164,7 +164,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         run_limits: cfg.project.limits(),
         chat,
         chat_options: app::chat_options(&cfg, &live),
-        run_journals: crate::commands::runs::store().ok(),
+        run_journals: crate::commands::runs::playground_store(&cfg),
         pricing: live.providers.pricing.clone(),
     });
     if let Some(exporter) = exporter.clone() {

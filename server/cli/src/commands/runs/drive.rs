@@ -4,14 +4,17 @@
 //! on (exit code 3).
 
 use super::prompt;
+use crate::config::Config;
 use crate::exit::{EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_WAITING};
+use crate::project::runs::RunsConfig;
 use crate::render;
 use serde_json::{Map, Value, json};
 use std::io::IsTerminal;
 use std::sync::Arc;
+use vai_mongo_runs::MongoRuns;
 use vai_workflow::exec::durable::{JournalAt, Recorded};
 use vai_workflow::exec::{InputError, Waiting};
-use vai_workflow::journal::{FileJournal, RunStore};
+use vai_workflow::journal::{JournalError, RunBackend, RunJournal, RunStore};
 use vai_workflow::{EventSink, Plan, Registry, RunOptions, RunResult, RunStatus};
 
 /// The JSON object in `file` (`what` names it in errors: "the inputs file must hold …").
@@ -52,14 +55,61 @@ pub(crate) fn step_names(plan: &Plan) -> std::collections::HashMap<String, Strin
         .collect()
 }
 
-/// The data directory's store of run journals.
-pub(crate) fn store() -> anyhow::Result<RunStore> {
+/// The data directory's own store of run journals (`runs/`).
+pub(crate) fn file_store() -> anyhow::Result<RunStore> {
     let path = vai_providers::local::store::LocalStore::default_path()
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let data = path
         .parent()
         .ok_or_else(|| anyhow::anyhow!("no data directory"))?;
     Ok(RunStore::open(data)?)
+}
+
+/// The run journal of the playground and `vai mcp`: the data directory's. Their run manager
+/// does not take the shared store yet, so a project that keeps its runs in MongoDB is told
+/// where these runs go instead of finding them missing from `vai runs list`.
+pub(crate) fn playground_store(cfg: &Config) -> Option<RunStore> {
+    let store = file_store().ok()?;
+    if let RunsConfig::Mongo { database, .. } = &cfg.project.runs {
+        eprintln!(
+            "note: runs started here are kept in {}, not in MongoDB ({database}): .vai.json \
+             runs.store \"mongodb\" applies to `vai workflow run` and `vai runs …` only for now",
+            store.path().display()
+        );
+    }
+    Some(store)
+}
+
+/// Where this project keeps its runs (`.vai.json` `runs`), for a process started here.
+pub(crate) fn store() -> anyhow::Result<Arc<dyn RunBackend>> {
+    let cfg = Config::load(&std::env::current_dir()?, &[])?;
+    store_for(&cfg)
+}
+
+/// Where runs are kept under `cfg`: the data directory, or the team's MongoDB database — on
+/// `runs.uri`, else the MongoDB connection string vai already has (`mongodb-uri`).
+pub(crate) fn store_for(cfg: &Config) -> anyhow::Result<Arc<dyn RunBackend>> {
+    match &cfg.project.runs {
+        RunsConfig::File => Ok(Arc::new(file_store()?)),
+        RunsConfig::Mongo { uri, database } => {
+            let file = cfg
+                .project
+                .path
+                .as_ref()
+                .map_or_else(|| ".vai.json".to_string(), |p| p.display().to_string());
+            let Some(uri) = uri.as_deref().or_else(|| cfg.value("mongodb-uri")) else {
+                anyhow::bail!(
+                    "{file}: runs.store is \"mongodb\" but no MongoDB connection string is \
+                     configured: set MONGODB_URI (or `vai config set mongodb-uri …`), or give \
+                     runs.uri"
+                );
+            };
+            // Parsing only; the message never holds the password.
+            let mongo = vai_providers::mongo::MongoStore::connect(uri)
+                .map_err(|e| anyhow::anyhow!("{file}: runs.store is \"mongodb\": {e}"))?;
+            Ok(Arc::new(MongoRuns::new(mongo, database.as_str())))
+        }
+    }
 }
 
 /// The most bytes a run's journal may take: twice what its step outputs may.
@@ -69,9 +119,26 @@ pub(crate) fn journal_limit(options: &RunOptions) -> u64 {
 
 /// A journaled run being driven.
 pub(crate) struct Durable {
-    pub(crate) store: RunStore,
-    pub(crate) journal: Arc<FileJournal>,
+    pub(crate) store: Arc<dyn RunBackend>,
+    pub(crate) journal: Arc<dyn RunJournal>,
     pub(crate) run_id: String,
+}
+
+impl Durable {
+    /// Store everything written and let the run go (another machine may take it up); a journal
+    /// that could not be written is said, with the run's id.
+    pub(crate) async fn close(&self) {
+        if let Err(e) = self.journal.close().await {
+            eprintln!("error: run {}: {e}", self.run_id);
+        }
+    }
+}
+
+/// Say that the journal could not store what the run did (the run itself goes on).
+pub(crate) fn journal_failed(run_id: &str, result: Result<(), JournalError>) {
+    if let Err(e) = result {
+        eprintln!("error: run {run_id}: {e}");
+    }
 }
 
 /// Whether a person can answer at this terminal.
@@ -92,7 +159,7 @@ pub(crate) async fn drive(
 ) -> Result<RunResult, Vec<InputError>> {
     loop {
         let options = RunOptions {
-            journal: durable.map(|d| JournalAt::new(d.journal.clone())),
+            journal: durable.map(|d| JournalAt::new(d.journal.clone().as_journal())),
             replay: replay.clone().map(Arc::new),
             ..base.clone()
         };
@@ -107,15 +174,21 @@ pub(crate) async fn drive(
                 .ok()
                 .flatten();
             if let Some(answer) = answer {
-                d.journal.answer(&waiting.within, &waiting.step_id, &answer);
-                replay = d.store.read(&d.run_id).ok().map(|s| s.recorded);
+                let stored = d
+                    .journal
+                    .answer(&waiting.within, &waiting.step_id, &answer)
+                    .await;
+                journal_failed(&d.run_id, stored);
+                replay = d.store.read(&d.run_id).await.ok().map(|s| s.recorded);
                 continue;
             }
         }
-        if let Some(d) = durable
-            && result.status != RunStatus::Waiting
-        {
-            d.journal.finish(&result);
+        if let Some(d) = durable {
+            if result.status != RunStatus::Waiting {
+                let stored = d.journal.finish(&result).await;
+                journal_failed(&d.run_id, stored);
+            }
+            d.close().await;
         }
         return Ok(result);
     }

@@ -1,4 +1,4 @@
-//! `vai runs list | show | prune | diff`: the run history in the data directory.
+//! `vai runs list | show | prune | diff`: the run history, wherever the project keeps it.
 
 use super::drive::store;
 use crate::exit::{EXIT_INVALID, EXIT_OK};
@@ -7,7 +7,7 @@ use clap::Args;
 use serde_json::{Value, json};
 use std::time::Duration;
 use vai_workflow::history::{RunDiff, RunRecord, StepDiff, diff};
-use vai_workflow::journal::{Retention, RunInfo, RunStore, now_ms};
+use vai_workflow::journal::{Retention, RunBackend, RunInfo, now_ms};
 
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
@@ -135,7 +135,7 @@ fn of_workflow(r: &RunInfo, source: Option<&str>, w: &str) -> bool {
         })
 }
 
-pub(crate) fn list(args: ListArgs) -> anyhow::Result<u8> {
+pub(crate) async fn list(args: ListArgs) -> anyhow::Result<u8> {
     let since = match args.since.as_deref().map(parse_since).transpose() {
         Ok(s) => s,
         Err(e) => {
@@ -144,31 +144,34 @@ pub(crate) fn list(args: ListArgs) -> anyhow::Result<u8> {
         }
     };
     let store = store()?;
-    let runs: Vec<RunInfo> = store
-        .list()
-        .into_iter()
-        .filter(|r| args.status.as_deref().is_none_or(|s| s == r.status))
-        .filter(|r| since.is_none_or(|t| r.started_at >= t))
-        .filter(|r| {
-            args.workflow.as_deref().is_none_or(|w| {
-                let source = store.read(&r.run_id).ok().and_then(|s| {
-                    s.start
-                        .source
-                        .get("workflow")
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                });
-                of_workflow(r, source.as_deref(), w)
-            })
-        })
-        .take(args.limit)
-        .collect();
+    let mut runs: Vec<RunInfo> = Vec::new();
+    for r in store.list().await? {
+        if runs.len() >= args.limit
+            || args.status.as_deref().is_some_and(|s| s != r.status)
+            || since.is_some_and(|t| r.started_at < t)
+        {
+            continue;
+        }
+        if let Some(w) = args.workflow.as_deref() {
+            let source = store.read(&r.run_id).await.ok().and_then(|s| {
+                s.start
+                    .source
+                    .get("workflow")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            });
+            if !of_workflow(&r, source.as_deref(), w) {
+                continue;
+            }
+        }
+        runs.push(r);
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json!({"runs": runs}))?);
         return Ok(EXIT_OK);
     }
     if runs.is_empty() {
-        eprintln!("no runs in {}", store.path().display());
+        eprintln!("no runs in {}", store.location());
         return Ok(EXIT_OK);
     }
     println!(
@@ -240,8 +243,8 @@ fn ms(n: u64) -> String {
 }
 
 /// Run `id`'s record, or the exit code with the reason printed.
-pub(crate) fn read_record(store: &RunStore, id: &str) -> Result<RunRecord, u8> {
-    match store.read(id) {
+pub(crate) async fn read_record(store: &dyn RunBackend, id: &str) -> Result<RunRecord, u8> {
+    match store.read(id).await {
         Ok(state) => Ok(RunRecord::of(state)),
         Err(vai_workflow::journal::JournalError::NotFound(_)) => {
             eprintln!("error: no run \"{id}\" (see `vai runs list`)");
@@ -254,10 +257,10 @@ pub(crate) fn read_record(store: &RunStore, id: &str) -> Result<RunRecord, u8> {
     }
 }
 
-pub(crate) fn show(args: ShowArgs) -> anyhow::Result<u8> {
+pub(crate) async fn show(args: ShowArgs) -> anyhow::Result<u8> {
     let store = store()?;
-    let info = store.info(&args.id);
-    let record = match read_record(&store, &args.id) {
+    let info = store.info(&args.id).await;
+    let record = match read_record(&*store, &args.id).await {
         Ok(r) => r,
         Err(code) => return Ok(code),
     };
@@ -357,7 +360,7 @@ fn version(hash: Option<&str>) -> String {
     hash.map(|h| format!(" (version {h})")).unwrap_or_default()
 }
 
-pub(crate) fn prune(args: PruneArgs) -> anyhow::Result<u8> {
+pub(crate) async fn prune(args: PruneArgs) -> anyhow::Result<u8> {
     let defaults = Retention::default();
     let max_age = match args.older_than.as_deref().map(parse_age).transpose() {
         Ok(a) => a.unwrap_or(defaults.max_age),
@@ -374,7 +377,7 @@ pub(crate) fn prune(args: PruneArgs) -> anyhow::Result<u8> {
             .map_or(defaults.max_bytes, |mb| mb.saturating_mul(1024 * 1024)),
     };
     let store = store()?;
-    let pruned = store.prune(&retention);
+    let pruned = store.prune(&retention).await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&pruned)?);
     } else {
@@ -388,9 +391,13 @@ pub(crate) fn prune(args: PruneArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-pub(crate) fn run_diff(args: DiffArgs) -> anyhow::Result<u8> {
+pub(crate) async fn run_diff(args: DiffArgs) -> anyhow::Result<u8> {
     let store = store()?;
-    let (a, b) = match (read_record(&store, &args.a), read_record(&store, &args.b)) {
+    let (a, b) = (
+        read_record(&*store, &args.a).await,
+        read_record(&*store, &args.b).await,
+    );
+    let (a, b) = match (a, b) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(code), _) | (_, Err(code)) => return Ok(code),
     };

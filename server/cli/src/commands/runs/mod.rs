@@ -1,5 +1,6 @@
-//! `vai runs …`: the runs journaled in the data directory — list them, show one, resume one
-//! that waits for a person or whose process died, or cancel one (running its compensations).
+//! `vai runs …`: the runs journaled where the project keeps them (the data directory, or the
+//! team's MongoDB database) — list them, show one, resume one that waits for a person or whose
+//! process died, or cancel one (running its compensations).
 
 mod drive;
 mod history;
@@ -7,8 +8,9 @@ mod prompt;
 mod rerun;
 
 pub(crate) use drive::{
-    Durable, cancel_on_ctrl_c, drive, exit_code, finish, interactive, journal_limit, object_file,
-    report_compensation, report_waiting, step_names, store,
+    Durable, cancel_on_ctrl_c, drive, exit_code, finish, interactive, journal_failed,
+    journal_limit, object_file, playground_store, report_compensation, report_waiting, step_names,
+    store_for,
 };
 
 use super::workflow::compile_located;
@@ -19,8 +21,7 @@ use serde_json::{Map, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
 use vai_workflow::expects::Expects;
-use vai_workflow::journal::JournalError;
-use vai_workflow::journal::changes;
+use vai_workflow::journal::{JournalError, JournalState, RunBackend, RunJournal, changes};
 use vai_workflow::{Mode, RunOptions};
 
 #[derive(Debug, Subcommand)]
@@ -79,11 +80,11 @@ pub(super) struct CancelArgs {
 
 pub(super) async fn dispatch(cmd: RunsCommand) -> anyhow::Result<u8> {
     match cmd {
-        RunsCommand::List(a) => history::list(a),
-        RunsCommand::Show(a) => history::show(a),
-        RunsCommand::Diff(a) => history::run_diff(a),
+        RunsCommand::List(a) => history::list(a).await,
+        RunsCommand::Show(a) => history::show(a).await,
+        RunsCommand::Diff(a) => history::run_diff(a).await,
         RunsCommand::Rerun(a) => rerun::rerun(a).await,
-        RunsCommand::Prune(a) => history::prune(a),
+        RunsCommand::Prune(a) => history::prune(a).await,
         RunsCommand::Resume(a) => resume(a).await,
         RunsCommand::Cancel(a) => cancel(a).await,
     }
@@ -93,15 +94,35 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
-    let store = store()?;
+    let store = store_for(&cfg)?;
     let base_options = RunOptions {
         limits: cfg.project.limits(),
         ..RunOptions::default()
     };
-    let (state, journal) = match take_unfinished(&store, &args.id, journal_limit(&base_options)) {
+    let limit = journal_limit(&base_options);
+    let (state, journal) = match take_unfinished(&*store, &args.id, limit).await {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
+    let durable = Durable {
+        store,
+        journal,
+        run_id: args.id.clone(),
+    };
+    // However it goes, the run is let go at the end, so another process may take it up.
+    let code = resume_taken(&args, &cfg, base_options, state, &durable).await;
+    durable.close().await;
+    code
+}
+
+/// The rest of `resume`, once this process holds the run.
+async fn resume_taken(
+    args: &ResumeArgs,
+    cfg: &Config,
+    base_options: RunOptions,
+    state: JournalState,
+    durable: &Durable,
+) -> anyhow::Result<u8> {
     if state.truncated {
         eprintln!(
             "error: run {} outgrew its journal's budget; it cannot be resumed (start it again)",
@@ -110,7 +131,7 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         return Ok(EXIT_INVALID);
     }
     let source = state.start.source.get("workflow").and_then(Value::as_str);
-    let offline = app::offline_registry(&cfg);
+    let offline = app::offline_registry(cfg);
     let located = source.and_then(|s| vai_runtime::builtin::locate(s).ok());
     let definition = match &located {
         Some(l) => match vai_workflow::load::parse_json(&l.text) {
@@ -148,7 +169,7 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
     let mut recorded = state.recorded.clone();
     if let Some(waiting) = &state.waiting {
         let expects = Expects::parse(&waiting.expects).unwrap_or_else(|_| Expects::empty());
-        let answer = match answer_from_args(&args, &expects) {
+        let answer = match answer_from_args(args, &expects) {
             Ok(a) => a,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -177,14 +198,21 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
             eprintln!("the run still waits; nothing was changed");
             return Ok(EXIT_INVALID);
         }
-        journal.answer(&waiting.within, &waiting.step_id, &answer);
+        if let Err(e) = durable
+            .journal
+            .answer(&waiting.within, &waiting.step_id, &answer)
+            .await
+        {
+            eprintln!("error: run {}: {e}; the run still waits", args.id);
+            return Ok(EXIT_FAILED);
+        }
         recorded
             .level_mut(&waiting.within)
             .answers
             .insert(waiting.step_id.clone(), answer);
     }
-    journal.resumed();
-    let app = match app::live(&cfg) {
+    durable.journal.resumed();
+    let app = match app::live(cfg) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -204,18 +232,13 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         capture_inputs: true,
         ..base_options
     };
-    let durable = Durable {
-        store,
-        journal: Arc::new(journal),
-        run_id: args.id.clone(),
-    };
     let sink = vai_workflow::history::HistorySink::wrap(progress, durable.journal.clone());
     let result = match drive(
         plan.clone(),
         app.registry.clone(),
         options,
         sink,
-        Some(&durable),
+        Some(durable),
         Some(recorded),
         interactive(args.json),
     )
@@ -232,22 +255,16 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
     finish(&args.id, &result, &plan, args.json, args.quiet)
 }
 
-/// Take up run `id` (this process holds its journal from now on), unless another process holds
-/// it or it ended; `Err` is the exit code, the reason printed.
-fn take_unfinished(
-    store: &vai_workflow::journal::RunStore,
+/// Take up run `id` (this process holds it from now on), unless another process holds it or
+/// it ended; `Err` is the exit code, the reason printed.
+async fn take_unfinished(
+    store: &dyn RunBackend,
     id: &str,
     limit: u64,
-) -> Result<
-    (
-        vai_workflow::journal::JournalState,
-        vai_workflow::journal::FileJournal,
-    ),
-    u8,
-> {
-    let (state, journal) = match store.take(id, limit) {
+) -> Result<(JournalState, Arc<dyn RunJournal>), u8> {
+    let (state, journal) = match store.take(id, limit).await {
         Ok(x) => x,
-        Err(e @ JournalError::Busy(_)) => {
+        Err(e @ (JournalError::Busy(_) | JournalError::Leased { .. })) => {
             eprintln!("error: {e}; it cannot be taken up twice at once");
             return Err(EXIT_FAILED);
         }
@@ -258,6 +275,7 @@ fn take_unfinished(
     };
     if let Some(end) = &state.end {
         eprintln!("error: run {id} already ended ({})", end.status);
+        journal_failed(id, journal.close().await);
         return Err(EXIT_INVALID);
     }
     Ok((state, journal))
@@ -286,10 +304,10 @@ async fn cancel(args: CancelArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
-    let store = store()?;
+    let store = store_for(&cfg)?;
     let limits = cfg.project.limits();
     let (state, journal) =
-        match take_unfinished(&store, &args.id, limits.run_bytes.saturating_mul(2)) {
+        match take_unfinished(&*store, &args.id, limits.run_bytes.saturating_mul(2)).await {
             Ok(x) => x,
             Err(code) => return Ok(code),
         };
@@ -297,20 +315,26 @@ async fn cancel(args: CancelArgs) -> anyhow::Result<u8> {
         Ok(app) => app,
         Err(e) => {
             eprintln!("error: {e:#}");
+            journal_failed(&args.id, journal.close().await);
             return Ok(EXIT_INVALID);
         }
     };
-    let journal = Arc::new(journal);
     let report = vai_workflow::exec::compensate_recorded(
         &state.recorded,
         &app.registry,
         limits,
         Arc::new(vai_workflow::events::NoEvents),
-        Some(vai_workflow::exec::durable::JournalAt::new(journal.clone())),
+        Some(vai_workflow::exec::durable::JournalAt::new(
+            journal.clone().as_journal(),
+        )),
     )
     .await;
-    journal.end("cancelled", Some("cancelled with vai runs cancel"));
-    let mut failed = false;
+    let ended = journal
+        .end("cancelled", Some("cancelled with vai runs cancel"))
+        .await
+        .and(journal.close().await);
+    let mut failed = ended.is_err();
+    journal_failed(&args.id, ended);
     for c in &report {
         match &c.error {
             None => eprintln!("compensated: {}", c.step_id),

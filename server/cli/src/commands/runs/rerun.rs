@@ -4,7 +4,8 @@
 //! run's inputs unless --input changes them. The new run records which run it came from.
 
 use super::drive::{
-    Durable, cancel_on_ctrl_c, drive, finish, interactive, journal_limit, step_names, store,
+    Durable, cancel_on_ctrl_c, drive, finish, interactive, journal_failed, journal_limit,
+    step_names, store_for,
 };
 use super::history::read_record;
 use crate::exit::EXIT_INVALID;
@@ -47,10 +48,13 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
-    let store = store()?;
-    let Ok(past) = store.read(&args.id) else {
+    let store = store_for(&cfg)?;
+    let Ok(past) = store.read(&args.id).await else {
         // Says why (not found, unreadable) the way `show` does.
-        return Ok(read_record(&store, &args.id).err().unwrap_or(EXIT_INVALID));
+        return Ok(read_record(&*store, &args.id)
+            .await
+            .err()
+            .unwrap_or(EXIT_INVALID));
     };
     if past.truncated {
         eprintln!(
@@ -163,14 +167,14 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
             step: args.from.clone(),
         }),
     };
-    let journal = match store.create(&start, journal_limit(&base)) {
-        Ok(j) => Arc::new(j),
+    let journal = match store.create(&start, journal_limit(&base)).await {
+        Ok(j) => j,
         Err(e) => {
             eprintln!("error: the new run cannot be journaled: {e}");
             return Ok(EXIT_INVALID);
         }
     };
-    vai_workflow::history::copy_into(&journal, &past, &restart);
+    vai_workflow::history::copy_into(&*journal, &past, &restart);
     if !args.quiet {
         eprintln!(
             "run {run_id}: from step \"{}\" of run {} ({} step{} replayed)",
@@ -204,9 +208,12 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     {
         Ok(r) => r,
         Err(errors) => {
-            durable
+            let ended = durable
                 .journal
-                .end("failed", Some("the inputs are not valid"));
+                .end("failed", Some("the inputs are not valid"))
+                .await;
+            journal_failed(&run_id, ended);
+            durable.close().await;
             for e in errors {
                 eprintln!("error: {}: {e}", located.display);
             }

@@ -4,6 +4,7 @@ use super::load::{load, print_diagnostics};
 use super::step::stepper;
 use crate::commands::runs;
 use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
+use crate::project::runs::RunsConfig;
 use crate::traces::{self, TraceArgs};
 use crate::{app, config::Config, render};
 use clap::Args;
@@ -189,8 +190,11 @@ async fn run_traced(args: RunArgs, exporter: Option<&vai_otlp::Exporter>) -> any
         ..RunOptions::default()
     };
     let compiled_value = vai_workflow::load::parse_json(&located.text).unwrap_or(Value::Null);
-    // Journaled in the data directory, so a run that waits or whose process dies goes on later.
-    let durable = match runs::store() {
+    // Journaled where the project keeps runs (the data directory, or the team's MongoDB), so a
+    // run that waits or whose process dies goes on later. A shared store that is configured
+    // wrongly is an error; a data directory that cannot be used only loses the journal.
+    let durable = match runs::store_for(&cfg) {
+        Err(e) if cfg.project.runs != RunsConfig::File => return Err(e),
         Ok(store) => {
             let run_id = vai_workflow::journal::new_run_id();
             let source = match &located.path {
@@ -208,10 +212,10 @@ async fn run_traced(args: RunArgs, exporter: Option<&vai_otlp::Exporter>) -> any
                 started_at: vai_workflow::journal::now_ms(),
                 from: None,
             };
-            match store.create(&start, runs::journal_limit(&options)) {
+            match store.create(&start, runs::journal_limit(&options)).await {
                 Ok(journal) => Some(runs::Durable {
                     store,
-                    journal: Arc::new(journal),
+                    journal,
                     run_id,
                 }),
                 Err(e) => {
@@ -251,7 +255,12 @@ async fn run_traced(args: RunArgs, exporter: Option<&vai_otlp::Exporter>) -> any
         Ok(r) => r,
         Err(errors) => {
             if let Some(d) = &durable {
-                d.journal.end("failed", Some("the inputs are not valid"));
+                let ended = d
+                    .journal
+                    .end("failed", Some("the inputs are not valid"))
+                    .await;
+                runs::journal_failed(&d.run_id, ended);
+                d.close().await;
             }
             for e in errors {
                 eprintln!("error: {}: {e}", located.display);

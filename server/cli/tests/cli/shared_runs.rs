@@ -1,0 +1,179 @@
+//! Runs kept in MongoDB (`.vai.json` `"runs": {"store": "mongodb"}`), against the wire fake
+//! with its small database: a run that waits on one machine is listed, answered and finished
+//! from another; a run another process holds is refused, naming the holder; a bad `runs`
+//! setting stops vai with exit code 2, naming the file and the field.
+
+use super::runs::{APPROVE, json_of};
+use super::{scratch, text, vai_command};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use vai_mongo_runs::MongoRuns;
+use vai_mongo_runs::fake_db::FakeDb;
+use vai_providers::mongo::MongoStore;
+
+/// A machine of the team: its own data directory and user config, the shared server.
+fn machine(dir: &Path, name: &str, uri: &str) -> Command {
+    let mut c = vai_command(dir);
+    c.env("VAI_DATA_DIR", dir.join(name))
+        .env("VAI_CONFIG_PATH", dir.join(name).join("config.json"))
+        .env("MONGODB_URI", uri)
+        .stdin(Stdio::null());
+    c
+}
+
+fn on(dir: &Path, name: &str, uri: &str, args: &[&str]) -> Output {
+    machine(dir, name, uri)
+        .args(args)
+        .output()
+        .expect("run vai")
+}
+
+/// The fake server lives on a runtime of the test's own while the binary talks to it.
+fn fake() -> (tokio::runtime::Runtime, FakeDb) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let db = runtime.block_on(FakeDb::start());
+    (runtime, db)
+}
+
+#[test]
+fn a_run_that_waits_on_one_machine_is_answered_from_another() {
+    let (runtime, db) = fake();
+    let uri = db.server.uri.clone();
+    let dir = scratch("shared-runs");
+    std::fs::write(dir.join("approve.vai-workflow.json"), APPROVE).unwrap();
+    std::fs::write(
+        dir.join(".vai.json"),
+        r#"{"runs": {"store": "mongodb", "database": "team"}}"#,
+    )
+    .unwrap();
+
+    let out = on(
+        &dir,
+        "a",
+        &uri,
+        &["workflow", "run", "approve.vai-workflow.json", "--json"],
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let id = json_of(&out)["runId"].as_str().unwrap().to_string();
+    // Nothing in machine a's data directory: the journal is in MongoDB.
+    assert!(
+        !dir.join("a")
+            .join("runs")
+            .join(format!("{id}.jsonl"))
+            .exists()
+    );
+
+    let listed = json_of(&on(&dir, "b", &uri, &["runs", "list", "--json"]));
+    assert_eq!(listed["runs"][0]["runId"], id.as_str(), "{listed}");
+    assert_eq!(listed["runs"][0]["status"], "waiting");
+
+    // Machine b answers; machine a's lease was let go when it stopped to wait.
+    let out = on(
+        &dir,
+        "b",
+        &uri,
+        &["runs", "resume", &id, "--input", "approved=true", "--json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(json_of(&out)["output"], "approved=true seats=");
+
+    let shown = json_of(&on(&dir, "a", &uri, &["runs", "show", &id, "--json"]));
+    assert_eq!(shown["status"], "completed", "{shown}");
+    let runs = db.documents("runs");
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].get_str("_id"), Ok(id.as_str()));
+    assert!(runs[0].get("lease").is_some_and(|l| l.as_null().is_some()));
+    let kinds: Vec<String> = db
+        .documents("run_lines")
+        .iter()
+        .map(|d| d.get_str("t").unwrap().to_string())
+        .collect();
+    // Both machines' lines in one journal: the wait, the answer, the other's resumption.
+    let at = |t: &str| kinds.iter().position(|k| k == t).unwrap_or(usize::MAX);
+    assert_eq!(
+        (at("run"), kinds.last().map(String::as_str)),
+        (0, Some("end"))
+    );
+    assert!(
+        at("waiting") < at("answer") && at("answer") < at("resumed"),
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "step").count(),
+        3,
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "trace").count(),
+        3,
+        "{kinds:?}"
+    );
+
+    // A run another machine holds is refused, and says who holds it.
+    let out = on(
+        &dir,
+        "a",
+        &uri,
+        &["workflow", "run", "approve.vai-workflow.json", "--json"],
+    );
+    let second = json_of(&out)["runId"].as_str().unwrap().to_string();
+    let held = runtime.block_on(async {
+        let other = MongoRuns::new(MongoStore::connect(&uri).unwrap(), "team")
+            .with_owner("build-7:42:cafe0001");
+        other.take(&second, 1 << 20).await.unwrap()
+    });
+    let out = on(
+        &dir,
+        "b",
+        &uri,
+        &["runs", "resume", &second, "--input", "approved=false"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "error: run \"{second}\" is being run by another process (held by build-7:42:cafe0001 until "
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    runtime.block_on(held.1.close()).unwrap();
+    drop(runtime);
+}
+
+#[test]
+fn a_bad_runs_setting_names_the_file_and_the_field() {
+    let dir = scratch("shared-runs-bad");
+    std::fs::write(dir.join("approve.vai-workflow.json"), APPROVE).unwrap();
+    let cases = [
+        (
+            r#"{"runs": {"store": "postgres"}}"#,
+            r#"runs.store is "postgres": use "file""#,
+        ),
+        (
+            r#"{"runs": {"store": "mongodb", "uri": "mongodb://ann:hunter22@db.example.com"}}"#,
+            "runs.uri holds a password",
+        ),
+        (
+            r#"{"runs": {"store": "mongodb"}}"#,
+            r#"runs.store is "mongodb" but no MongoDB connection string is configured"#,
+        ),
+    ];
+    for (config, says) in cases {
+        std::fs::write(dir.join(".vai.json"), config).unwrap();
+        for args in [
+            &["runs", "list"][..],
+            &["workflow", "run", "approve.vai-workflow.json"][..],
+        ] {
+            let out = machine(&dir, "a", "")
+                .env_remove("MONGODB_URI")
+                .args(args)
+                .output()
+                .expect("run vai");
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{config} {args:?}: {err}");
+            assert!(err.contains(".vai.json"), "{err}");
+            assert!(err.contains(says), "{config}: {err}");
+            assert!(!err.contains("hunter22"), "{err}");
+        }
+    }
+}
