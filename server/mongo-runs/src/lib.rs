@@ -12,6 +12,7 @@ pub mod documents;
 mod error;
 mod journal;
 mod lease;
+mod lines;
 mod shared;
 mod store;
 mod writer;

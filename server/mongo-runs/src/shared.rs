@@ -10,6 +10,11 @@ use std::future::Future;
 use std::time::Duration;
 use vai_providers::mongo::MongoStore;
 
+/// How long the server may work on one query or index build (`maxTimeMS`).
+pub const MAX_TIME: Duration = Duration::from_secs(10);
+/// How long one operation may take in all (server selection and connecting included).
+pub const OPERATION_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// Duplicate key: a unique index (`_id`, or a journal's `run`+`seq`) already holds the value.
 const DUPLICATE_KEY: i32 = 11000;
 

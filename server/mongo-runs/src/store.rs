@@ -13,6 +13,7 @@ use crate::documents::{
 use crate::journal::MongoJournal;
 use crate::lease::{Held, process_owner};
 pub(crate) use crate::shared::{Failed, Shared};
+pub use crate::shared::{MAX_TIME, OPERATION_TIMEOUT};
 use crate::writer::Writer;
 use futures_util::TryStreamExt;
 use mongodb::IndexModel;
@@ -28,10 +29,6 @@ use vai_workflow::journal::{
     now_ms, valid_id,
 };
 
-/// How long the server may work on one query or index build (`maxTimeMS`).
-pub const MAX_TIME: Duration = Duration::from_secs(10);
-/// How long one operation may take in all (server selection and connecting included).
-pub const OPERATION_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long a lease lasts unless renewed; its holder renews it every third of that.
 pub const LEASE: Duration = Duration::from_secs(60);
 /// The default database and collections.

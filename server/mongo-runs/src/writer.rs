@@ -10,9 +10,9 @@ use crate::documents::{
     held_filter, last_line_order, lease_update, line_documents, lines_filter, release_update,
     seq_of, summary_update,
 };
-use crate::journal::{Job, Line};
 use crate::lease::Held;
-use crate::store::{MAX_TIME, OPERATION_TIMEOUT, Shared};
+use crate::lines::{Job, Line};
+use crate::shared::{MAX_TIME, OPERATION_TIMEOUT, Shared};
 use mongodb::bson::Document;
 use std::sync::Arc;
 use std::time::Duration;
