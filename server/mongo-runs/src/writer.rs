@@ -11,7 +11,7 @@ use crate::documents::{
     seq_of, summary_update,
 };
 use crate::lease::Held;
-use crate::lines::{Job, Line};
+use crate::lines::{self, Job, Line};
 use crate::shared::{MAX_TIME, OPERATION_TIMEOUT, Shared};
 use mongodb::bson::Document;
 use std::sync::Arc;
@@ -128,11 +128,11 @@ impl Writer {
 
     /// Take `line` into the summary and, within the budget, the pending documents.
     fn accept(&mut self, line: &Line) {
-        self.dirty |= line.apply(&mut self.meta);
+        self.dirty |= lines::apply(&line, &mut self.meta);
         if self.full || self.broken.is_some() {
             return;
         }
-        let Ok(text) = line.text() else {
+        let Ok(text) = lines::text(&line) else {
             return;
         };
         let bytes = text.len() as u64 + 1;

@@ -299,8 +299,9 @@ enum Job {
     Sync(mpsc::Sender<()>),
 }
 
-/// A line, owned, to be serialised on the writer thread.
-enum Line {
+/// A journal line, owned, to be serialised on a writer thread (the file journal's, or another
+/// store's that writes the same lines).
+pub enum Line {
     /// A completed step: `entry` is its context entry (`{output}`).
     Step {
         at: Vec<String>,
@@ -330,7 +331,17 @@ struct StepLine<'a> {
 }
 
 impl Line {
-    fn write(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    /// Its entry type (`step`, `trace`, `waiting`, …).
+    pub fn t(&self) -> &str {
+        match self {
+            Line::Step { .. } => "step",
+            Line::Trace { .. } => "trace",
+            Line::Value(v) => v.get("t").and_then(Value::as_str).unwrap_or_default(),
+        }
+    }
+
+    /// Append it as JSON to `out` (without the newline).
+    pub fn write(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         static NULL: Value = Value::Null;
         match self {
             Line::Step {

@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use vai_contract::{HistoryEntry, HistoryList, HistoryRecord, RestartRun, RunCreated, RunDiff};
 use vai_runtime::library::version_of;
+use vai_runtime::runs::StartRequest;
 use vai_runtime::runs::history::HistoryError;
-use vai_runtime::runs::{StartError, StartRequest};
 use vai_workflow::format::format;
 use vai_workflow::{Mode, Workflow, compile_with};
 
@@ -169,17 +169,7 @@ pub(super) async fn restart(
         step_through: None,
         restart: Some(Box::new(restarting)),
     };
-    let run = state.runs().start(request).map_err(|e| match e {
-        StartError::Inputs(_) => ApiError::InvalidInputs(e.to_string()),
-        StartError::TooManyRuns(n) => ApiError::TooManyRuns(n),
-        StartError::StepThrough(message) => ApiError::BadRequest(message),
-    })?;
-    Ok((
-        StatusCode::CREATED,
-        Json(RunCreated {
-            run_id: run.id.clone(),
-        }),
-    ))
+    super::runs::launch(&state, request)
 }
 
 fn history_error(e: HistoryError) -> ApiError {

@@ -97,6 +97,14 @@ pub(super) async fn start(
         step_through: body.step_through,
         restart: None,
     };
+    launch(&state, request)
+}
+
+/// Start `request`'s run: 201 with its id, or why it did not start.
+pub(super) fn launch(
+    state: &AppState,
+    request: StartRequest,
+) -> Result<(StatusCode, Json<RunCreated>), ApiError> {
     let run = state.runs().start(request).map_err(|e| match e {
         StartError::Inputs(_) => ApiError::InvalidInputs(e.to_string()),
         StartError::TooManyRuns(n) => ApiError::TooManyRuns(n),
