@@ -128,11 +128,11 @@ impl Writer {
 
     /// Take `line` into the summary and, within the budget, the pending documents.
     fn accept(&mut self, line: &Line) {
-        self.dirty |= lines::apply(&line, &mut self.meta);
+        self.dirty |= lines::apply(line, &mut self.meta);
         if self.full || self.broken.is_some() {
             return;
         }
-        let Ok(text) = lines::text(&line) else {
+        let Ok(text) = lines::text(line) else {
             return;
         };
         let bytes = text.len() as u64 + 1;
