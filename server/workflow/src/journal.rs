@@ -258,23 +258,52 @@ pub fn entry_line(at: &[String], entry: Entry<'_>) -> Value {
     }
 }
 
-/// The `trace` line of step `id` within `at`: `inputs` kept when at most
-/// [`MAX_TRACE_INPUTS`] bytes, else noted by size.
-pub fn trace_line(at: &[String], id: &str, trace: &StepTrace, inputs: Option<&Value>) -> Value {
-    let inputs = inputs.map(|v| match trace::json_len_within(v, MAX_TRACE_INPUTS) {
-        Some(_) => v.clone(),
-        None => json!({"$omitted": format!("over {MAX_TRACE_INPUTS} bytes")}),
+/// The `trace` line of step `id` within `at`, serialised by reference: `inputs` kept when at
+/// most [`MAX_TRACE_INPUTS`] bytes, else noted by size.
+pub fn trace_line<'a>(
+    at: &'a [String],
+    id: &'a str,
+    trace: &'a StepTrace,
+    inputs: Option<&'a Value>,
+) -> impl Serialize + 'a {
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Inputs<'a> {
+        Kept(&'a Value),
+        Omitted(Value),
+    }
+    #[derive(Serialize)]
+    struct Traced<'a> {
+        #[serde(flatten)]
+        trace: &'a StepTrace,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        inputs: Option<Inputs<'a>>,
+    }
+    #[derive(Serialize)]
+    struct TraceLine<'a> {
+        t: &'static str,
+        at: &'a [String],
+        id: &'a str,
+        trace: Traced<'a>,
+    }
+    let inputs = inputs.map(|v| {
+        if trace::fits(v, MAX_TRACE_INPUTS) {
+            Inputs::Kept(v)
+        } else {
+            Inputs::Omitted(json!({"$omitted": format!("over {MAX_TRACE_INPUTS} bytes")}))
+        }
     });
-    let trace = StepTrace {
-        inputs,
-        ..trace.clone()
-    };
-    json!({"t": "trace", "at": at, "id": id, "trace": trace})
+    TraceLine {
+        t: "trace",
+        at,
+        id,
+        trace: Traced { trace, inputs },
+    }
 }
 
 /// The `end` line: how the run ended, with its output when at most [`MAX_KEPT_OUTPUT`] bytes.
 pub fn end_line(end: &RunEnd, output: Option<&Value>) -> Value {
-    let output = output.filter(|o| trace::json_len_within(o, MAX_KEPT_OUTPUT).is_some());
+    let output = output.filter(|o| trace::fits(o, MAX_KEPT_OUTPUT));
     json!({"t": "end", "end": end, "output": output})
 }
 

@@ -51,22 +51,8 @@ pub fn trace_key(at: &[String], id: &str) -> String {
     key
 }
 
-/// `value`'s bytes as compact JSON when at most `max`, else `None` — counted without building
-/// the text, and stopping as soon as it is over.
-pub(crate) fn json_len_within(value: &Value, max: usize) -> Option<usize> {
-    struct Capped(usize, usize);
-    impl std::io::Write for Capped {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            if self.0 > self.1 {
-                return Err(std::io::Error::other("over"));
-            }
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut out = Capped(0, max);
-    serde_json::to_writer(&mut out, value).ok().map(|()| out.0)
+/// Whether `value` takes at most about `max` bytes as JSON: measured by walking it (strings
+/// by their length, without escapes), never serialised, and stopping as soon as it is over.
+pub(crate) fn fits(value: &Value, max: usize) -> bool {
+    crate::limits::measure(value, 0, crate::limits::Limit::ValueBytes(max as u64)).is_ok()
 }
