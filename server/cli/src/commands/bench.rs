@@ -169,6 +169,7 @@ pub(super) async fn run(args: BenchArgs) -> anyhow::Result<u8> {
             inputs: inputs.as_object().cloned().unwrap_or_default(),
             journal: Some(vai_workflow::exec::durable::JournalAt::new(journal.clone())),
             capture_inputs: true,
+            capture_inputs_max: Some(vai_workflow::journal::MAX_TRACE_INPUTS as u64),
             ..RunOptions::default()
         };
         let sink = vai_workflow::history::HistorySink::wrap(Arc::new(NoEvents), journal.clone());

@@ -126,6 +126,32 @@ async fn finished_events_carry_the_inputs_the_step_used_when_asked() {
 }
 
 #[tokio::test]
+async fn inputs_over_the_per_step_bound_are_noted_not_copied() {
+    let mut inputs = Map::new();
+    inputs.insert("q".into(), json!("x".repeat(200)));
+    let options = RunOptions {
+        inputs,
+        capture_inputs: true,
+        capture_inputs_max: Some(100),
+        ..RunOptions::default()
+    };
+    let (_, events) = run_events(chain(), options).await;
+    let resolved = recorded(&events);
+    let note = json!("(not recorded: this step's inputs are over 100 bytes)");
+    for step in ["a", "b", "c"] {
+        assert!(
+            resolved.contains(&(step.into(), Some(note.clone()))),
+            "{resolved:?}"
+        );
+    }
+    // Small inputs are still copied whole.
+    assert!(
+        resolved.contains(&("side".into(), Some(json!({"x": 1})))),
+        "{resolved:?}"
+    );
+}
+
+#[tokio::test]
 async fn for_each_records_what_each_item_was_given_and_failures_keep_theirs() {
     let wf = json!({"name": "t", "steps": [
         {"id": "each", "tool": "echo", "forEach": "{{ inputs.list }}",

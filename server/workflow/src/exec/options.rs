@@ -42,6 +42,9 @@ pub struct RunOptions {
     /// it costs a copy of the inputs. The copies share a budget of `limits.run_bytes`; past
     /// it a step's inputs are replaced by a note saying so.
     pub capture_inputs: bool,
+    /// With `capture_inputs`: at most this many bytes of one step's inputs are copied (larger
+    /// ones are replaced by the note, and cost no copy). `None`: bounded by the run's budget only.
+    pub capture_inputs_max: Option<u64>,
     /// Bounds on the values the run makes.
     pub limits: Limits,
     /// Run one step only, replaying what it depends on.

@@ -45,6 +45,8 @@ pub(super) struct Scheduler {
     limits: Limits,
     /// The budget of recorded inputs, when the run records them.
     record: Option<Arc<Budget>>,
+    /// The most bytes of one step's inputs recorded.
+    record_each: Option<u64>,
     /// With `RunOptions::only`: which steps run, replay or are skipped.
     only: Option<Only>,
     tasks: JoinSet<(usize, Finished)>,
@@ -90,6 +92,7 @@ impl Scheduler {
             record: options
                 .capture_inputs
                 .then(|| Arc::new(options.limits.run_budget())),
+            record_each: options.capture_inputs_max,
             only,
             plan,
             registry,
@@ -285,6 +288,7 @@ impl Scheduler {
             scope: self.ledger.scope_of(i),
             limits: self.limits,
             record: self.record.clone(),
+            record_each: self.record_each,
             frame: self.frame.clone(),
             side: Default::default(),
         }

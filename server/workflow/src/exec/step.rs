@@ -109,6 +109,8 @@ pub(crate) struct StepTask {
     pub(crate) limits: Limits,
     /// The run's budget for recorded inputs, when it records them.
     pub(crate) record: Option<Arc<Budget>>,
+    /// The most bytes of one step's inputs recorded.
+    pub(crate) record_each: Option<u64>,
     /// What the run shares with child runs: cancellation, journal, replay, depth, budget.
     pub(crate) frame: Arc<Frame>,
     /// What child runs leave besides the outcome (a `workflow` step).
@@ -129,11 +131,25 @@ impl StepTask {
     /// A copy of `inputs` for the inspector, when the run records inputs.
     pub(super) fn record(&self, inputs: &Inputs<'_>) -> Option<Value> {
         let budget = self.record.as_ref()?;
-        Some(
-            inputs
-                .record(budget)
-                .unwrap_or_else(|_| Value::String(NOT_RECORDED.into())),
-        )
+        let recorded = match self.record_each {
+            // Copied within the step's own bound first (stopping as soon as it is over), then
+            // charged to the run's.
+            Some(max) => {
+                let each = Budget::new(Limit::ValueBytes(max));
+                inputs
+                    .record(&each)
+                    .and_then(|v| budget.charge(each.used()).map(|()| v))
+            }
+            None => inputs.record(budget),
+        };
+        Some(recorded.unwrap_or_else(|limit| {
+            Value::String(match (limit, self.record_each) {
+                (Limit::ValueBytes(_), Some(max)) => {
+                    format!("(not recorded: this step's inputs are over {max} bytes)")
+                }
+                _ => NOT_RECORDED.into(),
+            })
+        }))
     }
 
     /// One tool call on inputs whose lists join within `guard`: a list the tool joined past the

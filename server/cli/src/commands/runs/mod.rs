@@ -230,6 +230,7 @@ async fn resume_taken(
         defaults_override: state.start.defaults_override.clone(),
         cancel,
         capture_inputs: true,
+        capture_inputs_max: Some(vai_workflow::journal::MAX_TRACE_INPUTS as u64),
         ..base_options
     };
     let sink = vai_workflow::history::HistorySink::wrap(progress, durable.journal.clone());

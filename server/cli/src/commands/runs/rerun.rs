@@ -145,6 +145,7 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
         cancel: cancel_on_ctrl_c(),
         limits: cfg.project.limits(),
         capture_inputs: true,
+        capture_inputs_max: Some(vai_workflow::journal::MAX_TRACE_INPUTS as u64),
         ..RunOptions::default()
     };
     let run_id = new_run_id();

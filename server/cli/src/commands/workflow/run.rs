@@ -187,6 +187,7 @@ async fn run_traced(args: RunArgs, exporter: Option<&vai_otlp::Exporter>) -> any
         stepping,
         // History keeps what each step ran with.
         capture_inputs: true,
+        capture_inputs_max: Some(vai_workflow::journal::MAX_TRACE_INPUTS as u64),
         ..RunOptions::default()
     };
     let compiled_value = vai_workflow::load::parse_json(&located.text).unwrap_or(Value::Null);
