@@ -49,6 +49,9 @@ pub(crate) struct ProjectConfig {
     /// Where runs are kept, read from `runs` when the file is loaded.
     #[serde(skip)]
     pub runs: runs::RunsConfig,
+    /// How much run history is kept, read from `runs` (`keep`, `maxAge`, `maxMb`).
+    #[serde(skip)]
+    pub retention: vai_workflow::journal::Retention,
     /// Where the file was found.
     #[serde(skip)]
     pub path: Option<PathBuf>,
@@ -141,7 +144,7 @@ pub(crate) fn load(start: &Path) -> anyhow::Result<ProjectConfig> {
                 config.pricing = pricing::parse(prices).map_err(invalid)?;
             }
             if let Some(runs) = &config.runs_json {
-                config.runs = runs::parse(runs).map_err(invalid)?;
+                (config.runs, config.retention) = runs::parse(runs).map_err(invalid)?;
             }
             config.path = Some(candidate);
             return Ok(config);

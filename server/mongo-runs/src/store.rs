@@ -164,7 +164,7 @@ impl MongoRuns {
         }
         // A server that cannot be reached fails here, once; a failed prune never stops a run.
         self.ensure_indexes().await?;
-        let _ = self.prune(&self.retention).await;
+        let _ = self.prune(&self.retention.making_room()).await;
         let held = self.hold(id)?;
         let s = &self.shared;
         let meta = Meta::of(start);

@@ -890,6 +890,17 @@ pub struct Retention {
     pub max_bytes: u64,
 }
 
+impl Retention {
+    /// What pruning before a run starts keeps: one finished run fewer, so that once the new
+    /// run ends, at most `keep` finished runs remain.
+    pub fn making_room(&self) -> Self {
+        Self {
+            keep: self.keep.saturating_sub(1),
+            ..*self
+        }
+    }
+}
+
 impl Default for Retention {
     fn default() -> Self {
         Self {
@@ -941,7 +952,7 @@ impl RunStore {
     /// Start the journal of a new run (locked by this process), pruning old finished runs.
     /// `limit`: the most bytes the journal may take.
     pub fn create(&self, start: &RunStart, limit: u64) -> Result<FileJournal, JournalError> {
-        self.prune(&self.retention);
+        self.prune(&self.retention.making_room());
         let name = file_name(&start.run_id)?;
         let file = self.dir.create_new(&name)?;
         lock(&file).map_err(|_| JournalError::Busy(start.run_id.clone()))?;

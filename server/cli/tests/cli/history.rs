@@ -227,3 +227,50 @@ fn prune_keeps_the_newest_runs_and_says_what_it_removed() {
     assert_eq!(left["runs"].as_array().unwrap().len(), 1);
     assert_eq!(left["runs"][0]["runId"], ids[2].as_str());
 }
+
+#[test]
+fn the_project_file_sets_how_many_runs_history_keeps() {
+    let dir = scratch("history-retention");
+    std::fs::write(
+        dir.join("t.vai-workflow.json"),
+        r#"{"name": "t", "steps": [{"id": "x", "tool": "template", "inputs": {"text": "x"}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(".vai.json"),
+        r#"{"runs": {"keep": 2, "maxAge": "7d"}}"#,
+    )
+    .unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ids.push(
+            run_json(&dir, &["workflow", "run", "t.vai-workflow.json", "--json"])["runId"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let listed = run_json(&dir, &["runs", "list", "--json"]);
+    let mut kept: Vec<String> = listed["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["runId"].as_str().unwrap().to_string())
+        .collect();
+    kept.sort();
+    let mut newest = ids[1..].to_vec();
+    newest.sort();
+    assert_eq!(kept, newest, "runs.keep 2 keeps the two newest runs");
+    // `vai runs prune` without flags applies the same limits: nothing more to remove.
+    let pruned = run_json(&dir, &["runs", "prune", "--json"]);
+    assert_eq!(pruned["runIds"], json!([]));
+
+    std::fs::write(dir.join(".vai.json"), r#"{"runs": {"keep": 0}}"#).unwrap();
+    let bad = run(&dir, &["runs", "list"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let said = text(&bad.stderr);
+    assert!(
+        said.contains(".vai.json") && said.contains("runs.keep must be a whole number"),
+        "{said}"
+    );
+}

@@ -302,3 +302,28 @@ fn pruning_by_count_age_and_bytes_keeps_the_newest_and_reports_what_went() {
     std::thread::sleep(Duration::from_millis(2));
     assert_eq!(store.prune(&by_age).run_ids, ["r3"]);
 }
+
+#[test]
+fn a_store_keeping_n_runs_holds_n_finished_runs_after_each_run_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = RunStore::open(dir.path())
+        .unwrap()
+        .with_retention(Retention {
+            keep: 2,
+            ..Retention::default()
+        });
+    for id in ["r1", "r2", "r3", "r4"] {
+        let j = store
+            .create(&start(id, json!([]), json!({})), 1 << 20)
+            .unwrap();
+        j.end("completed", None);
+        drop(j);
+        std::thread::sleep(Duration::from_millis(5));
+        let kept: Vec<String> = store.list().into_iter().map(|r| r.run_id).collect();
+        assert!(kept.len() <= 2, "after {id}: {kept:?}");
+        assert!(kept.contains(&id.to_string()), "after {id}: {kept:?}");
+    }
+    let mut kept: Vec<String> = store.list().into_iter().map(|r| r.run_id).collect();
+    kept.sort();
+    assert_eq!(kept, ["r3", "r4"]);
+}

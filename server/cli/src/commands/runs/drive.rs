@@ -69,7 +69,7 @@ pub(crate) fn file_store() -> anyhow::Result<RunStore> {
 /// does not take the shared store yet, so a project that keeps its runs in MongoDB is told
 /// where these runs go instead of finding them missing from `vai runs list`.
 pub(crate) fn playground_store(cfg: &Config) -> Option<RunStore> {
-    let store = file_store().ok()?;
+    let store = file_store().ok()?.with_retention(cfg.project.retention);
     if let RunsConfig::Mongo { database, .. } = &cfg.project.runs {
         eprintln!(
             "note: runs started here are kept in {}, not in MongoDB ({database}): .vai.json \
@@ -90,7 +90,9 @@ pub(crate) fn store() -> anyhow::Result<Arc<dyn RunBackend>> {
 /// `runs.uri`, else the MongoDB connection string vai already has (`mongodb-uri`).
 pub(crate) fn store_for(cfg: &Config) -> anyhow::Result<Arc<dyn RunBackend>> {
     match &cfg.project.runs {
-        RunsConfig::File => Ok(Arc::new(file_store()?)),
+        RunsConfig::File => Ok(Arc::new(
+            file_store()?.with_retention(cfg.project.retention),
+        )),
         RunsConfig::Mongo { uri, database } => {
             let file = cfg
                 .project
@@ -107,7 +109,9 @@ pub(crate) fn store_for(cfg: &Config) -> anyhow::Result<Arc<dyn RunBackend>> {
             // Parsing only; the message never holds the password.
             let mongo = vai_providers::mongo::MongoStore::connect(uri)
                 .map_err(|e| anyhow::anyhow!("{file}: runs.store is \"mongodb\": {e}"))?;
-            Ok(Arc::new(MongoRuns::new(mongo, database.as_str())))
+            Ok(Arc::new(
+                MongoRuns::new(mongo, database.as_str()).with_retention(cfg.project.retention),
+            ))
         }
     }
 }

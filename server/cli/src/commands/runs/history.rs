@@ -2,10 +2,10 @@
 
 use super::drive::store;
 use crate::exit::{EXIT_INVALID, EXIT_OK};
+use crate::project::runs::parse_age;
 use crate::render::usage::{dollars, usage};
 use clap::Args;
 use serde_json::{Value, json};
-use std::time::Duration;
 use vai_workflow::history::{RunDiff, RunRecord, StepDiff, diff};
 use vai_workflow::journal::{Retention, RunBackend, RunInfo, now_ms};
 
@@ -41,13 +41,14 @@ pub(crate) struct ShowArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct PruneArgs {
-    /// Keep at most this many finished runs (default 200).
+    /// Keep at most this many finished runs (default: `.vai.json` `runs.keep`, else 200).
     #[arg(long)]
     keep: Option<usize>,
-    /// Remove finished runs older than this (`12h`, `7d`; default 30d).
+    /// Remove finished runs older than this (`12h`, `7d`; default: `runs.maxAge`, else 30d).
     #[arg(long, value_name = "AGE")]
     older_than: Option<String>,
-    /// Keep finished runs within this many megabytes together (default 512).
+    /// Keep finished runs within this many megabytes together (default: `runs.maxMb`, else
+    /// 512).
     #[arg(long, value_name = "MB")]
     max_mb: Option<u64>,
     #[arg(long)]
@@ -65,27 +66,6 @@ pub(crate) struct DiffArgs {
     all: bool,
     #[arg(long)]
     json: bool,
-}
-
-/// `30m`, `2h`, `7d`, `2w`, `90s` as a duration.
-pub(crate) fn parse_age(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (n, unit) = text.split_at(split);
-    let n: u64 = n
-        .parse()
-        .map_err(|_| format!("\"{text}\" is not a duration like 30m, 2h or 7d"))?;
-    let secs = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        "w" => 7 * 86_400,
-        _ => return Err(format!("\"{text}\" is not a duration like 30m, 2h or 7d")),
-    };
-    Ok(Duration::from_secs(n.saturating_mul(secs)))
 }
 
 /// `--since`: a duration ago, or a `YYYY-MM-DD` date (UTC midnight), as ms since the epoch.
@@ -361,7 +341,9 @@ fn version(hash: Option<&str>) -> String {
 }
 
 pub(crate) async fn prune(args: PruneArgs) -> anyhow::Result<u8> {
-    let defaults = Retention::default();
+    let store = store()?;
+    // What a flag leaves out is what `.vai.json` `runs` sets (else the store's defaults).
+    let defaults = store.retention();
     let max_age = match args.older_than.as_deref().map(parse_age).transpose() {
         Ok(a) => a.unwrap_or(defaults.max_age),
         Err(e) => {
@@ -376,7 +358,6 @@ pub(crate) async fn prune(args: PruneArgs) -> anyhow::Result<u8> {
             .max_mb
             .map_or(defaults.max_bytes, |mb| mb.saturating_mul(1024 * 1024)),
     };
-    let store = store()?;
     let pruned = store.prune(&retention).await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&pruned)?);
