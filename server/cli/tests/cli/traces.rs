@@ -205,3 +205,42 @@ fn a_closed_collector_leaves_the_run_as_it_was_and_one_warning() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_rerun_sends_the_new_runs_spans_too() {
+    let dir = workflows("traces-rerun");
+    let first = {
+        let mut command = vai_command(&dir);
+        command
+            .env("VAI_DATA_DIR", dir.join("data"))
+            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+            .args(["workflow", "run", "trip.vai-workflow.json", "--json"]);
+        command.output().expect("run vai")
+    };
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    let id = run["runId"].as_str().unwrap();
+
+    let (port, requests) = collector();
+    let mut command = vai_command(&dir);
+    command
+        .env("VAI_DATA_DIR", dir.join("data"))
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .args(["runs", "rerun", id, "--from", "book", "--json"])
+        .args(["--otlp-endpoint", &format!("http://127.0.0.1:{port}")]);
+    let out = command.output().expect("run vai");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rerun: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let new_id = rerun["runId"].as_str().unwrap();
+    assert_ne!(new_id, id);
+
+    let body: Vec<u8> = requests
+        .lock()
+        .unwrap()
+        .iter()
+        .flat_map(|(_, _, b)| b.clone())
+        .collect();
+    for name in ["run trip", "step greet", "step book", "run book", new_id] {
+        assert!(contains(&body, name), "{name} was sent");
+    }
+}

@@ -15,11 +15,13 @@ pub(crate) use drive::{
 
 use super::workflow::compile_located;
 use crate::exit::{EXIT_FAILED, EXIT_INVALID, EXIT_OK};
+use crate::traces::{TraceArgs, traced};
 use crate::{app, config::Config, render};
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
+use vai_otlp::Exporter;
 use vai_workflow::expects::Expects;
 use vai_workflow::journal::{JournalError, JournalState, RunBackend, RunJournal, changes};
 use vai_workflow::{Mode, RunOptions};
@@ -67,6 +69,8 @@ pub(super) struct ResumeArgs {
     /// No progress lines on stderr.
     #[arg(short, long)]
     quiet: bool,
+    #[command(flatten)]
+    traces: TraceArgs,
 }
 
 #[derive(Debug, Args)]
@@ -83,14 +87,20 @@ pub(super) async fn dispatch(cmd: RunsCommand) -> anyhow::Result<u8> {
         RunsCommand::List(a) => history::list(a).await,
         RunsCommand::Show(a) => history::show(a).await,
         RunsCommand::Diff(a) => history::run_diff(a).await,
-        RunsCommand::Rerun(a) => rerun::rerun(a).await,
+        RunsCommand::Rerun(a) => {
+            let traces = a.traces.clone();
+            traced(&traces, |exporter| rerun::rerun(a, exporter)).await
+        }
         RunsCommand::Prune(a) => history::prune(a).await,
-        RunsCommand::Resume(a) => resume(a).await,
+        RunsCommand::Resume(a) => {
+            let traces = a.traces.clone();
+            traced(&traces, |exporter| resume(a, exporter)).await
+        }
         RunsCommand::Cancel(a) => cancel(a).await,
     }
 }
 
-async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
+async fn resume(args: ResumeArgs, exporter: Option<Exporter>) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
@@ -110,7 +120,7 @@ async fn resume(args: ResumeArgs) -> anyhow::Result<u8> {
         run_id: args.id.clone(),
     };
     // However it goes, the run is let go at the end, so another process may take it up.
-    let code = resume_taken(&args, &cfg, base_options, state, &durable).await;
+    let code = resume_taken(&args, &cfg, base_options, state, &durable, exporter).await;
     durable.close().await;
     code
 }
@@ -122,6 +132,7 @@ async fn resume_taken(
     base_options: RunOptions,
     state: JournalState,
     durable: &Durable,
+    exporter: Option<Exporter>,
 ) -> anyhow::Result<u8> {
     if state.truncated {
         eprintln!(
@@ -233,7 +244,10 @@ async fn resume_taken(
         capture_inputs_max: Some(vai_workflow::journal::MAX_TRACE_INPUTS as u64),
         ..base_options
     };
-    let sink = vai_workflow::history::HistorySink::wrap(progress, durable.journal.clone());
+    let mut sink = vai_workflow::history::HistorySink::wrap(progress, durable.journal.clone());
+    if let Some(exporter) = exporter {
+        sink = exporter.sink(sink, &args.id);
+    }
     let result = match drive(
         plan.clone(),
         app.registry.clone(),

@@ -9,11 +9,13 @@ use super::drive::{
 };
 use super::history::read_record;
 use crate::exit::EXIT_INVALID;
+use crate::traces::TraceArgs;
 use crate::{app, config::Config, render};
 use clap::Args;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
+use vai_otlp::Exporter;
 use vai_workflow::journal::{RerunFrom, RunStart, changes, definition_hash, new_run_id, now_ms};
 use vai_workflow::{Mode, RunOptions};
 
@@ -42,9 +44,11 @@ pub(crate) struct RerunArgs {
     /// No progress lines on stderr.
     #[arg(short, long)]
     quiet: bool,
+    #[command(flatten)]
+    pub(super) traces: TraceArgs,
 }
 
-pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
+pub(crate) async fn rerun(args: RerunArgs, exporter: Option<Exporter>) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
@@ -190,7 +194,10 @@ pub(crate) async fn rerun(args: RerunArgs) -> anyhow::Result<u8> {
     } else {
         Arc::new(render::Progress::new(step_names(&plan), false))
     };
-    let sink = vai_workflow::history::HistorySink::wrap(progress, journal.clone());
+    let mut sink = vai_workflow::history::HistorySink::wrap(progress, journal.clone());
+    if let Some(exporter) = exporter {
+        sink = exporter.sink(sink, &run_id);
+    }
     let durable = Durable {
         store,
         journal,

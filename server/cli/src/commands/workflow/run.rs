@@ -69,19 +69,11 @@ pub(crate) struct RunArgs {
 }
 
 pub(super) async fn run(args: RunArgs) -> anyhow::Result<u8> {
-    let exporter = match args.traces.start() {
-        Ok(exporter) => exporter,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(EXIT_INVALID);
-        }
-    };
-    let code = run_traced(args, exporter.as_ref()).await;
-    // Once the results are out: the last spans are sent, and a loss is told once.
-    if let Some(warning) = traces::finish(exporter).await {
-        eprintln!("warning: {warning}");
-    }
-    code
+    let trace_args = args.traces.clone();
+    traces::traced(&trace_args, |exporter| async move {
+        run_traced(args, exporter.as_ref()).await
+    })
+    .await
 }
 
 async fn run_traced(args: RunArgs, exporter: Option<&vai_otlp::Exporter>) -> anyhow::Result<u8> {
