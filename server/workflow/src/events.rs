@@ -61,6 +61,19 @@ pub enum RunEvent {
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         delay_ms: u64,
     },
+    /// Item `index` of `forEach` step `step_id` called its tool and got an answer (or an
+    /// error) after `duration_ms`. Not sent for items replayed from a journal, nor for a
+    /// `workflow` step's items (their child runs' events say as much).
+    ItemEnded {
+        step_id: String,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        index: usize,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        duration_ms: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        error: Option<String>,
+    },
     StepCompleted {
         step_id: String,
         #[cfg_attr(feature = "ts", ts(type = "number"))]

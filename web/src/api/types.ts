@@ -333,7 +333,7 @@ breakpoint: boolean, } | { "type": "resumed", stepId: string, action: ResumeActi
 /**
  * The breakpoints from now on, when this resume changed them.
  */
-breakpoints?: Array<string>, } | { "type": "step_started", stepId: string, name: string, tool: string, } | { "type": "step_text", stepId: string, delta: string, } | { "type": "step_retrying", stepId: string, attempt: number, error: string, delayMs: number, } | { "type": "step_completed", stepId: string, durationMs: number, 
+breakpoints?: Array<string>, } | { "type": "step_started", stepId: string, name: string, tool: string, } | { "type": "step_text", stepId: string, delta: string, } | { "type": "step_retrying", stepId: string, attempt: number, error: string, delayMs: number, } | { "type": "item_ended", stepId: string, index: number, durationMs: number, error?: string, } | { "type": "step_completed", stepId: string, durationMs: number, 
 /**
  * One line describing the output ("12 results").
  */

@@ -185,6 +185,9 @@ function foldEvent(state: RunView, event: RunEvent, output: unknown, outputBytes
         attempt: event.attempt,
         error: event.error,
       })
+    case 'item_ended':
+      // One item of a `forEach` answered (for traces); the step's own events move the canvas.
+      return state
     case 'step_completed': {
       const next = setStep(state, event.stepId, {
         status: 'completed',

@@ -1,7 +1,7 @@
 //! One run's events turned into spans, in one trace: the run, each step (started to ended; a
-//! skipped step is a zero-length span), each attempt of a step that was retried, each tool call
-//! of an agent, each compensation, and each child run of a `workflow` step (one per `forEach`
-//! item) under that step, nested as deep as workflows call workflows. A span is handed back
+//! skipped step is a zero-length span), each attempt of a step that was retried, each item of a
+//! `forEach` step, each tool call of an agent, each compensation, and each child run of a
+//! `workflow` step (one per `forEach` item) under that step, nested as deep as workflows call workflows. A span is handed back
 //! when it ends; nothing here does I/O, so the whole mapping is tested with a fake clock. Runs
 //! and compensations are opened and ended in `runs`, steps and what happens within them in
 //! `steps`.
@@ -180,6 +180,15 @@ impl RunSpans {
                 delay_ms,
             } => self
                 .retrying(level, step_id, *attempt, error, *delay_ms, now)
+                .into_iter()
+                .collect(),
+            RunEvent::ItemEnded {
+                step_id,
+                index,
+                duration_ms,
+                error,
+            } => self
+                .item_ended(level, step_id, *index, *duration_ms, error.as_deref(), now)
                 .into_iter()
                 .collect(),
             RunEvent::StepCompleted {

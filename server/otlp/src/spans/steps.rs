@@ -146,6 +146,54 @@ impl RunSpans {
         Some(self.data(span, now, Status::error(error)))
     }
 
+    /// Item `index` of `forEach` step `step_id`, whose tool call ended now after `duration_ms`:
+    /// a span under the step's.
+    pub(super) fn item_ended(
+        &mut self,
+        level: &[String],
+        step_id: &str,
+        index: usize,
+        duration_ms: u64,
+        error: Option<&str>,
+        now: SystemTime,
+    ) -> Option<SpanData> {
+        let key = Key::Step(level.to_vec(), step_id.to_string());
+        let id = self.ids.new_span_id();
+        let step = self.open.get(&key)?;
+        let start = now
+            .checked_sub(Duration::from_millis(duration_ms))
+            .unwrap_or(now)
+            .max(step.start);
+        let mut attributes = vec![
+            KeyValue::new("vai.step.id", step_id.to_string()),
+            KeyValue::new(
+                "vai.foreach.index",
+                i64::try_from(index).unwrap_or(i64::MAX),
+            ),
+            KeyValue::new(
+                "vai.step.status",
+                if error.is_some() {
+                    "failed"
+                } else {
+                    "completed"
+                },
+            ),
+        ];
+        let status = match error {
+            Some(e) => {
+                let e = truncate_chars(e, TEXT_MAX);
+                attributes.push(KeyValue::new("vai.error", e.clone()));
+                Status::error(e)
+            }
+            None => Status::Ok,
+        };
+        let span = Open {
+            attributes,
+            ..Open::new(id, step.id, format!("item {index}"), start)
+        };
+        Some(self.data(span, now, status))
+    }
+
     /// End step `key` with `end`, and its last attempt when it was retried.
     fn end_step(&mut self, key: &Key, now: SystemTime, end: End) -> Vec<SpanData> {
         let mut ended = Vec::new();

@@ -385,3 +385,51 @@ fn a_run_that_waits_leaves_its_waiting_step_waiting_and_a_dropped_sink_ends_the_
     ));
     assert!(s.open.is_empty());
 }
+
+fn item(step_id: &str, index: usize, duration_ms: u64, error: Option<&str>) -> RunEvent {
+    RunEvent::ItemEnded {
+        step_id: step_id.into(),
+        index,
+        duration_ms,
+        error: error.map(str::to_string),
+    }
+}
+
+#[test]
+fn each_item_of_a_for_each_over_a_tool_is_a_span_under_its_step() {
+    let mut s = spans();
+    let ended = feed(
+        &mut s,
+        vec![
+            (0, started("w")),
+            (10, step("embed", "embed")),
+            // Two at a time: item 1 ends before item 0.
+            (50, item("embed", 1, 40, None)),
+            (70, item("embed", 0, 60, None)),
+            (95, item("embed", 2, 25, Some("HTTP 400: bad input"))),
+            (96, completed("embed", json!({"results": [], "count": 3}))),
+            (97, finished(RunStatus::Completed)),
+        ],
+    );
+    assert_eq!(
+        names(&ended),
+        ["item 1", "item 0", "item 2", "step embed", "run w"]
+    );
+    let step = named(&ended, "step embed");
+    for (span, index, start, end) in [
+        (&ended[0], "1", 10, 50),
+        (&ended[1], "0", 10, 70),
+        (&ended[2], "2", 70, 95),
+    ] {
+        assert_eq!(span.parent_span_id, id(step));
+        assert_eq!(span.span_context.trace_id(), step.span_context.trace_id());
+        assert_eq!(attr(span, "vai.foreach.index").as_deref(), Some(index));
+        assert_eq!((span.start_time, span.end_time), (at(start), at(end)));
+    }
+    assert_eq!(ended[0].status, Status::Ok);
+    assert_eq!(ended[2].status, Status::error("HTTP 400: bad input"));
+    assert_eq!(
+        attr(&ended[2], "vai.step.status").as_deref(),
+        Some("failed")
+    );
+}

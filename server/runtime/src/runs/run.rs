@@ -391,6 +391,8 @@ impl Log {
             RunEvent::StepText { step_id, delta } => {
                 set(snap, step_id, StepStatus::Running).push_text(delta);
             }
+            // An item's end changes no step's state: the step ends with its own event.
+            RunEvent::ItemEnded { .. } => {}
             RunEvent::StepRetrying {
                 step_id,
                 attempt,

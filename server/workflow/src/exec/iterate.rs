@@ -6,6 +6,7 @@ use super::durable::Entry;
 use super::execute::Callee;
 use super::resolve::{borrowed, resolve_inputs};
 use super::step::{Outcome, StepTask, Success};
+use crate::RunEvent;
 use crate::control::{LOOP_DEFAULT_MAX, LOOP_HARD_MAX};
 use crate::inputs::{Inputs, JoinGuard};
 use crate::limits::LimitError;
@@ -74,7 +75,17 @@ impl StepTask {
             };
             let recorded = self.record(&inputs);
             let result = match callee {
-                Callee::Tool(tool) => self.call_guarded(tool, inputs, &scope, &guard).await,
+                Callee::Tool(tool) => {
+                    let began = std::time::Instant::now();
+                    let result = self.call_guarded(tool, inputs, &scope, &guard).await;
+                    self.sink.emit(RunEvent::ItemEnded {
+                        step_id: step.id.clone(),
+                        index,
+                        duration_ms: began.elapsed().as_millis() as u64,
+                        error: result.as_ref().err().cloned(),
+                    });
+                    result
+                }
                 Callee::Child => self.run_child(&inputs, Some(index)).await,
             }
             .map(|out| (out, false))

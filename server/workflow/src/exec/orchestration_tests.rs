@@ -456,7 +456,7 @@ async fn a_resumed_for_each_runs_only_the_items_not_yet_done() {
     let done: HashMap<usize, Value> = (0..5).map(|i| (i, json!({"x": i}))).collect();
     recorded.items.insert("each".into(), done);
     let inputs = json!({"xs": (0..10).collect::<Vec<_>>()});
-    let (result, _) = go(
+    let (result, events) = go(
         &plan,
         &reg,
         RunOptions {
@@ -469,6 +469,24 @@ async fn a_resumed_for_each_runs_only_the_items_not_yet_done() {
     assert_eq!(result.status, RunStatus::Completed);
     assert_eq!(result.output, Some(json!(10)));
     assert_eq!(calls.load(Ordering::SeqCst), 5);
+    // Each item that called its tool says so (a trace's item spans); replayed ones do not.
+    let mut ended: Vec<usize> = events
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::ItemEnded {
+                step_id,
+                index,
+                error: None,
+                ..
+            } if step_id == "each" => Some(*index),
+            _ => None,
+        })
+        .collect();
+    ended.sort_unstable();
+    assert_eq!(ended, [5, 6, 7, 8, 9]);
 }
 
 #[tokio::test]
