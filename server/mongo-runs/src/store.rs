@@ -328,19 +328,23 @@ impl MongoRuns {
         Ok((state, documents.len() as u64, text.len() as u64))
     }
 
+    /// The rows `pipeline` makes of the runs' summaries (bounded in time, like every call).
+    async fn summaries(&self, pipeline: Vec<Document>) -> Result<Vec<Document>, RunsError> {
+        let s = &self.shared;
+        s.bounded(&s.runs, OPERATION_TIMEOUT, |c| async move {
+            c.aggregate(pipeline)
+                .max_time(MAX_TIME)
+                .await?
+                .try_collect::<Vec<Document>>()
+                .await
+        })
+        .await
+        .map_err(|e| self.error(e))
+    }
+
     /// Every run, newest first: their summaries, never their lines.
     pub async fn list(&self) -> Result<Vec<RunInfo>, RunsError> {
-        let s = &self.shared;
-        let rows = s
-            .bounded(&s.runs, OPERATION_TIMEOUT, |c| async move {
-                c.aggregate(list_pipeline())
-                    .max_time(MAX_TIME)
-                    .await?
-                    .try_collect::<Vec<Document>>()
-                    .await
-            })
-            .await
-            .map_err(|e| self.error(e))?;
+        let rows = self.summaries(list_pipeline()).await?;
         Ok(rows.iter().map(info_or_unreadable).collect())
     }
 
@@ -351,17 +355,7 @@ impl MongoRuns {
                 id, 64,
             )));
         }
-        let s = &self.shared;
-        let rows = s
-            .bounded(&s.runs, OPERATION_TIMEOUT, |c| async move {
-                c.aggregate(info_pipeline(id))
-                    .max_time(MAX_TIME)
-                    .await?
-                    .try_collect::<Vec<Document>>()
-                    .await
-            })
-            .await
-            .map_err(|e| self.error(e))?;
+        let rows = self.summaries(info_pipeline(id)).await?;
         rows.first()
             .map(info_or_unreadable)
             .ok_or_else(|| RunsError::NotFound(id.to_string()))
@@ -371,17 +365,8 @@ impl MongoRuns {
     /// and the oldest once the finished ones take more than `max_bytes` — with their lines.
     /// Waiting and interrupted runs are kept: someone may still take them up.
     pub async fn prune(&self, retention: &Retention) -> Result<Pruned, RunsError> {
+        let rows = self.summaries(finished_pipeline()).await?;
         let s = &self.shared;
-        let rows = s
-            .bounded(&s.runs, OPERATION_TIMEOUT, |c| async move {
-                c.aggregate(finished_pipeline())
-                    .max_time(MAX_TIME)
-                    .await?
-                    .try_collect::<Vec<Document>>()
-                    .await
-            })
-            .await
-            .map_err(|e| self.error(e))?;
         let finished: Vec<_> = rows.iter().filter_map(finished_of_row).collect();
         let Retention {
             keep,
