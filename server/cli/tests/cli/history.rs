@@ -200,23 +200,27 @@ fn a_restart_replays_the_steps_before_it_without_calling_them_again() {
     );
 }
 
-#[test]
-fn prune_keeps_the_newest_runs_and_says_what_it_removed() {
-    let dir = scratch("history-prune");
+/// Three runs of a one-step workflow in `dir`, oldest first.
+fn three_runs(dir: &Path) -> Vec<String> {
     std::fs::write(
         dir.join("t.vai-workflow.json"),
         r#"{"name": "t", "steps": [{"id": "x", "tool": "template", "inputs": {"text": "x"}}]}"#,
     )
     .unwrap();
-    let mut ids = Vec::new();
-    for _ in 0..3 {
-        ids.push(
-            run_json(&dir, &["workflow", "run", "t.vai-workflow.json", "--json"])["runId"]
+    (0..3)
+        .map(|_| {
+            run_json(dir, &["workflow", "run", "t.vai-workflow.json", "--json"])["runId"]
                 .as_str()
                 .unwrap()
-                .to_string(),
-        );
-    }
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn prune_keeps_the_newest_runs_and_says_what_it_removed() {
+    let dir = scratch("history-prune");
+    let ids = three_runs(&dir);
     let pruned = run_json(&dir, &["runs", "prune", "--keep", "1", "--json"]);
     let mut removed: Vec<String> = serde_json::from_value(pruned["runIds"].clone()).unwrap();
     removed.sort();
@@ -232,24 +236,11 @@ fn prune_keeps_the_newest_runs_and_says_what_it_removed() {
 fn the_project_file_sets_how_many_runs_history_keeps() {
     let dir = scratch("history-retention");
     std::fs::write(
-        dir.join("t.vai-workflow.json"),
-        r#"{"name": "t", "steps": [{"id": "x", "tool": "template", "inputs": {"text": "x"}}]}"#,
-    )
-    .unwrap();
-    std::fs::write(
         dir.join(".vai.json"),
         r#"{"runs": {"keep": 2, "maxAge": "7d"}}"#,
     )
     .unwrap();
-    let mut ids = Vec::new();
-    for _ in 0..3 {
-        ids.push(
-            run_json(&dir, &["workflow", "run", "t.vai-workflow.json", "--json"])["runId"]
-                .as_str()
-                .unwrap()
-                .to_string(),
-        );
-    }
+    let ids = three_runs(&dir);
     let listed = run_json(&dir, &["runs", "list", "--json"]);
     let mut kept: Vec<String> = listed["runs"]
         .as_array()
