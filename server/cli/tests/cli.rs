@@ -979,6 +979,23 @@ impl Playground {
 
     /// A GET with this `Authorization`, if any.
     fn get_as(&self, path: &str, authorization: Option<&str>) -> (String, String) {
+        self.send("GET", path, authorization, None)
+    }
+
+    /// A POST of the JSON `body` with the printed token: status line and body.
+    fn post(&self, path: &str, body: &str) -> (String, String) {
+        let auth = format!("Bearer {}", self.token());
+        self.send("POST", path, Some(&auth), Some(body))
+    }
+
+    /// A request over a plain socket: status line and body.
+    fn send(
+        &self,
+        method: &str,
+        path: &str,
+        authorization: Option<&str>,
+        body: Option<&str>,
+    ) -> (String, String) {
         use std::io::{Read, Write};
         let authority = self
             .url
@@ -987,9 +1004,16 @@ impl Playground {
             .unwrap();
         let mut stream = std::net::TcpStream::connect(authority).unwrap();
         let auth = authorization.map_or(String::new(), |a| format!("Authorization: {a}\r\n"));
+        let content = body.map_or(String::new(), |b| {
+            format!(
+                "Content-Type: application/json\r\nContent-Length: {}\r\n",
+                b.len()
+            )
+        });
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: {authority}\r\n{auth}Connection: close\r\n\r\n"
+            "{method} {path} HTTP/1.1\r\nHost: {authority}\r\n{auth}{content}Connection: close\r\n\r\n{}",
+            body.unwrap_or_default()
         )
         .unwrap();
         let mut response = String::new();

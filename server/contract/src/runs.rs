@@ -125,6 +125,23 @@ pub enum RunState {
     Interrupted,
 }
 
+impl RunState {
+    /// The state a run journal's status names (`vai runs list`'s words: `running`,
+    /// `completed`, `failed`, `cancelled`, `waiting`, `interrupted`); `None` for any other
+    /// (`unreadable`, or a run that has not ended).
+    pub fn from_journal(status: &str) -> Option<Self> {
+        match status {
+            "running" => Some(Self::Running),
+            "completed" => Some(Self::Completed),
+            "failed" => Some(Self::Failed),
+            "cancelled" => Some(Self::Cancelled),
+            "waiting" => Some(Self::Waiting),
+            "interrupted" => Some(Self::Interrupted),
+            _ => None,
+        }
+    }
+}
+
 impl From<RunStatus> for RunState {
     fn from(s: RunStatus) -> Self {
         match s {
@@ -494,4 +511,20 @@ pub struct ErrorInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fields: Option<Vec<FieldError>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RunState;
+
+    #[test]
+    fn a_journal_status_names_the_state_of_the_same_wire_name() {
+        use RunState::*;
+        for state in [Running, Completed, Failed, Cancelled, Waiting, Interrupted] {
+            let name = serde_json::to_value(state).unwrap();
+            assert_eq!(RunState::from_journal(name.as_str().unwrap()), Some(state));
+        }
+        assert_eq!(RunState::from_journal("unreadable"), None);
+        assert_eq!(RunState::from_journal("unfinished"), None);
+    }
 }

@@ -35,9 +35,10 @@ pub struct ServerSettings {
     pub chat: Option<ChatEngine>,
     /// How chat answers unless a question says otherwise (`.vai.json` `chat`).
     pub chat_options: ChatOptions,
-    /// Where runs are journaled (the data directory's `runs/`), so a run that waits for a
-    /// person or was cut off by a restart is found again; `None`: in memory only.
-    pub run_journals: Option<vai_workflow::journal::RunStore>,
+    /// Where runs are journaled (the data directory's `runs/`, or the team's shared store
+    /// `.vai.json` chooses), so a run that waits for a person or was cut off by a restart is
+    /// found again; `None`: in memory only.
+    pub run_journals: Option<Arc<dyn vai_workflow::journal::RunBackend>>,
     /// What model calls cost (`/api/pricing`): the price table with `.vai.json`'s overrides.
     pub pricing: Pricing,
 }

@@ -7,6 +7,7 @@ mod history;
 mod limits;
 mod run_limits;
 mod security;
+mod shared_store;
 mod stepping;
 mod support;
 mod waiting;

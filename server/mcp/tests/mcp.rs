@@ -72,7 +72,8 @@ pub(crate) fn server(dir: &Path, read_only: bool, budget: RunBudget) -> McpServe
     let journals =
         vai_workflow::journal::RunStore::open(&PathBuf::from(format!("{}-data", dir.display())))
             .unwrap();
-    let runs = RunManager::new(registry.clone(), None, budget, limits).with_journals(journals);
+    let runs =
+        RunManager::new(registry.clone(), None, budget, limits).with_journals(Arc::new(journals));
     McpServer::new(McpSettings {
         registry,
         library: vai_runtime::builtin::library(Some(dir)).unwrap(),

@@ -57,6 +57,10 @@ impl RunJournal for MongoJournal {
         Ok(MongoJournal::end(self, status, error).await?)
     }
 
+    async fn flush(&self) -> Result<(), JournalError> {
+        Ok(MongoJournal::flush(self).await?)
+    }
+
     async fn close(&self) -> Result<(), JournalError> {
         Ok(MongoJournal::close(self).await?)
     }

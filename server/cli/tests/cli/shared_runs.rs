@@ -1,12 +1,15 @@
 //! Runs kept in MongoDB (`.vai.json` `"runs": {"store": "mongodb"}`), against the wire fake
 //! with its small database: a run that waits on one machine is listed, answered and finished
-//! from another; a run another process holds is refused, naming the holder; a bad `runs`
-//! setting stops vai with exit code 2, naming the file and the field.
+//! from another; a run another process holds is refused, naming the holder; a run started in
+//! one machine's playground is listed and answered from another once the playground stops; a
+//! bad `runs` setting stops vai (the playground and `vai mcp` too) with exit code 2, naming
+//! the file and the field.
 
 use super::runs::{APPROVE, json_of};
 use super::{scratch, text, vai_command};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 use vai_mongo_runs::MongoRuns;
 use vai_mongo_runs::fake_db::FakeDb;
 use vai_providers::mongo::MongoStore;
@@ -163,12 +166,12 @@ fn a_bad_runs_setting_names_the_file_and_the_field() {
         for args in [
             &["runs", "list"][..],
             &["workflow", "run", "approve.vai-workflow.json"][..],
+            &["playground", "--port", "0", "--no-open"][..],
+            &["mcp"][..],
         ] {
-            let out = machine(&dir, "a", "")
-                .env_remove("MONGODB_URI")
-                .args(args)
-                .output()
-                .expect("run vai");
+            let mut command = machine(&dir, "a", "");
+            command.env_remove("MONGODB_URI").args(args);
+            let out = stopped_within(command, Duration::from_secs(60));
             let err = text(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{config} {args:?}: {err}");
             assert!(err.contains(".vai.json"), "{err}");
@@ -176,4 +179,80 @@ fn a_bad_runs_setting_names_the_file_and_the_field() {
             assert!(!err.contains("hunter22"), "{err}");
         }
     }
+}
+
+/// `command`'s output once it has stopped on its own; killed (and the test failed) when it
+/// still runs after `limit` — a server that should have refused to start.
+fn stopped_within(mut command: Command, limit: Duration) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run vai");
+    let started = Instant::now();
+    while child.try_wait().expect("wait for vai").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("wait for vai");
+            panic!("vai still ran after {limit:?}: {}", text(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("wait for vai")
+}
+
+#[test]
+fn a_run_started_in_one_machines_playground_is_answered_from_another() {
+    let (runtime, db) = fake();
+    let uri = db.server.uri.clone();
+    let dir = scratch("shared-runs-playground");
+    std::fs::write(
+        dir.join(".vai.json"),
+        r#"{"runs": {"store": "mongodb", "database": "team"}}"#,
+    )
+    .unwrap();
+    let mut command = machine(&dir, "a", &uri);
+    command
+        .args(["playground", "--port", "0", "--no-open"])
+        .env_remove("VAI_PLAYGROUND_TOKEN");
+    let mut playground = super::Playground::spawn(command, &dir, &[]);
+    let start = serde_json::json!({"definition": serde_json::from_str::<serde_json::Value>(APPROVE).unwrap(), "inputs": {}});
+    let (status, body) = playground.post("/api/runs", &start.to_string());
+    assert!(status.contains(" 201 "), "{status} {body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["runId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // Machine b sees the playground's run waiting, in the shared store.
+    let mut listed = serde_json::Value::Null;
+    for _ in 0..200 {
+        listed = json_of(&on(&dir, "b", &uri, &["runs", "list", "--json"]));
+        if listed["runs"][0]["status"] == "waiting" {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(listed["runs"][0]["runId"], id.as_str(), "{listed}");
+    assert_eq!(listed["runs"][0]["status"], "waiting", "{listed}");
+
+    // The playground stops as Ctrl-C stops it, letting the run go; machine b answers it.
+    let stopped = Command::new("kill")
+        .args(["-TERM", &playground.child.id().to_string()])
+        .status()
+        .expect("kill -TERM");
+    assert!(stopped.success());
+    let _ = playground.child.wait();
+    let out = on(
+        &dir,
+        "b",
+        &uri,
+        &["runs", "resume", &id, "--input", "approved=true", "--json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(json_of(&out)["output"], "approved=true seats=");
+    let runs = db.documents("runs");
+    assert_eq!(runs.len(), 1);
+    assert!(runs[0].get("lease").is_some_and(|l| l.as_null().is_some()));
+    drop(runtime);
 }

@@ -31,42 +31,33 @@ pub(super) struct ListQuery {
 pub(super) async fn list(
     State(state): State<AppState>,
     Query(q): Query<ListQuery>,
-) -> Json<HistoryList> {
-    let runs = tokio::task::spawn_blocking(move || {
-        state
-            .runs()
-            .history()
-            .into_iter()
-            .filter(|r| {
-                q.workflow_id
-                    .as_deref()
-                    .is_none_or(|w| r.workflow_id.as_deref() == Some(w))
-            })
-            .filter(|r| q.status.as_deref().is_none_or(|s| r.status == s))
-            .filter(|r| q.since.is_none_or(|t| r.started_at >= t))
-            .take(MAX_LISTED)
-            .map(HistoryEntry::from)
-            .collect()
-    })
-    .await
-    .unwrap_or_default();
-    Json(HistoryList { runs })
+) -> Result<Json<HistoryList>, ApiError> {
+    let runs = state
+        .runs()
+        .history()
+        .await
+        .map_err(history_error)?
+        .into_iter()
+        .filter(|r| {
+            q.workflow_id
+                .as_deref()
+                .is_none_or(|w| r.workflow_id.as_deref() == Some(w))
+        })
+        .filter(|r| q.status.as_deref().is_none_or(|s| r.status == s))
+        .filter(|r| q.since.is_none_or(|t| r.started_at >= t))
+        .take(MAX_LISTED)
+        .map(HistoryEntry::from)
+        .collect();
+    Ok(Json(HistoryList { runs }))
 }
 
 pub(super) async fn record(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<HistoryRecord>, ApiError> {
-    let runs = state.runs().clone();
-    let (record, info) = tokio::task::spawn_blocking(move || {
-        runs.record(&id).map(|r| {
-            let info = runs.history_info(&id);
-            (r, info)
-        })
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?
-    .map_err(history_error)?;
+    let runs = state.runs();
+    let record = runs.record(&id).await.map_err(history_error)?;
+    let info = runs.history_info(&id).await;
     let changed_since = record
         .workflow_id
         .as_deref()
@@ -107,16 +98,12 @@ pub(super) async fn diff(
     State(state): State<AppState>,
     Query(q): Query<DiffQuery>,
 ) -> Result<Json<RunDiff>, ApiError> {
-    let runs = state.runs().clone();
-    tokio::task::spawn_blocking(move || {
-        let a = runs.record(&q.a).map_err(history_error)?;
-        let b = runs.record(&q.b).map_err(history_error)?;
-        vai_workflow::history::diff(&a, &b)
-            .map(Json)
-            .map_err(ApiError::BadRequest)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?
+    let runs = state.runs();
+    let a = runs.record(&q.a).await.map_err(history_error)?;
+    let b = runs.record(&q.b).await.map_err(history_error)?;
+    vai_workflow::history::diff(&a, &b)
+        .map(Json)
+        .map_err(ApiError::BadRequest)
 }
 
 /// `POST /api/history/{id}/restart`: a new run of the past run's workflow (or the edited one
@@ -129,12 +116,7 @@ pub(super) async fn restart(
     if state.runs().is_full() {
         return Err(ApiError::TooManyRuns(state.limits().max_runs));
     }
-    let runs = state.runs().clone();
-    let past_id = id.clone();
-    let record = tokio::task::spawn_blocking(move || runs.record(&past_id))
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?
-        .map_err(history_error)?;
+    let record = state.runs().record(&id).await.map_err(history_error)?;
     let definition = body.definition.unwrap_or(record.definition);
     let workflow_id = record
         .workflow_id
@@ -157,6 +139,7 @@ pub(super) async fn restart(
     let restarting = state
         .runs()
         .restarting(&id, &plan, &body.from)
+        .await
         .map_err(history_error)?;
     let mut inputs = record.inputs;
     inputs.extend(body.inputs.unwrap_or_default());
@@ -179,5 +162,7 @@ fn history_error(e: HistoryError) -> ApiError {
             clip(&id, QUOTE_LIMIT)
         )),
         HistoryError::Unusable(message) => ApiError::BadRequest(message),
+        // The cause is logged; the client is told only that something broke here.
+        HistoryError::Store(cause) => ApiError::Internal(cause),
     }
 }

@@ -74,6 +74,7 @@ pub(super) async fn start(
                     None => state
                         .runs()
                         .record(id)
+                        .await
                         .map_err(|_| not_found(&state, id))?
                         .steps
                         .into_iter()
@@ -120,7 +121,7 @@ pub(super) fn launch(
 
 pub(super) async fn list(State(state): State<AppState>) -> Json<RunList> {
     Json(RunList {
-        runs: state.runs().list(),
+        runs: state.runs().list().await,
     })
 }
 
@@ -130,7 +131,7 @@ pub(super) async fn get(
 ) -> Result<Json<RunSnapshot>, ApiError> {
     match state.runs().get(&id) {
         Some(run) => Ok(Json(run.snapshot())),
-        None => match state.runs().saved_snapshot(&id) {
+        None => match state.runs().saved_snapshot(&id).await {
             Some(snapshot) => Ok(Json(snapshot)),
             None => Err(not_found(&state, &id)),
         },
@@ -146,6 +147,7 @@ pub(super) async fn continue_run(
     let (run, _) = state
         .runs()
         .resume_journaled(&id, None, &state.inner().library)
+        .await
         .map_err(|e| journal_error(&state, &id, e))?;
     Ok((
         StatusCode::ACCEPTED,
@@ -228,6 +230,7 @@ pub(super) async fn input(
                 Some(serde_json::Value::Object(body.input)),
                 &state.inner().library,
             )
+            .await
             .map_err(|e| journal_error(&state, &id, e))?;
         return Ok((
             StatusCode::ACCEPTED,
@@ -271,7 +274,7 @@ pub(super) async fn output(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let Some(live) = state.runs().get(&id) else {
-        return saved_output(&state, &id);
+        return saved_output(&state, &id).await;
     };
     let (head, output) = live.output();
     spliced(&head, [("output", output)])
@@ -286,6 +289,7 @@ pub(super) async fn step(
         let (detail, output) = state
             .runs()
             .saved_step(&id, &step)
+            .await
             .ok_or_else(|| not_found(&state, &id))?;
         let output = output.map(|o| Kept::value(Arc::new(o)));
         return spliced(&detail, [("output", output)]);
@@ -304,14 +308,14 @@ pub(super) async fn step(
 }
 
 /// A past run's output, from its journal.
-fn saved_output(state: &AppState, id: &str) -> Result<Response, ApiError> {
-    let record = state.runs().record(id).map_err(|_| not_found(state, id))?;
-    let status = match record.status() {
-        "completed" => RunState::Completed,
-        "failed" => RunState::Failed,
-        "cancelled" => RunState::Cancelled,
-        _ => RunState::Interrupted,
-    };
+async fn saved_output(state: &AppState, id: &str) -> Result<Response, ApiError> {
+    let record = state
+        .runs()
+        .record(id)
+        .await
+        .map_err(|_| not_found(state, id))?;
+    // A run that never ended is one whose process died.
+    let status = RunState::from_journal(record.status()).unwrap_or(RunState::Interrupted);
     let head = vai_contract::RunOutput {
         run_id: record.run_id.clone(),
         status,

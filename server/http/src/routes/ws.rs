@@ -113,7 +113,9 @@ where
     let socket = socket_id();
     let mut created = runs.created();
     let closing = runs.closing();
-    let hello = ServerMessage::Hello { runs: runs.list() };
+    let hello = ServerMessage::Hello {
+        runs: runs.list().await,
+    };
     if send(&mut write, &hello).await.is_err() {
         return;
     }
@@ -148,7 +150,7 @@ where
                             // A run saved as waiting or interrupted by an earlier server: its
                             // snapshot; an answer or a continue takes it up, and the client
                             // subscribes again.
-                            None if let Some(snapshot) = runs.saved_snapshot(&run_id) => {
+                            None if let Some(snapshot) = runs.saved_snapshot(&run_id).await => {
                                 if send(&mut write, &ServerMessage::Snapshot { run: Box::new(snapshot) }).await.is_err() {
                                     break;
                                 }

@@ -153,7 +153,7 @@ async fn runs_beyond_the_cap_are_refused_with_429_until_one_ends() {
         "2 runs are already running; wait for one to finish or cancel one"
     );
     assert_eq!(
-        app.state.runs().list().len(),
+        app.state.runs().list().await.len(),
         2,
         "the refused run was not created"
     );

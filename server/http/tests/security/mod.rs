@@ -46,7 +46,10 @@ async fn api_requests_without_the_token_are_refused_with_401() {
             assert!(message.contains("vai playground"), "{message}");
         }
     }
-    assert!(app.state.runs().list().is_empty(), "no run was started");
+    assert!(
+        app.state.runs().list().await.is_empty(),
+        "no run was started"
+    );
 }
 
 #[tokio::test]

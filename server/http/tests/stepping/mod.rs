@@ -305,7 +305,10 @@ async fn step_through_settings_are_checked() {
         assert_eq!(body["error"]["code"], "BAD_REQUEST");
         assert_eq!(body["error"]["message"], message);
     }
-    assert!(app.state.runs().list().is_empty(), "nothing was started");
+    assert!(
+        app.state.runs().list().await.is_empty(),
+        "nothing was started"
+    );
 
     let run_id = start(
         &app,

@@ -239,13 +239,13 @@ fn settings(port: u16, dir: PathBuf, registry: Arc<Registry>, limits: Limits) ->
         chat: None,
         chat_options: vai_chat::ChatOptions::default(),
         // Journals beside the scratch directory, never in it.
-        run_journals: Some(
+        run_journals: Some(Arc::new(
             vai_workflow::journal::RunStore::open(&PathBuf::from(format!(
                 "{}-data",
                 dir.display()
             )))
             .unwrap(),
-        ),
+        )),
         pricing: vai_providers::Pricing::default(),
     }
 }
@@ -274,15 +274,16 @@ impl TestApp {
         }
     }
 
-    /// A playground started again over `dir` with `journals`, as after a restart.
+    /// A playground started again over `dir` with `journals` (the data directory's, or a
+    /// shared store), as after a restart or on another machine.
     pub(crate) fn reopen(
         dir: PathBuf,
         registry: Arc<Registry>,
-        journals: vai_workflow::journal::RunStore,
+        journals: impl vai_workflow::journal::RunBackend + 'static,
     ) -> Self {
         let port = 3333;
         let mut settings = settings(port, dir.clone(), registry, Limits::default());
-        settings.run_journals = Some(journals);
+        settings.run_journals = Some(Arc::new(journals));
         Self {
             state: AppState::new(settings),
             port,

@@ -132,12 +132,18 @@ async fn start_call(
 /// Wait until the server holds a run in `state` (the newest one), and return its id.
 async fn wait_for(srv: &McpServer, state: RunState) -> String {
     for _ in 0..500 {
-        if let Some(run) = srv.runs().list().into_iter().find(|r| r.status == state) {
+        if let Some(run) = srv
+            .runs()
+            .list()
+            .await
+            .into_iter()
+            .find(|r| r.status == state)
+        {
             return run.run_id;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    panic!("no run became {state:?}: {:?}", srv.runs().list());
+    panic!("no run became {state:?}: {:?}", srv.runs().list().await);
 }
 
 async fn wait_until(srv: &McpServer, run_id: &str, state: RunState) {

@@ -1,68 +1,154 @@
 //! What a playground run's task drives: run the engine, and when the run stops at a `yield`,
 //! wait for an answer (or the wait's deadline, or a cancel that undoes what completed), then
 //! run on from the journal — under the same run, so its log and sockets go on. The journal is
-//! a file in the data directory when the manager keeps them (a restart finds the run waiting
-//! or interrupted), else memory.
+//! kept in the store the manager was given (the data directory's files, or a team's shared
+//! store) when it has one — a restart, or another machine, finds the run waiting or
+//! interrupted — else in memory.
+//!
+//! A stored journal's writes that wait (`answer`, `finish`, `end`, `close`) are awaited here; one
+//! that fails is logged with the run's id and the run goes on: its result is still told to
+//! whoever watches it. The journal is closed when the run ends or the server stops, so a shared
+//! store lets the run go (another machine may take it up) at once.
 
 use super::clock::now_ms;
 use super::run::Run;
 use std::sync::Arc;
 use std::time::Duration;
 use vai_workflow::exec::durable::{JournalAt, Recorded};
-use vai_workflow::history::HistorySink;
-use vai_workflow::journal::{FileJournal, MemoryJournal, RunStore};
+use vai_workflow::history::{HistorySink, Restart};
+use vai_workflow::journal::{
+    self, JournalError, JournalState, MemoryJournal, RunBackend, RunStart,
+};
 use vai_workflow::{EventSink, Plan, Registry, RunEvent, RunOptions, RunStatus};
 
 /// Where a run's progress is journaled.
 #[derive(Clone)]
 pub(crate) enum RunJournal {
     Memory(Arc<MemoryJournal>),
-    File {
-        journal: Arc<FileJournal>,
-        store: Arc<RunStore>,
+    /// In the manager's store, held by this process until closed.
+    Stored {
+        journal: Arc<dyn journal::RunJournal>,
+        backend: Arc<dyn RunBackend>,
         id: String,
     },
 }
 
 impl RunJournal {
+    pub(crate) fn memory() -> Self {
+        Self::Memory(Arc::new(MemoryJournal::default()))
+    }
+
+    /// A new run's journal in `backend` (with the steps a restart of past run `restart.0`
+    /// replays copied in), or memory when the store cannot start it — the run goes on either
+    /// way.
+    pub(crate) async fn create(
+        backend: Arc<dyn RunBackend>,
+        start: RunStart,
+        limit: u64,
+        restart: Option<(&JournalState, &Restart)>,
+    ) -> Self {
+        match backend.create(&start, limit).await {
+            Ok(journal) => {
+                if let Some((past, restart)) = restart {
+                    vai_workflow::history::copy_into(&*journal, past, restart);
+                }
+                Self::Stored {
+                    journal,
+                    backend,
+                    id: start.run_id,
+                }
+            }
+            Err(e) => {
+                tracing::warn!(
+                    run_id = %start.run_id,
+                    store = backend.kind(),
+                    error = %e,
+                    "the run is journaled in memory only"
+                );
+                Self::memory()
+            }
+        }
+    }
+
     fn at(&self) -> JournalAt {
         match self {
             Self::Memory(m) => JournalAt::new(m.clone()),
-            Self::File { journal, .. } => JournalAt::new(journal.clone()),
+            Self::Stored { journal, .. } => JournalAt::new(journal.clone().as_journal()),
         }
     }
 
-    pub(crate) fn answer(&self, within: &[String], step_id: &str, value: &serde_json::Value) {
+    async fn answer(&self, within: &[String], step_id: &str, value: &serde_json::Value) {
         match self {
             Self::Memory(m) => m.answer(within, step_id, value),
-            Self::File { journal, .. } => journal.answer(within, step_id, value),
+            Self::Stored { journal, id, .. } => {
+                let stored = journal.answer(within, step_id, value).await;
+                logged(id, "the answer", stored);
+            }
         }
     }
 
-    fn recorded(&self) -> Recorded {
+    /// What the run has recorded so far (read back from the store, after what was written is
+    /// stored). A store that cannot be read gives nothing recorded, said in the log.
+    async fn recorded(&self) -> Recorded {
         match self {
             Self::Memory(m) => m.recorded(),
-            Self::File { store, id, .. } => store
-                .read(id)
-                .map(|state| state.recorded)
-                .unwrap_or_default(),
+            Self::Stored {
+                journal,
+                backend,
+                id,
+            } => {
+                logged(id, "what the run did", journal.flush().await);
+                match backend.read(id).await {
+                    Ok(state) => state.recorded,
+                    Err(e) => {
+                        tracing::warn!(run_id = %id, error = %e, "the run's journal cannot be read back");
+                        Recorded::default()
+                    }
+                }
+            }
         }
     }
 
-    fn end(&self, status: RunStatus, error: Option<&str>) {
-        if let Self::File { journal, .. } = self
+    /// The run stopped to wait for a person: what it did is stored, so the store lists it as
+    /// waiting at once.
+    async fn waiting(&self) {
+        if let Self::Stored { journal, id, .. } = self {
+            logged(id, "the wait", journal.flush().await);
+        }
+    }
+
+    async fn end(&self, status: RunStatus, error: Option<&str>) {
+        if let Self::Stored { journal, id, .. } = self
             && status != RunStatus::Waiting
         {
-            journal.end(status.as_str(), error);
+            logged(
+                id,
+                "the run's end",
+                journal.end(status.as_str(), error).await,
+            );
         }
     }
 
-    fn finish(&self, result: &vai_workflow::RunResult) {
-        if let Self::File { journal, .. } = self
+    async fn finish(&self, result: &vai_workflow::RunResult) {
+        if let Self::Stored { journal, id, .. } = self
             && result.status != RunStatus::Waiting
         {
-            journal.finish(result);
+            logged(id, "the run's end", journal.finish(result).await);
         }
+    }
+
+    /// Store everything and let the run go (a shared store's lease is released).
+    pub(crate) async fn close(&self) {
+        if let Self::Stored { journal, id, .. } = self {
+            logged(id, "the journal's last lines", journal.close().await);
+        }
+    }
+}
+
+/// Log a journal write that failed, naming the run; the run itself goes on.
+fn logged(run_id: &str, what: &str, result: Result<(), JournalError>) {
+    if let Err(e) = result {
+        tracing::warn!(run_id = %run_id, error = %e, "the run's journal could not store {what}");
     }
 }
 
@@ -74,19 +160,33 @@ pub(crate) struct Outlet {
     pub closing: tokio_util::sync::CancellationToken,
 }
 
-/// Drive `run` to its end: the engine's runs, the waits between them.
+/// Drive `run` to its end — the engine's runs, the waits between them — then close its
+/// journal, whether the run ended or the server stops while it waits.
 pub(crate) async fn drive(
     run: Arc<Run>,
     plan: Arc<Plan>,
     registry: Arc<Registry>,
     options: RunOptions,
     journal: RunJournal,
+    replay: Option<Recorded>,
+    outlet: Outlet,
+) {
+    drive_to_end(run, plan, registry, options, &journal, replay, outlet).await;
+    journal.close().await;
+}
+
+async fn drive_to_end(
+    run: Arc<Run>,
+    plan: Arc<Plan>,
+    registry: Arc<Registry>,
+    options: RunOptions,
+    journal: &RunJournal,
     mut replay: Option<Recorded>,
     outlet: Outlet,
 ) {
     let Outlet { sink, closing } = outlet;
-    let sink = match &journal {
-        RunJournal::File { journal, .. } => HistorySink::wrap(sink, journal.clone()),
+    let sink = match journal {
+        RunJournal::Stored { journal, .. } => HistorySink::wrap(sink, journal.clone()),
         RunJournal::Memory(_) => sink,
     };
     loop {
@@ -100,7 +200,7 @@ pub(crate) async fn drive(
                 Ok(result) => result,
                 Err(errors) => {
                     let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                    journal.end(RunStatus::Failed, Some(&text.join("; ")));
+                    journal.end(RunStatus::Failed, Some(&text.join("; "))).await;
                     run.abort(text.join("; "));
                     return;
                 }
@@ -110,9 +210,10 @@ pub(crate) async fn drive(
             .clone()
             .filter(|_| result.status == RunStatus::Waiting)
         else {
-            journal.finish(&result);
+            journal.finish(&result).await;
             return;
         };
+        journal.waiting().await;
         // Wait for a person: an answer goes on, a timeout goes on (the engine applies it), a
         // cancel undoes what completed.
         let (tx, rx) = tokio::sync::oneshot::channel();
@@ -126,13 +227,13 @@ pub(crate) async fn drive(
             _ = closing.cancelled() => return,
             answer = rx => {
                 let Ok(answer) = answer else { return };
-                journal.answer(&waiting.within, &waiting.step_id, &answer);
+                journal.answer(&waiting.within, &waiting.step_id, &answer).await;
             }
             _ = tokio::time::sleep(deadline.unwrap_or(Duration::MAX)), if deadline.is_some() => {}
             _ = run.cancel.cancelled() => {
                 let started = std::time::Instant::now();
                 vai_workflow::exec::compensate_recorded(
-                    &journal.recorded(),
+                    &journal.recorded().await,
                     &registry,
                     options.limits,
                     sink.clone(),
@@ -140,7 +241,7 @@ pub(crate) async fn drive(
                 )
                 .await;
                 let error = "the run was cancelled while it waited for a person";
-                journal.end(RunStatus::Cancelled, Some(error));
+                journal.end(RunStatus::Cancelled, Some(error)).await;
                 sink.emit(RunEvent::RunFinished {
                     status: RunStatus::Cancelled,
                     duration_ms: started.elapsed().as_millis() as u64,
@@ -151,6 +252,6 @@ pub(crate) async fn drive(
                 return;
             }
         }
-        replay = Some(journal.recorded());
+        replay = Some(journal.recorded().await);
     }
 }

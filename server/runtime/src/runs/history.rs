@@ -32,37 +32,42 @@ pub enum HistoryError {
     NotFound(String),
     #[error("{0}")]
     Unusable(String),
+    /// The store cannot be read (a shared store out of reach, say).
+    #[error("the run history cannot be read: {0}")]
+    Store(String),
 }
 
 impl RunManager {
-    /// Every journaled run, newest first.
-    pub fn history(&self) -> Vec<RunInfo> {
-        self.0
-            .journals
-            .as_ref()
-            .map(|s| s.list())
-            .unwrap_or_default()
+    /// Every journaled run, newest first (none when the manager keeps no journals).
+    pub async fn history(&self) -> Result<Vec<RunInfo>, HistoryError> {
+        match &self.0.journals {
+            Some(store) => store
+                .list()
+                .await
+                .map_err(|e| HistoryError::Store(e.to_string())),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Journaled run `id`'s summary.
-    pub fn history_info(&self, id: &str) -> Option<RunInfo> {
-        let info = self.0.journals.as_ref()?.info(id);
+    pub async fn history_info(&self, id: &str) -> Option<RunInfo> {
+        let info = self.0.journals.as_ref()?.info(id).await;
         (info.status != "unreadable" || !info.error.as_deref().is_some_and(not_found))
             .then_some(info)
     }
 
     /// Journaled run `id` as its journal has it.
-    pub fn record(&self, id: &str) -> Result<RunRecord, HistoryError> {
-        Ok(RunRecord::of(self.journal_state(id)?))
+    pub async fn record(&self, id: &str) -> Result<RunRecord, HistoryError> {
+        Ok(RunRecord::of(self.journal_state(id).await?))
     }
 
-    fn journal_state(&self, id: &str) -> Result<JournalState, HistoryError> {
+    async fn journal_state(&self, id: &str) -> Result<JournalState, HistoryError> {
         let store = self
             .0
             .journals
             .as_ref()
             .ok_or_else(|| HistoryError::NotFound(id.to_string()))?;
-        store.read(id).map_err(|e| match e {
+        store.read(id).await.map_err(|e| match e {
             vai_workflow::journal::JournalError::NotFound(_) => {
                 HistoryError::NotFound(id.to_string())
             }
@@ -71,13 +76,13 @@ impl RunManager {
     }
 
     /// What starting again from step `from` of past run `id`, on `plan`, replays.
-    pub fn restarting(
+    pub async fn restarting(
         &self,
         id: &str,
         plan: &vai_workflow::Plan,
         from: &str,
     ) -> Result<Restarting, HistoryError> {
-        let past = self.journal_state(id)?;
+        let past = self.journal_state(id).await?;
         if past.truncated {
             return Err(HistoryError::Unusable(format!(
                 "run {id} outgrew its journal's budget: its later steps were not recorded"
@@ -97,22 +102,14 @@ impl RunManager {
 
     /// A snapshot of journaled run `id` that this process does not hold (a past run, one that
     /// waits for a person, or one whose process died): its top-level steps as recorded.
-    pub fn saved_snapshot(&self, id: &str) -> Option<RunSnapshot> {
+    /// A run another process runs (`running`) is shown as far as its journal has gone.
+    pub async fn saved_snapshot(&self, id: &str) -> Option<RunSnapshot> {
         if self.get(id).is_some() {
             return None;
         }
-        let info = self.history_info(id)?;
-        let status = match info.status.as_str() {
-            "waiting" => RunState::Waiting,
-            "completed" => RunState::Completed,
-            "failed" => RunState::Failed,
-            "cancelled" => RunState::Cancelled,
-            "interrupted" => RunState::Interrupted,
-            // Another process (a `vai workflow run`) runs it: as far as its journal has gone.
-            "running" => RunState::Running,
-            _ => return None,
-        };
-        let state = self.journal_state(id).ok()?;
+        let info = self.history_info(id).await?;
+        let status = RunState::from_journal(&info.status)?;
+        let state = self.journal_state(id).await.ok()?;
         let waiting = state.waiting.clone();
         let record = RunRecord::of(state);
         let steps: IndexMap<String, StepState> = record
@@ -150,11 +147,11 @@ impl RunManager {
     }
 
     /// Step `step` of journaled run `id`, with its recorded inputs and output.
-    pub fn saved_step(&self, id: &str, step: &str) -> Option<(StepDetail, Option<Value>)> {
+    pub async fn saved_step(&self, id: &str, step: &str) -> Option<(StepDetail, Option<Value>)> {
         if self.get(id).is_some() {
             return None;
         }
-        let record = self.record(id).ok()?;
+        let record = self.record(id).await.ok()?;
         let s = record.step(step)?;
         let state = step_state(s);
         Some((

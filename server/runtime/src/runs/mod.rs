@@ -7,10 +7,12 @@ mod clock;
 mod durable;
 pub mod history;
 pub mod kept;
+mod resume;
 mod run;
 pub mod step_through;
 
 pub use history::Restarting;
+pub use resume::ResumeJournalError;
 pub use run::{AnswerError, Outgoing, ResumeError, Run, RunOrigin, StepView};
 
 use clock::now_ms;
@@ -27,7 +29,7 @@ use tokio_util::task::TaskTracker;
 use vai_contract::{RunSnapshot, RunState, RunSummary, StepState, StepStatus};
 use vai_workflow::exec::PAUSE_IDLE_LIMIT;
 use vai_workflow::exec::{InputError, prepare_inputs};
-use vai_workflow::journal::{MemoryJournal, RunStart, RunStore};
+use vai_workflow::journal::{RunBackend, RunStart};
 use vai_workflow::{
     EventSink, Limits as RunLimits, OnlyStep, Plan, Registry, RunOptions, StepThrough, Stepping,
 };
@@ -118,25 +120,11 @@ struct Inner {
     tasks: TaskTracker,
     /// Cancelled when the server shuts down: sockets close so the server can stop.
     closing: CancellationToken,
-    /// Where runs are journaled, when they are on disk.
-    journals: Option<Arc<RunStore>>,
+    /// Where runs are journaled, when they are kept beyond this process (the data directory's
+    /// files, or a team's shared store — chosen by whoever builds the manager).
+    journals: Option<Arc<dyn RunBackend>>,
     /// What each run's event sink is wrapped in, once set.
     wrap_sink: OnceLock<WrapSink>,
-}
-
-/// Why a journaled run could not be taken up.
-#[derive(Debug, thiserror::Error)]
-pub enum ResumeJournalError {
-    #[error("no such run")]
-    NotFound,
-    #[error("it waits for a person: send the answer")]
-    NeedsAnswer,
-    #[error("it does not wait for an answer")]
-    NotWaiting,
-    #[error("the answer does not satisfy what the step expects")]
-    Invalid(Vec<vai_workflow::expects::FieldError>),
-    #[error("{0}")]
-    NotResumable(String),
 }
 
 #[derive(Default)]
@@ -242,27 +230,32 @@ impl RunManager {
             stepping,
             ..RunOptions::default()
         };
+        // The replayed steps go to the engine; the rest of the restart to the new journal.
+        let (replay, restart) = match request.restart {
+            Some(mut r) => (Some(std::mem::take(&mut r.restart.replay)), Some(r)),
+            None => (None, None),
+        };
         let journal = self.journal_for(
             &run,
             &plan,
             request.workflow_id.as_deref(),
             &options,
-            request.restart.as_deref(),
+            restart,
         );
-        let replay = request.restart.map(|r| r.restart.replay);
         self.launch(run.clone(), plan, registry, options, journal, replay);
         Ok(run)
     }
 
-    /// Drive `run` on a task of the manager's: the work before a run first, then the engine's
-    /// runs and the waits between them ([`durable::drive`]).
+    /// Drive `run` on a task of the manager's: its journal opened first (a shared store
+    /// answers over the network, so not while the run is being started), then the work before
+    /// a run, then the engine's runs and the waits between them ([`durable::drive`]).
     fn launch(
         &self,
         run: Arc<Run>,
         plan: Arc<Plan>,
         registry: Arc<Registry>,
         options: RunOptions,
-        journal: durable::RunJournal,
+        journal: impl Future<Output = durable::RunJournal> + Send + 'static,
         replay: Option<vai_workflow::exec::durable::Recorded>,
     ) {
         let manager = self.clone();
@@ -273,6 +266,7 @@ impl RunManager {
                 manager: manager.clone(),
                 run: run.clone(),
             };
+            let journal = journal.await;
             if let Some(prepare) = &manager.0.before_run {
                 tokio::select! {
                     _ = prepare(&plan) => {}
@@ -301,185 +295,41 @@ impl RunManager {
         }
     }
 
-    /// Keep each run's journal in `store` (the data directory's `runs/`): a run waiting for a
-    /// person, or cut off by the end of the process, is found there after a restart.
-    pub fn with_journals(mut self, store: RunStore) -> Self {
+    /// Keep each run's journal in `store` (the data directory's `runs/`, or a team's shared
+    /// store): a run waiting for a person, or cut off by the end of the process, is found
+    /// there after a restart — by another machine too, when the store is shared.
+    pub fn with_journals(mut self, store: Arc<dyn RunBackend>) -> Self {
         if let Some(inner) = Arc::get_mut(&mut self.0) {
-            inner.journals = Some(Arc::new(store));
+            inner.journals = Some(store);
         }
         self
     }
 
-    /// Where `run` is journaled: a file when the manager keeps journals (not for a single-step
-    /// run, which replays what another run did), else memory.
+    /// Where `run` is journaled, once the returned future has opened it: in the manager's
+    /// store when it has one (not for a single-step run, which replays what another run did),
+    /// else memory.
     fn journal_for(
         &self,
         run: &Run,
         plan: &Plan,
         workflow_id: Option<&str>,
         options: &RunOptions,
-        restart: Option<&Restarting>,
-    ) -> durable::RunJournal {
-        let memory = || durable::RunJournal::Memory(Arc::new(MemoryJournal::default()));
-        let Some(store) = self.0.journals.clone().filter(|_| options.only.is_none()) else {
-            return memory();
-        };
-        let definition = serde_json::to_value(&plan.workflow).unwrap_or(Value::Null);
-        let start = RunStart {
-            run_id: run.id.clone(),
-            workflow: plan.workflow.name.clone(),
-            hash: Some(vai_workflow::journal::definition_hash(&definition)),
-            definition,
-            source: serde_json::json!({ "workflowId": workflow_id }),
-            inputs: options.inputs.clone(),
-            defaults_override: Map::new(),
-            started_at: now_ms(),
-            from: restart.map(|r| r.from.clone()),
-        };
-        match store.create(&start, options.limits.run_bytes.saturating_mul(2)) {
-            Ok(journal) => {
-                if let Some(r) = restart {
-                    vai_workflow::history::copy_into(&journal, &r.past, &r.restart);
+        restart: Option<Box<Restarting>>,
+    ) -> impl Future<Output = durable::RunJournal> + Send + 'static {
+        let store = self.0.journals.clone().filter(|_| options.only.is_none());
+        let start = store
+            .as_ref()
+            .map(|_| run_start(run, plan, workflow_id, options, restart.as_deref()));
+        let limit = options.limits.run_bytes.saturating_mul(2);
+        async move {
+            match (store, start) {
+                (Some(store), Some(start)) => {
+                    let restart = restart.as_deref().map(|r| (&r.past, &r.restart));
+                    durable::RunJournal::create(store, start, limit, restart).await
                 }
-                durable::RunJournal::File {
-                    journal: Arc::new(journal),
-                    store,
-                    id: run.id.clone(),
-                }
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "the run is journaled in memory only");
-                memory()
+                _ => durable::RunJournal::memory(),
             }
         }
-    }
-
-    /// Take up journaled run `id` in this process — one that waits for a person (with
-    /// `answer`, checked against what it expects) or whose process died — under the same id:
-    /// completed steps replay, the rest runs. `children` finds its sub-workflows.
-    pub fn resume_journaled(
-        &self,
-        id: &str,
-        answer: Option<Value>,
-        children: &dyn vai_workflow::Children,
-    ) -> Result<(Arc<Run>, Arc<Plan>), ResumeJournalError> {
-        let store = self
-            .0
-            .journals
-            .clone()
-            .ok_or(ResumeJournalError::NotFound)?;
-        if self.get(id).is_some() {
-            return Err(ResumeJournalError::NotResumable(
-                "it is running in this playground".into(),
-            ));
-        }
-        let limit = self.0.run_limits.run_bytes.saturating_mul(2);
-        let (state, journal) = store.take(id, limit).map_err(|e| match e {
-            vai_workflow::journal::JournalError::NotFound(_) => ResumeJournalError::NotFound,
-            other => ResumeJournalError::NotResumable(other.to_string()),
-        })?;
-        if let Some(end) = &state.end {
-            return Err(ResumeJournalError::NotResumable(format!(
-                "it already ended ({})",
-                end.status
-            )));
-        }
-        if state.truncated {
-            return Err(ResumeJournalError::NotResumable(
-                "it outgrew its journal's budget".into(),
-            ));
-        }
-        let mut recorded = state.recorded.clone();
-        match (&state.waiting, answer) {
-            (Some(waiting), Some(answer)) => {
-                let expects = vai_workflow::expects::Expects::parse(&waiting.expects)
-                    .unwrap_or_else(|_| vai_workflow::expects::Expects::empty());
-                let errors = expects.check(&answer);
-                if !errors.is_empty() {
-                    return Err(ResumeJournalError::Invalid(errors));
-                }
-                journal.answer(&waiting.within, &waiting.step_id, &answer);
-                recorded
-                    .level_mut(&waiting.within)
-                    .answers
-                    .insert(waiting.step_id.clone(), answer);
-            }
-            (Some(_), None) => return Err(ResumeJournalError::NeedsAnswer),
-            (None, Some(_)) => return Err(ResumeJournalError::NotWaiting),
-            (None, None) => {}
-        }
-        let compiled = vai_workflow::compile_with(
-            &state.start.definition,
-            &self.0.registry,
-            vai_workflow::Mode::Strict,
-            children,
-            "",
-        );
-        let plan = compiled.plan.ok_or_else(|| {
-            ResumeJournalError::NotResumable(
-                "its workflow no longer validates (a sub-workflow changed?)".into(),
-            )
-        })?;
-        journal.resumed();
-        let started_at = state.start.started_at;
-        let workflow_id = state
-            .start
-            .source
-            .get("workflowId")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        let mut runs = self.lock();
-        if runs.running() >= self.0.max_runs {
-            return Err(ResumeJournalError::NotResumable(format!(
-                "{} runs are already running",
-                self.0.max_runs
-            )));
-        }
-        let snapshot = first_snapshot(id, &plan, workflow_id, started_at, None);
-        let origin = RunOrigin {
-            inputs: state.start.inputs.clone(),
-            definition_version: String::new(),
-            single_step: false,
-        };
-        let run = Run::new(id.to_string(), snapshot, origin, None);
-        runs.by_id.insert(id.to_string(), run.clone());
-        drop(runs);
-        let _ = self.0.created.send(run.summary());
-        let options = RunOptions {
-            inputs: state.start.inputs.clone(),
-            cancel: run.cancel.clone(),
-            capture_inputs: true,
-            limits: self.0.run_limits,
-            ..RunOptions::default()
-        };
-        let journal = durable::RunJournal::File {
-            journal: Arc::new(journal),
-            store,
-            id: id.to_string(),
-        };
-        let registry = self.0.registry.clone();
-        self.launch(
-            run.clone(),
-            plan.clone(),
-            registry,
-            options,
-            journal,
-            Some(recorded),
-        );
-        Ok((run, plan))
-    }
-
-    /// The journaled runs no process runs now: waiting for a person, or interrupted.
-    pub fn saved(&self) -> Vec<vai_workflow::journal::RunInfo> {
-        let Some(store) = &self.0.journals else {
-            return Vec::new();
-        };
-        store
-            .list()
-            .into_iter()
-            .filter(|r| matches!(r.status.as_str(), "waiting" | "interrupted"))
-            .filter(|r| self.get(&r.run_id).is_none())
-            .collect()
     }
 
     /// Move a run to the finished ones, then drop the oldest finished runs until at most
@@ -516,15 +366,14 @@ impl RunManager {
 
     /// Running runs, the last finished ones, and the journaled runs that wait for a person or
     /// were interrupted, newest first.
-    pub fn list(&self) -> Vec<RunSummary> {
+    pub async fn list(&self) -> Vec<RunSummary> {
+        let saved = self.saved().await;
         let runs: Vec<Arc<Run>> = self.lock().by_id.values().cloned().collect();
         let mut list: Vec<RunSummary> = runs.iter().map(|r| r.summary()).collect();
-        list.extend(self.saved().into_iter().map(|r| RunSummary {
-            status: if r.status == "waiting" {
-                RunState::Waiting
-            } else {
-                RunState::Interrupted
-            },
+        // A saved run this process took up while the store was read is listed once, live.
+        let saved = saved.into_iter().filter(|r| self.get(&r.run_id).is_none());
+        list.extend(saved.map(|r| RunSummary {
+            status: RunState::from_journal(&r.status).unwrap_or(RunState::Interrupted),
             run_id: r.run_id,
             workflow: r.workflow,
             workflow_id: r.workflow_id,
@@ -559,6 +408,28 @@ impl RunManager {
         }
         self.0.tasks.close();
         self.0.tasks.wait().await;
+    }
+}
+
+/// The start line of `run`'s journal.
+fn run_start(
+    run: &Run,
+    plan: &Plan,
+    workflow_id: Option<&str>,
+    options: &RunOptions,
+    restart: Option<&Restarting>,
+) -> RunStart {
+    let definition = serde_json::to_value(&plan.workflow).unwrap_or(Value::Null);
+    RunStart {
+        run_id: run.id.clone(),
+        workflow: plan.workflow.name.clone(),
+        hash: Some(vai_workflow::journal::definition_hash(&definition)),
+        definition,
+        source: serde_json::json!({ "workflowId": workflow_id }),
+        inputs: options.inputs.clone(),
+        defaults_override: Map::new(),
+        started_at: now_ms(),
+        from: restart.map(|r| r.from.clone()),
     }
 }
 

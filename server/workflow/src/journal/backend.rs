@@ -6,7 +6,7 @@
 //!
 //! The calls are async because a shared store answers over the network; the file store does its
 //! (small, local) work inline. A journal's `record`, `trace` and `resumed` never wait; `answer`,
-//! `finish` and `close` return once what they wrote is stored.
+//! `finish`, `end`, `flush` and `close` return once what they wrote is stored.
 
 use super::{
     FileJournal, JournalError, JournalState, Pruned, Retention, RunInfo, RunStart, RunStore,
@@ -44,6 +44,9 @@ pub trait RunJournal: Journal {
 
     /// Record the run's end without a result (it never ran, or was cancelled while saved).
     async fn end(&self, status: &str, error: Option<&str>) -> Result<(), JournalError>;
+
+    /// Store everything written so far, the run still held (before reading the run back).
+    async fn flush(&self) -> Result<(), JournalError>;
 
     /// Store everything written and let the run go, so another process may take it up at once.
     async fn close(&self) -> Result<(), JournalError>;
@@ -120,6 +123,11 @@ impl RunJournal for FileJournal {
 
     async fn end(&self, status: &str, error: Option<&str>) -> Result<(), JournalError> {
         FileJournal::end(self, status, error);
+        Ok(())
+    }
+
+    async fn flush(&self) -> Result<(), JournalError> {
+        self.send_sync();
         Ok(())
     }
 

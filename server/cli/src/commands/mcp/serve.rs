@@ -51,6 +51,9 @@ pub(super) async fn run(args: ServeArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
+    // Journaled where the project keeps its runs, like every other run: one that waits
+    // survives a restart of the client's server (or is answered from another machine).
+    let journals = crate::commands::runs::server_store(&cfg)?;
     let live = match app::live(&cfg) {
         Ok(live) => Arc::new(live),
         Err(e) => {
@@ -64,6 +67,7 @@ pub(super) async fn run(args: ServeArgs) -> anyhow::Result<u8> {
         &cwd,
         live.registry.clone(),
         read_only(args.read_only, &cfg),
+        journals,
         Some(before_run),
         Some(before_tool),
         with_client_llm(&cfg, &live),

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use vai_mcp::{BeforeTool, McpServer, McpSettings, WithLlm};
 use vai_runtime::{BeforeRun, RunBudget, RunManager};
 use vai_workflow::Registry;
+use vai_workflow::journal::RunBackend;
 
 /// `--read-only`, or the `mcp-read-only` setting (`VAI_MCP_READ_ONLY=1`, `vai config set
 /// mcp-read-only true`, `.vai.json` `mcp.readOnly`) for client configurations that set the
@@ -17,12 +18,18 @@ pub(super) fn read_only(flag: bool, cfg: &Config) -> bool {
         .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
 
-/// The server over `registry`, with the library of `dir` and a run manager of its own.
+/// The server over `registry`, with the library of `dir` and a run manager of its own that
+/// keeps its runs in `journals` (none: in memory only).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the parts the two callers choose differently, each named"
+)]
 pub(super) fn server(
     cfg: &Config,
     dir: &Path,
     registry: Arc<Registry>,
     read_only: bool,
+    journals: Option<Arc<dyn RunBackend>>,
     before_run: Option<BeforeRun>,
     before_tool: Option<BeforeTool>,
     with_client_llm: Option<WithLlm>,
@@ -30,8 +37,7 @@ pub(super) fn server(
     let budget = RunBudget::default();
     let run_limits = cfg.project.limits();
     let runs = RunManager::new(registry.clone(), before_run, budget, run_limits);
-    // Journaled like every other run: one that waits survives a restart of the client's server.
-    let runs = match crate::commands::runs::playground_store(cfg) {
+    let runs = match journals {
         Some(store) => runs.with_journals(store),
         None => runs,
     };

@@ -24,6 +24,8 @@ pub(super) fn run(args: &ToolsArgs) -> anyhow::Result<u8> {
         &cwd,
         app::offline_registry(&cfg),
         read_only(args.read_only, &cfg),
+        // A listing runs nothing: no run store is opened.
+        None,
         None,
         None,
         None,

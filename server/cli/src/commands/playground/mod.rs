@@ -80,6 +80,8 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir()?;
     let mut cfg = Config::load(&cwd, &[])?;
     cfg.allow_hosts = args.allow_hosts.clone();
+    // Before a port is taken: a shared store configured wrongly stops the playground here.
+    let run_journals = crate::commands::runs::server_store(&cfg)?;
     let library = vai_runtime::builtin::library(Some(&cwd))?;
     let open_id = match &args.workflow {
         None => None,
@@ -164,7 +166,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         run_limits: cfg.project.limits(),
         chat,
         chat_options: app::chat_options(&cfg, &live),
-        run_journals: crate::commands::runs::playground_store(&cfg),
+        run_journals,
         pricing: live.providers.pricing.clone(),
     });
     if let Some(exporter) = exporter.clone() {

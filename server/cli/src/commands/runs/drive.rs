@@ -65,19 +65,20 @@ pub(crate) fn file_store() -> anyhow::Result<RunStore> {
     Ok(RunStore::open(data)?)
 }
 
-/// The run journal of the playground and `vai mcp`: the data directory's. Their run manager
-/// does not take the shared store yet, so a project that keeps its runs in MongoDB is told
-/// where these runs go instead of finding them missing from `vai runs list`.
-pub(crate) fn playground_store(cfg: &Config) -> Option<RunStore> {
-    let store = file_store().ok()?.with_retention(cfg.project.retention);
-    if let RunsConfig::Mongo { database, .. } = &cfg.project.runs {
-        eprintln!(
-            "note: runs started here are kept in {}, not in MongoDB ({database}): .vai.json \
-             runs.store \"mongodb\" applies to `vai workflow run` and `vai runs …` only for now",
-            store.path().display()
-        );
+/// Where the playground and `vai mcp` keep their runs: the store `.vai.json` chooses, as for
+/// `vai workflow run`. A shared store configured wrongly is an error (naming the file and the
+/// field); a data directory that cannot be used leaves their runs in memory only.
+pub(crate) fn server_store(cfg: &Config) -> anyhow::Result<Option<Arc<dyn RunBackend>>> {
+    match store_for(cfg) {
+        Ok(store) => {
+            if store.kind() != "file" {
+                eprintln!("runs: kept in {} ({})", store.kind(), store.location());
+            }
+            Ok(Some(store))
+        }
+        Err(e) if cfg.project.runs != RunsConfig::File => Err(e),
+        Err(_) => Ok(None),
     }
-    Some(store)
 }
 
 /// Where this project keeps its runs (`.vai.json` `runs`), for a process started here.

@@ -9,7 +9,7 @@ mod rerun;
 
 pub(crate) use drive::{
     Durable, cancel_on_ctrl_c, drive, exit_code, finish, interactive, journal_failed,
-    journal_limit, object_file, playground_store, report_compensation, report_waiting, step_names,
+    journal_limit, object_file, report_compensation, report_waiting, server_store, step_names,
     store_for,
 };
 

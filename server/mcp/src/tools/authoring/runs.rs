@@ -102,7 +102,11 @@ async fn resume_saved(
 ) -> Result<CallToolResponse, McpError> {
     use vai_runtime::runs::ResumeJournalError;
     let inner = server.inner();
-    let (run, plan) = match inner.runs.resume_journaled(id, Some(input), &inner.library) {
+    let (run, plan) = match inner
+        .runs
+        .resume_journaled(id, Some(input), &inner.library)
+        .await
+    {
         Ok(taken) => taken,
         Err(ResumeJournalError::NotFound) => {
             return Err(McpError::invalid_params(
