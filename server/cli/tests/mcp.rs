@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 mod support;
 
+use support::collector::{collector, contains};
 use support::offline_command;
 
 /// A fresh directory: the workflow directory, and home of the user config and the data.
@@ -329,4 +330,65 @@ fn read_only_comes_from_the_flag_the_environment_or_the_project_file() {
     assert!(!listed(tools(&[]).env("VAI_MCP_READ_ONLY", "1")).contains("workflow_save "));
     std::fs::write(home.join(".vai.json"), r#"{"mcp": {"readOnly": true}}"#).unwrap();
     assert!(!listed(&mut tools(&[])).contains("workflow_save "));
+}
+
+/// `vai mcp --otlp-endpoint`: a run a client starts is sent as a trace, by the time the server
+/// has exited.
+#[test]
+fn a_run_started_by_a_client_is_sent_to_the_collector() {
+    let home = scratch("traces");
+    std::fs::write(
+        home.join("shout.vai-workflow.json"),
+        r#"{"name": "shout", "steps": [{"id": "loud", "tool": "template", "inputs": {"text": "HEY"}}],
+            "output": "{{ loud.output.text }}"}"#,
+    )
+    .unwrap();
+    let (port, requests) = collector();
+    let mut child = offline(
+        &["--otlp-endpoint", &format!("http://127.0.0.1:{port}")],
+        &home,
+    )
+    .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "w_shout", "arguments": {}}}),
+    ];
+    let mut replies = Vec::new();
+    for message in &messages {
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+        if message.get("id").is_some() {
+            let mut line = String::new();
+            stdout.read_line(&mut line).unwrap();
+            replies.push(serde_json::from_str::<Value>(&line).unwrap());
+        }
+    }
+    assert_eq!(
+        replies[1]["result"]["structuredContent"]["output"], "HEY",
+        "{}",
+        replies[1]
+    );
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("traces: each run is sent to"), "{stderr}");
+    let body: Vec<u8> = requests
+        .lock()
+        .unwrap()
+        .iter()
+        .flat_map(|(_, _, b)| b.clone())
+        .collect();
+    for name in ["run shout", "step loud", "vai.run.id"] {
+        assert!(contains(&body, name), "{name} was sent");
+    }
 }

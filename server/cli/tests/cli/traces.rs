@@ -2,62 +2,10 @@
 //! collector on loopback, a bad URL is refused before anything runs, and a closed collector
 //! changes nothing but one warning line.
 
+use super::support::collector::{collector, contains};
 use super::{scratch, text, vai_command};
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-
-/// What the collector was sent: each request's line, content type and body.
-type Requests = Arc<Mutex<Vec<(String, String, Vec<u8>)>>>;
-
-/// A loopback HTTP server that answers every request 200 and keeps what it was sent.
-fn collector() -> (u16, Requests) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let requests: Requests = Arc::default();
-    let kept = requests.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let kept = kept.clone();
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(stream);
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let (mut length, mut kind) = (0usize, String::new());
-                    loop {
-                        let mut header = String::new();
-                        reader.read_line(&mut header).unwrap_or(0);
-                        let header = header.trim_end();
-                        if header.is_empty() {
-                            break;
-                        }
-                        let (name, value) = header.split_once(':').unwrap_or((header, ""));
-                        match name.to_ascii_lowercase().as_str() {
-                            "content-length" => length = value.trim().parse().unwrap_or(0),
-                            "content-type" => kind = value.trim().to_string(),
-                            _ => {}
-                        }
-                    }
-                    let mut body = vec![0; length];
-                    if reader.read_exact(&mut body).is_err() {
-                        return;
-                    }
-                    kept.lock()
-                        .unwrap()
-                        .push((line.trim_end().to_string(), kind, body));
-                    let _ = reader
-                        .get_mut()
-                        .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n");
-                }
-            });
-        }
-    });
-    (port, requests)
-}
 
 /// `trip`, whose `book` step runs the workflow `book` beside it.
 fn workflows(name: &str) -> PathBuf {
@@ -93,12 +41,6 @@ fn run_trip(dir: &Path, flag: Option<&str>, env: Option<&str>) -> std::process::
         command.env("OTEL_EXPORTER_OTLP_ENDPOINT", url);
     }
     command.output().expect("run vai")
-}
-
-fn contains(haystack: &[u8], needle: &str) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|w| w == needle.as_bytes())
 }
 
 #[test]

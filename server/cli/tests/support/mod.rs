@@ -1,5 +1,7 @@
 //! What the CLI's test binaries share.
 
+pub(crate) mod collector;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -5,6 +5,7 @@
 use super::server::{read_only, server};
 use crate::exit::{EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK};
 use crate::serving::{listen, stop_signal, url_host};
+use crate::traces::{TraceArgs, traced};
 use crate::{app, config::Config};
 use clap::Args;
 use std::future::Future;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use vai_mcp::http::{BearerKey, HttpOptions, PATH};
 use vai_mcp::{BeforeTool, WithLlm};
+use vai_otlp::Exporter;
 use vai_runtime::BeforeRun;
 
 /// The environment variable holding the HTTP transport's bearer key.
@@ -39,9 +41,17 @@ pub(super) struct ServeArgs {
     /// private or link-local address; repeatable. Adds to allowedHosts in .vai.json.
     #[arg(long = "allow-host", value_name = "HOST")]
     allow_hosts: Vec<String>,
+    #[command(flatten)]
+    traces: TraceArgs,
 }
 
 pub(super) async fn run(args: ServeArgs) -> anyhow::Result<u8> {
+    let trace_args = args.traces.clone();
+    // The last spans are sent, and a loss told once (on stderr), when the server stops.
+    traced(&trace_args, |exporter| serve(args, exporter)).await
+}
+
+async fn serve(args: ServeArgs, exporter: Option<Exporter>) -> anyhow::Result<u8> {
     // Everything this process says goes to stderr: in stdio mode stdout is the protocol.
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -72,6 +82,11 @@ pub(super) async fn run(args: ServeArgs) -> anyhow::Result<u8> {
         Some(before_tool),
         with_client_llm(&cfg, &live),
     )?;
+    if let Some(exporter) = exporter {
+        eprintln!("traces: each run is sent to {}", exporter.endpoint());
+        let wrap = move |run_id: &str, sink| exporter.sink(sink, run_id);
+        server.runs().wrap_sinks(Arc::new(wrap));
+    }
     let stop = stop_signal();
     if args.http {
         return http(args, server, stop).await;
