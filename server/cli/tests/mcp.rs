@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 mod support;
 
-use support::collector::{collector, contains};
+use support::collector::{collector, contains, sent};
 use support::offline_command;
 
 /// A fresh directory: the workflow directory, and home of the user config and the data.
@@ -382,12 +382,7 @@ fn a_run_started_by_a_client_is_sent_to_the_collector() {
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("traces: each run is sent to"), "{stderr}");
-    let body: Vec<u8> = requests
-        .lock()
-        .unwrap()
-        .iter()
-        .flat_map(|(_, _, b)| b.clone())
-        .collect();
+    let body = sent(&requests);
     for name in ["run shout", "step loud", "vai.run.id"] {
         assert!(contains(&body, name), "{name} was sent");
     }

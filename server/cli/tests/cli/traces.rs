@@ -2,7 +2,7 @@
 //! collector on loopback, a bad URL is refused before anything runs, and a closed collector
 //! changes nothing but one warning line.
 
-use super::support::collector::{collector, contains};
+use super::support::collector::{collector, contains, sent};
 use super::{scratch, text, vai_command};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -176,12 +176,7 @@ fn a_rerun_sends_the_new_runs_spans_too() {
     let new_id = rerun["runId"].as_str().unwrap();
     assert_ne!(new_id, id);
 
-    let body: Vec<u8> = requests
-        .lock()
-        .unwrap()
-        .iter()
-        .flat_map(|(_, _, b)| b.clone())
-        .collect();
+    let body = sent(&requests);
     for name in ["run trip", "step greet", "step book", "run book", new_id] {
         assert!(contains(&body, name), "{name} was sent");
     }

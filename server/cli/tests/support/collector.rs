@@ -62,3 +62,13 @@ pub(crate) fn contains(haystack: &[u8], needle: &str) -> bool {
         .windows(needle.len())
         .any(|w| w == needle.as_bytes())
 }
+
+/// Every body the collector was sent, one after another.
+pub(crate) fn sent(requests: &Requests) -> Vec<u8> {
+    requests
+        .lock()
+        .unwrap()
+        .iter()
+        .flat_map(|(_, _, b)| b.clone())
+        .collect()
+}

@@ -28,18 +28,6 @@ fn store(db: &FakeDb, name: &str) -> MongoRuns {
         .with_owner(format!("{name}-{}", db.server.uri))
 }
 
-async fn wait_for(app: &TestApp, id: &str, status: &str) -> Value {
-    for _ in 0..500 {
-        let (code, snapshot) = app.get(&format!("/api/runs/{id}")).await;
-        assert_eq!(code, StatusCode::OK, "{snapshot}");
-        if snapshot["status"] == status {
-            return snapshot;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("run {id} never became {status}");
-}
-
 fn history_status(list: &Value, id: &str) -> Value {
     list["runs"]
         .as_array()
@@ -81,7 +69,7 @@ async fn a_playground_keeps_its_runs_in_the_shared_store_and_another_takes_one_u
 
     // A run that waits, in playground a: playground b lists it as waiting from the store…
     let id = a.start(asks(), json!({})).await;
-    wait_for(&a, &id, "waiting").await;
+    a.wait_for(&id, "waiting").await;
     let (code, runs) = b.get("/api/runs").await;
     assert_eq!(code, StatusCode::OK);
     let row = runs["runs"]
@@ -112,7 +100,7 @@ async fn a_playground_keeps_its_runs_in_the_shared_store_and_another_takes_one_u
     a.state.runs().shutdown().await;
     let (code, body) = b.post(&uri, json!({"input": {"approved": true}})).await;
     assert_eq!(code, StatusCode::ACCEPTED, "{body}");
-    let finished = wait_for(&b, &id, "completed").await;
+    let finished = b.wait_for(&id, "completed").await;
     assert_eq!(finished["output"]["approved"], true);
     assert_eq!(finished["steps"]["a"]["backend"], "journal");
     b.state.runs().shutdown().await;

@@ -440,6 +440,19 @@ impl TestApp {
         }
         panic!("run {run_id} did not finish");
     }
+
+    /// Run `run_id`'s snapshot once its status is `status`.
+    pub(crate) async fn wait_for(&self, run_id: &str, status: &str) -> Value {
+        for _ in 0..500 {
+            let (code, snapshot) = self.get(&format!("/api/runs/{run_id}")).await;
+            assert_eq!(code, StatusCode::OK, "{snapshot}");
+            if snapshot["status"] == status {
+                return snapshot;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("run {run_id} never became {status}");
+    }
 }
 
 pub(crate) async fn json_of(response: Response<Body>) -> (StatusCode, Value) {

@@ -5,7 +5,6 @@
 use crate::support::{TestApp, registry};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
-use std::time::Duration;
 use vai_http::AppState;
 
 fn asks() -> Value {
@@ -20,23 +19,11 @@ fn asks() -> Value {
     ], "output": {"approved": "{{ b.output.text }}"}})
 }
 
-async fn wait_for(app: &TestApp, id: &str, status: &str) -> Value {
-    for _ in 0..500 {
-        let (code, snapshot) = app.get(&format!("/api/runs/{id}")).await;
-        assert_eq!(code, StatusCode::OK, "{snapshot}");
-        if snapshot["status"] == status {
-            return snapshot;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("run {id} never became {status}");
-}
-
 #[tokio::test]
 async fn a_waiting_run_takes_a_checked_answer_and_goes_on() {
     let app = TestApp::new();
     let id = app.start(asks(), json!({})).await;
-    let snapshot = wait_for(&app, &id, "waiting").await;
+    let snapshot = app.wait_for(&id, "waiting").await;
     assert_eq!(snapshot["waiting"]["stepId"], "ok");
     assert_eq!(snapshot["waiting"]["message"], "Book the flight?");
     assert_eq!(snapshot["steps"]["ok"]["status"], "waiting");
@@ -65,7 +52,7 @@ async fn a_waiting_run_takes_a_checked_answer_and_goes_on() {
 
     let (code, body) = app.post(&uri, json!({"input": {"approved": true}})).await;
     assert_eq!(code, StatusCode::ACCEPTED, "{body}");
-    let done = wait_for(&app, &id, "completed").await;
+    let done = app.wait_for(&id, "completed").await;
     assert_eq!(done["output"]["approved"], true);
     assert_eq!(done["steps"]["b"]["status"], "completed");
     let (code, body) = app.post(&uri, json!({"input": {"approved": true}})).await;
@@ -76,7 +63,7 @@ async fn a_waiting_run_takes_a_checked_answer_and_goes_on() {
 async fn a_run_waiting_when_the_server_stopped_is_listed_and_resumed_after_a_restart() {
     let app = TestApp::new();
     let id = app.start(asks(), json!({})).await;
-    wait_for(&app, &id, "waiting").await;
+    app.wait_for(&id, "waiting").await;
     // The server stops: its runs go with it; the journal stays.
     app.state.runs().shutdown().await;
     let journals = vai_workflow::journal::RunStore::open(&std::path::PathBuf::from(format!(
@@ -110,7 +97,7 @@ async fn a_run_waiting_when_the_server_stopped_is_listed_and_resumed_after_a_res
         .post(&uri, json!({"input": {"approved": false}}))
         .await;
     assert_eq!(code, StatusCode::ACCEPTED, "{body}");
-    let done = wait_for(&restarted, &id, "completed").await;
+    let done = restarted.wait_for(&id, "completed").await;
     assert_eq!(done["output"]["approved"], false);
     // `a` was replayed from the journal, not run again.
     assert_eq!(done["steps"]["a"]["backend"], "journal");
@@ -168,7 +155,7 @@ async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_compl
         .post("/api/runs/run-killed-1/continue", json!({}))
         .await;
     assert_eq!(code, StatusCode::ACCEPTED, "{body}");
-    let done = wait_for(&restarted, "run-killed-1", "completed").await;
+    let done = restarted.wait_for("run-killed-1", "completed").await;
     assert_eq!(done["output"]["answer"], "from the journal!");
     let (code, _) = restarted
         .post("/api/runs/run-killed-1/continue", json!({}))
