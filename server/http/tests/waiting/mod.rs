@@ -5,7 +5,13 @@
 use crate::support::{TestApp, registry};
 use axum::http::StatusCode;
 use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use vai_http::AppState;
+use vai_workflow::journal::{
+    JournalError, JournalState, Pruned, Retention, RunBackend, RunInfo, RunJournal, RunStart,
+    RunStore,
+};
 
 fn asks() -> Value {
     json!({"name": "Asks", "steps": [
@@ -66,7 +72,7 @@ async fn a_run_waiting_when_the_server_stopped_is_listed_and_resumed_after_a_res
     app.wait_for(&id, "waiting").await;
     // The server stops: its runs go with it; the journal stays.
     app.state.runs().shutdown().await;
-    let journals = vai_workflow::journal::RunStore::open(&std::path::PathBuf::from(format!(
+    let journals = RunStore::open(&std::path::PathBuf::from(format!(
         "{}-data",
         app.dir.display()
     )))
@@ -108,7 +114,7 @@ async fn a_run_waiting_when_the_server_stopped_is_listed_and_resumed_after_a_res
 async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_completed() {
     let app = TestApp::new();
     let journals = || {
-        vai_workflow::journal::RunStore::open(&std::path::PathBuf::from(format!(
+        RunStore::open(&std::path::PathBuf::from(format!(
             "{}-data",
             app.dir.display()
         )))
@@ -116,7 +122,7 @@ async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_compl
     };
     // What a process killed after `a` completed leaves behind.
     let definition = crate::support::chain();
-    let start = vai_workflow::journal::RunStart {
+    let start = RunStart {
         run_id: "run-killed-1".into(),
         workflow: "Chain".into(),
         definition: definition.clone(),
@@ -132,7 +138,7 @@ async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_compl
         &[],
         Entry::Step {
             id: "a",
-            entry: &std::sync::Arc::new(json!({"output": {"text": "from the journal"}})),
+            entry: &Arc::new(json!({"output": {"text": "from the journal"}})),
             undo: None,
         },
     );
@@ -161,4 +167,89 @@ async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_compl
         .post("/api/runs/run-killed-1/continue", json!({}))
         .await;
     assert_eq!(code, StatusCode::CONFLICT);
+}
+
+/// The data directory's store, whose reads fail once `broken` is set (a shared store that
+/// stopped answering).
+struct Unreadable {
+    inner: RunStore,
+    broken: Arc<AtomicBool>,
+}
+
+#[async_trait::async_trait]
+impl RunBackend for Unreadable {
+    fn kind(&self) -> &'static str {
+        "file"
+    }
+    fn location(&self) -> String {
+        self.inner.location()
+    }
+    fn retention(&self) -> Retention {
+        RunBackend::retention(&self.inner)
+    }
+    async fn create(
+        &self,
+        start: &RunStart,
+        limit: u64,
+    ) -> Result<Arc<dyn RunJournal>, JournalError> {
+        RunBackend::create(&self.inner, start, limit).await
+    }
+    async fn take(
+        &self,
+        id: &str,
+        limit: u64,
+    ) -> Result<(JournalState, Arc<dyn RunJournal>), JournalError> {
+        RunBackend::take(&self.inner, id, limit).await
+    }
+    async fn read(&self, id: &str) -> Result<JournalState, JournalError> {
+        if self.broken.load(Ordering::SeqCst) {
+            return Err(JournalError::Io(std::io::Error::other("the store is down")));
+        }
+        RunBackend::read(&self.inner, id).await
+    }
+    async fn list(&self) -> Result<Vec<RunInfo>, JournalError> {
+        RunBackend::list(&self.inner).await
+    }
+    async fn info(&self, id: &str) -> RunInfo {
+        RunBackend::info(&self.inner, id).await
+    }
+    async fn prune(&self, retention: &Retention) -> Result<Pruned, JournalError> {
+        RunBackend::prune(&self.inner, retention).await
+    }
+}
+
+#[tokio::test]
+async fn an_answer_whose_journal_cannot_be_read_back_runs_nothing_again() {
+    let first = TestApp::new();
+    let data = std::env::temp_dir().join(format!(
+        "vai-http-unreadable-{}-{}",
+        std::process::id(),
+        first.dir.file_name().unwrap().to_string_lossy()
+    ));
+    let broken = Arc::new(AtomicBool::new(false));
+    let store = Unreadable {
+        inner: RunStore::open(&data).unwrap(),
+        broken: broken.clone(),
+    };
+    let app = TestApp::reopen(first.dir.clone(), registry(), store);
+    let id = app.start(asks(), json!({})).await;
+    app.wait_for(&id, "waiting").await;
+    broken.store(true, Ordering::SeqCst);
+    let uri = format!("/api/runs/{id}/input");
+    let (code, body) = app.post(&uri, json!({"input": {"approved": true}})).await;
+    assert_eq!(code, StatusCode::ACCEPTED, "{body}");
+    let failed = app.wait_for(&id, "failed").await;
+    let error = failed["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("could not be read back") && error.contains("vai runs resume"),
+        "{failed}"
+    );
+    // Step `a` completed before the wait and was not run again; nothing after the wait ran.
+    assert_ne!(failed["steps"]["b"]["status"], "completed", "{failed}");
+    assert_eq!(failed["steps"]["a"]["status"], "completed", "{failed}");
+    // The journal was not ended: the run can be taken up again once the store answers.
+    broken.store(false, Ordering::SeqCst);
+    let info = RunBackend::info(&RunStore::open(&data).unwrap(), &id).await;
+    assert_ne!(info.status, "failed", "{info:?}");
+    let _ = std::fs::remove_dir_all(&data);
 }

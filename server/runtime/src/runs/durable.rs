@@ -88,23 +88,25 @@ impl RunJournal {
     }
 
     /// What the run has recorded so far (read back from the store, after what was written is
-    /// stored). A store that cannot be read gives nothing recorded, said in the log.
-    async fn recorded(&self) -> Recorded {
+    /// stored). `Err` says why the store could not be read: going on with nothing recorded
+    /// would run completed steps again (an `http` POST twice), so the caller stops instead.
+    async fn recorded(&self) -> Result<Recorded, String> {
         match self {
-            Self::Memory(m) => m.recorded(),
+            Self::Memory(m) => Ok(m.recorded()),
             Self::Stored {
                 journal,
                 backend,
                 id,
             } => {
                 logged(id, "what the run did", journal.flush().await);
-                match backend.read(id).await {
-                    Ok(state) => state.recorded,
-                    Err(e) => {
-                        tracing::warn!(run_id = %id, error = %e, "the run's journal cannot be read back");
-                        Recorded::default()
-                    }
-                }
+                backend.read(id).await.map(|state| state.recorded).map_err(|e| {
+                    tracing::warn!(run_id = %id, error = %e, "the run's journal cannot be read back");
+                    format!(
+                        "the run's journal could not be read back ({e}); nothing ran again, and \
+                         the run stays in the run history: take it up with `vai runs resume {id}` \
+                         once the store answers"
+                    )
+                })
             }
         }
     }
@@ -232,8 +234,13 @@ async fn drive_to_end(
             _ = tokio::time::sleep(deadline.unwrap_or(Duration::MAX)), if deadline.is_some() => {}
             _ = run.cancel.cancelled() => {
                 let started = std::time::Instant::now();
+                // Without what completed, nothing could be undone: the run is left as it is.
+                let recorded = match journal.recorded().await {
+                    Ok(recorded) => recorded,
+                    Err(error) => return run.abort(error),
+                };
                 vai_workflow::exec::compensate_recorded(
-                    &journal.recorded().await,
+                    &recorded,
                     &registry,
                     options.limits,
                     sink.clone(),
@@ -252,6 +259,9 @@ async fn drive_to_end(
                 return;
             }
         }
-        replay = Some(journal.recorded().await);
+        match journal.recorded().await {
+            Ok(recorded) => replay = Some(recorded),
+            Err(error) => return run.abort(error),
+        }
     }
 }
