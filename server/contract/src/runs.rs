@@ -410,7 +410,8 @@ pub enum ApiErrorCode {
     TooManyRuns,
     /// 500: a bug; the cause is logged, never sent.
     Internal,
-    /// 500: the chat history cannot be read or written.
+    /// 500: the chat history cannot be read or written; 503: the run history's store cannot be
+    /// read now.
     HistoryUnavailable,
     /// 503: the most run sockets are open already.
     TooManySockets,

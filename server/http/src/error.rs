@@ -68,6 +68,10 @@ pub enum ApiError {
     /// The chat history cannot be read or written; the cause is logged, never sent.
     #[error("the chat history cannot be read or written (the playground's log says why)")]
     History(String),
+    /// The run history's store cannot be read (a shared MongoDB store out of reach, say); the
+    /// cause is logged, never sent.
+    #[error("the run history cannot be read now; the playground's log says why")]
+    RunHistory(String),
     /// Something broke on our side; the cause is logged, the client sees a generic message.
     #[error("internal error")]
     Internal(String),
@@ -118,6 +122,10 @@ impl ApiError {
                 StatusCode::INTERNAL_SERVER_ERROR,
                 ApiErrorCode::HistoryUnavailable,
             ),
+            ApiError::RunHistory(_) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                ApiErrorCode::HistoryUnavailable,
+            ),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, ApiErrorCode::Internal),
         }
     }
@@ -129,6 +137,7 @@ impl IntoResponse for ApiError {
         match &self {
             ApiError::Internal(cause) => tracing::error!(%cause, "internal error"),
             ApiError::History(cause) => tracing::error!(%cause, "chat history"),
+            ApiError::RunHistory(cause) => tracing::error!(%cause, "run history"),
             _ => {}
         }
         let message = match &self {

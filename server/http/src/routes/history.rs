@@ -162,7 +162,7 @@ fn history_error(e: HistoryError) -> ApiError {
             clip(&id, QUOTE_LIMIT)
         )),
         HistoryError::Unusable(message) => ApiError::BadRequest(message),
-        // The cause is logged; the client is told only that something broke here.
-        HistoryError::Store(cause) => ApiError::Internal(cause),
+        // The cause is logged; the client is told the history cannot be read now.
+        HistoryError::Store(cause) => ApiError::RunHistory(cause),
     }
 }

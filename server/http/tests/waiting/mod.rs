@@ -208,6 +208,9 @@ impl RunBackend for Unreadable {
         RunBackend::read(&self.inner, id).await
     }
     async fn list(&self) -> Result<Vec<RunInfo>, JournalError> {
+        if self.broken.load(Ordering::SeqCst) {
+            return Err(JournalError::Io(std::io::Error::other("the store is down")));
+        }
         RunBackend::list(&self.inner).await
     }
     async fn info(&self, id: &str) -> RunInfo {
@@ -251,5 +254,34 @@ async fn an_answer_whose_journal_cannot_be_read_back_runs_nothing_again() {
     broken.store(false, Ordering::SeqCst);
     let info = RunBackend::info(&RunStore::open(&data).unwrap(), &id).await;
     assert_ne!(info.status, "failed", "{info:?}");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[tokio::test]
+async fn a_run_store_out_of_reach_answers_the_run_history_with_503_and_no_cause() {
+    let first = TestApp::new();
+    let data = std::env::temp_dir().join(format!(
+        "vai-http-unreachable-{}-{}",
+        std::process::id(),
+        first.dir.file_name().unwrap().to_string_lossy()
+    ));
+    let broken = Arc::new(AtomicBool::new(true));
+    let store = Unreadable {
+        inner: RunStore::open(&data).unwrap(),
+        broken: broken.clone(),
+    };
+    let app = TestApp::reopen(first.dir.clone(), registry(), store);
+    for uri in ["/api/history", "/api/history/run-1"] {
+        let (code, body) = app.get(uri).await;
+        assert_eq!(code, StatusCode::SERVICE_UNAVAILABLE, "{uri}: {body}");
+        assert_eq!(body["error"]["code"], "HISTORY_UNAVAILABLE", "{body}");
+        let message = body["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("run history cannot be read now"), "{body}");
+        assert!(!message.contains("the store is down"), "{body}");
+    }
+    // Once the store answers again, so does the history.
+    broken.store(false, Ordering::SeqCst);
+    let (code, body) = app.get("/api/history").await;
+    assert_eq!(code, StatusCode::OK, "{body}");
     let _ = std::fs::remove_dir_all(&data);
 }

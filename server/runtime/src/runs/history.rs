@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 use vai_contract::{RunSnapshot, RunState, StepDetail, StepState, StepStatus};
 use vai_workflow::history::{Restart, RunRecord, StepRecord};
-use vai_workflow::journal::{JournalState, RerunFrom, RunInfo};
+use vai_workflow::journal::{JournalError, JournalState, RerunFrom, RunInfo};
 
 /// A run to start again from a step of a past one (see [`RunManager::restarting`]).
 #[derive(Clone)]
@@ -68,8 +68,11 @@ impl RunManager {
             .as_ref()
             .ok_or_else(|| HistoryError::NotFound(id.to_string()))?;
         store.read(id).await.map_err(|e| match e {
-            vai_workflow::journal::JournalError::NotFound(_) => {
-                HistoryError::NotFound(id.to_string())
+            JournalError::NotFound(_) => HistoryError::NotFound(id.to_string()),
+            // The store did not answer: not the run's fault, and its words (a path, a
+            // server's address) are for the log, not the client.
+            e @ (JournalError::Store(_) | JournalError::Io(_)) => {
+                HistoryError::Store(e.to_string())
             }
             other => HistoryError::Unusable(other.to_string()),
         })
