@@ -228,6 +228,9 @@ pub(crate) async fn connect_as(
     key: Option<&str>,
     seen: Seen,
 ) -> Result<Client, String> {
+    // The client's reqwest needs rustls' provider, which vai installs only when it first
+    // builds an HTTP client of its own.
+    vai_providers::net::install_crypto_provider();
     let mut config = StreamableHttpClientTransportConfig::with_uri(running.url.clone());
     if let Some(key) = key {
         config = config.auth_header(key);

@@ -21,19 +21,10 @@ use crate::args;
 use reqwest::redirect;
 use reqwest::{Client, Method, Url};
 use serde_json::{Map, Value};
-use std::sync::{Arc, LazyLock, Once};
+use std::sync::{Arc, LazyLock, OnceLock};
 use std::time::{Duration, Instant};
+use vai_providers::net::install_crypto_provider;
 use vai_workflow::{Tool, ToolCall, ToolError, ToolFuture, ToolOutput, ToolSpec, Usage};
-
-/// Install rustls' *ring* crypto provider as the process default (once; later calls and an
-/// already-installed provider are fine). Every reqwest client needs one.
-pub fn install_crypto_provider() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // Err means another provider is already installed, which serves as well.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
-}
 
 static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
 
@@ -42,36 +33,53 @@ static SPEC: LazyLock<ToolSpec> = LazyLock::new(spec);
 pub struct Http {
     policy: Arc<HttpPolicy>,
     /// Follows up to `MAX_REDIRECTS` redirects, re-checking each target against the policy.
-    following: Result<Client, String>,
-    /// Returns redirects as they are (`followRedirects: false`).
-    direct: Result<Client, String>,
+    /// Built on the first call that needs it: building a client reads the system's CA
+    /// certificates, which a run that makes no request should not wait for.
+    following: OnceLock<Result<Client, String>>,
+    /// Returns redirects as they are (`followRedirects: false`); built on first use too.
+    direct: OnceLock<Result<Client, String>>,
 }
 
 impl Http {
     pub fn new(policy: HttpPolicy) -> Self {
-        install_crypto_provider();
-        let policy = Arc::new(policy);
-        let checker = Arc::clone(&policy);
-        let follow = redirect::Policy::custom(move |attempt| {
-            if attempt.previous().len() > MAX_REDIRECTS {
-                return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
-            }
-            match checker.check(attempt.url()) {
-                Ok(()) => attempt.follow(),
-                Err(Refusal::Address(refused)) => attempt.error(refused),
-                Err(why) => attempt.error(format!("redirect refused: {why}")),
-            }
-        });
         Self {
-            following: build_client(follow, &policy),
-            direct: build_client(redirect::Policy::none(), &policy),
-            policy,
+            policy: Arc::new(policy),
+            following: OnceLock::new(),
+            direct: OnceLock::new(),
         }
     }
 
     pub fn policy(&self) -> &HttpPolicy {
         &self.policy
     }
+
+    /// The client for a request that follows redirects or not, built on first use.
+    fn client(&self, follow: bool) -> &Result<Client, String> {
+        install_crypto_provider();
+        match follow {
+            true => self
+                .following
+                .get_or_init(|| build_client(following_redirects(&self.policy), &self.policy)),
+            false => self
+                .direct
+                .get_or_init(|| build_client(redirect::Policy::none(), &self.policy)),
+        }
+    }
+}
+
+/// Follow up to `MAX_REDIRECTS` redirects, each target checked against `policy` first.
+fn following_redirects(policy: &Arc<HttpPolicy>) -> redirect::Policy {
+    let checker = Arc::clone(policy);
+    redirect::Policy::custom(move |attempt| {
+        if attempt.previous().len() > MAX_REDIRECTS {
+            return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
+        }
+        match checker.check(attempt.url()) {
+            Ok(()) => attempt.follow(),
+            Err(Refusal::Address(refused)) => attempt.error(refused),
+            Err(why) => attempt.error(format!("redirect refused: {why}")),
+        }
+    })
 }
 
 fn build_client(redirects: redirect::Policy, policy: &Arc<HttpPolicy>) -> Result<Client, String> {
@@ -176,12 +184,10 @@ impl Tool for Http {
     fn run<'a>(&'a self, call: ToolCall<'a>) -> ToolFuture<'a> {
         Box::pin(async move {
             let req = read_request(&call, &self.policy)?;
-            let client = if req.follow {
-                &self.following
-            } else {
-                &self.direct
-            };
-            let client = client.as_ref().map_err(|e| ToolError::Failed(e.clone()))?;
+            let client = self
+                .client(req.follow)
+                .as_ref()
+                .map_err(|e| ToolError::Failed(e.clone()))?;
             let timeout = req.timeout;
             let timed_out = || ToolError::Transient {
                 message: format!(

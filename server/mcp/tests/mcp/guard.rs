@@ -14,6 +14,7 @@ fn initialize() -> String {
 }
 
 async fn post(running: &Running, headers: &[(&str, String)]) -> reqwest::Response {
+    vai_providers::net::install_crypto_provider();
     let mut request = reqwest::Client::new()
         .post(&running.url)
         .header("content-type", "application/json")

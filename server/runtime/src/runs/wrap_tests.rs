@@ -83,3 +83,41 @@ async fn every_run_goes_through_the_wrapped_sink_and_still_reaches_its_log() {
         "the run's log saw the end"
     );
 }
+
+#[tokio::test]
+async fn two_managers_first_runs_get_different_ids_even_in_the_same_millisecond() {
+    // Playgrounds on two machines sharing a run store each count from 1: the time and the count
+    // alone could name two runs alike.
+    let registry = Arc::new(Registry::new());
+    let workflow = json!({"name": "stop", "steps": [
+        {"id": "halt", "tool": "fail", "inputs": {"message": "no"}}]});
+    let first_run_id = || {
+        let plan = compile_with(&workflow, &registry, Mode::Strict, &NoChildren, "stop.json")
+            .plan
+            .expect("valid");
+        let manager = RunManager::new(
+            registry.clone(),
+            None,
+            RunBudget::default(),
+            RunLimits::default(),
+        );
+        let run = manager
+            .start(StartRequest {
+                plan,
+                inputs: Map::new(),
+                workflow_id: None,
+                only: None,
+                definition_version: String::new(),
+                step_through: None,
+                restart: None,
+            })
+            .unwrap();
+        run.id.clone()
+    };
+    let (a, b) = (first_run_id(), first_run_id());
+    // What follows the time: the count (1 for both) and the random part.
+    let after_time = |id: &str| id.splitn(3, '-').nth(2).unwrap_or_default().to_string();
+    assert!(after_time(&a).starts_with("1-"), "{a}");
+    assert_ne!(after_time(&a), after_time(&b), "{a} {b}");
+    assert!(vai_workflow::journal::valid_id(&a), "{a}");
+}
