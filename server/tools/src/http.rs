@@ -55,7 +55,6 @@ impl Http {
 
     /// The client for a request that follows redirects or not, built on first use.
     fn client(&self, follow: bool) -> &Result<Client, String> {
-        install_crypto_provider();
         match follow {
             true => self
                 .following
@@ -83,6 +82,7 @@ fn following_redirects(policy: &Arc<HttpPolicy>) -> redirect::Policy {
 }
 
 fn build_client(redirects: redirect::Policy, policy: &Arc<HttpPolicy>) -> Result<Client, String> {
+    install_crypto_provider();
     Client::builder()
         .user_agent(concat!("vai/", env!("CARGO_PKG_VERSION")))
         .redirect(redirects)

@@ -1138,10 +1138,16 @@ fn file_name(id: &str) -> Result<String, JournalError> {
 
 /// A new run id: the time and a few random bits, in hex.
 pub fn new_run_id() -> String {
+    format!("r{:x}{:06x}", now_ms(), random_bits())
+}
+
+/// 24 random bits for a run id: the time hashed with the process's random hasher keys, so two
+/// processes (or machines sharing a run store) starting a run in the same millisecond differ.
+pub fn random_bits() -> u32 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u64(now_ms());
-    format!("r{:x}{:06x}", now_ms(), h.finish() & 0xff_ffff)
+    (h.finish() & 0xff_ffff) as u32
 }
 
 /// The definition's differences from `other`, as a person reads them: steps added, removed or

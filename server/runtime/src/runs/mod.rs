@@ -203,7 +203,11 @@ impl RunManager {
         runs.counter += 1;
         // Random bits too: playgrounds on other machines share a MongoDB run store, and two
         // of them may start a run in the same millisecond with the same count.
-        let id = format!("run-{started_at:x}-{}-{:06x}", runs.counter, random_bits());
+        let id = format!(
+            "run-{started_at:x}-{}-{:06x}",
+            runs.counter,
+            vai_workflow::journal::random_bits()
+        );
         let snapshot = first_snapshot(
             &id,
             &plan,
@@ -487,19 +491,6 @@ impl std::fmt::Debug for RunManager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RunManager").finish_non_exhaustive()
     }
-}
-
-/// 24 random bits for a run id (the system's generator; a hash of the time and the process's
-/// hasher keys when it fails).
-fn random_bits() -> u32 {
-    let mut bytes = [0u8; 4];
-    if getrandom::fill(&mut bytes).is_err() {
-        use std::hash::{BuildHasher, Hasher};
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(now_ms());
-        bytes = (h.finish() as u32).to_le_bytes();
-    }
-    u32::from_le_bytes(bytes) & 0xff_ffff
 }
 
 #[cfg(test)]
