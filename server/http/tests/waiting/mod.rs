@@ -221,20 +221,27 @@ impl RunBackend for Unreadable {
     }
 }
 
-#[tokio::test]
-async fn an_answer_whose_journal_cannot_be_read_back_runs_nothing_again() {
+/// A playground over an [`Unreadable`] store in a fresh data directory: the app, the switch that
+/// breaks the store, and the directory (removed by the caller).
+fn over_unreadable_store(broken: bool) -> (TestApp, Arc<AtomicBool>, std::path::PathBuf) {
     let first = TestApp::new();
     let data = std::env::temp_dir().join(format!(
         "vai-http-unreadable-{}-{}",
         std::process::id(),
         first.dir.file_name().unwrap().to_string_lossy()
     ));
-    let broken = Arc::new(AtomicBool::new(false));
+    let broken = Arc::new(AtomicBool::new(broken));
     let store = Unreadable {
         inner: RunStore::open(&data).unwrap(),
         broken: broken.clone(),
     };
     let app = TestApp::reopen(first.dir.clone(), registry(), store);
+    (app, broken, data)
+}
+
+#[tokio::test]
+async fn an_answer_whose_journal_cannot_be_read_back_runs_nothing_again() {
+    let (app, broken, data) = over_unreadable_store(false);
     let id = app.start(asks(), json!({})).await;
     app.wait_for(&id, "waiting").await;
     broken.store(true, Ordering::SeqCst);
@@ -259,18 +266,7 @@ async fn an_answer_whose_journal_cannot_be_read_back_runs_nothing_again() {
 
 #[tokio::test]
 async fn a_run_store_out_of_reach_answers_the_run_history_with_503_and_no_cause() {
-    let first = TestApp::new();
-    let data = std::env::temp_dir().join(format!(
-        "vai-http-unreachable-{}-{}",
-        std::process::id(),
-        first.dir.file_name().unwrap().to_string_lossy()
-    ));
-    let broken = Arc::new(AtomicBool::new(true));
-    let store = Unreadable {
-        inner: RunStore::open(&data).unwrap(),
-        broken: broken.clone(),
-    };
-    let app = TestApp::reopen(first.dir.clone(), registry(), store);
+    let (app, broken, data) = over_unreadable_store(true);
     for uri in ["/api/history", "/api/history/run-1"] {
         let (code, body) = app.get(uri).await;
         assert_eq!(code, StatusCode::SERVICE_UNAVAILABLE, "{uri}: {body}");

@@ -27,25 +27,20 @@ impl EventSink for Counting {
     }
 }
 
-#[tokio::test]
-async fn every_run_goes_through_the_wrapped_sink_and_still_reaches_its_log() {
-    let registry = Arc::new(Registry::new());
+/// Start, on `manager`, a run of one step that fails at once.
+fn start_stop(manager: &RunManager) -> Arc<Run> {
     let workflow = json!({"name": "stop", "steps": [
         {"id": "halt", "tool": "fail", "inputs": {"message": "no"}}]});
-    let plan = compile_with(&workflow, &registry, Mode::Strict, &NoChildren, "stop.json")
-        .plan
-        .expect("valid");
-    let manager = RunManager::new(registry, None, RunBudget::default(), RunLimits::default());
-    let seen = Arc::new(Seen::default());
-    let for_hook = seen.clone();
-    manager.wrap_sinks(Arc::new(move |run_id, inner| {
-        Arc::new(Counting {
-            run_id: run_id.to_string(),
-            seen: for_hook.clone(),
-            inner,
-        })
-    }));
-    let run = manager
+    let plan = compile_with(
+        &workflow,
+        &manager.0.registry,
+        Mode::Strict,
+        &NoChildren,
+        "stop.json",
+    )
+    .plan
+    .expect("valid");
+    manager
         .start(StartRequest {
             plan,
             inputs: Map::new(),
@@ -55,7 +50,27 @@ async fn every_run_goes_through_the_wrapped_sink_and_still_reaches_its_log() {
             step_through: None,
             restart: None,
         })
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn every_run_goes_through_the_wrapped_sink_and_still_reaches_its_log() {
+    let manager = RunManager::new(
+        Arc::new(Registry::new()),
+        None,
+        RunBudget::default(),
+        RunLimits::default(),
+    );
+    let seen = Arc::new(Seen::default());
+    let for_hook = seen.clone();
+    manager.wrap_sinks(Arc::new(move |run_id, inner| {
+        Arc::new(Counting {
+            run_id: run_id.to_string(),
+            seen: for_hook.clone(),
+            inner,
+        })
+    }));
+    let run = start_stop(&manager);
     let ended = async {
         while run.summary().status == RunState::Running {
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -88,31 +103,14 @@ async fn every_run_goes_through_the_wrapped_sink_and_still_reaches_its_log() {
 async fn two_managers_first_runs_get_different_ids_even_in_the_same_millisecond() {
     // Playgrounds on two machines sharing a run store each count from 1: the time and the count
     // alone could name two runs alike.
-    let registry = Arc::new(Registry::new());
-    let workflow = json!({"name": "stop", "steps": [
-        {"id": "halt", "tool": "fail", "inputs": {"message": "no"}}]});
     let first_run_id = || {
-        let plan = compile_with(&workflow, &registry, Mode::Strict, &NoChildren, "stop.json")
-            .plan
-            .expect("valid");
         let manager = RunManager::new(
-            registry.clone(),
+            Arc::new(Registry::new()),
             None,
             RunBudget::default(),
             RunLimits::default(),
         );
-        let run = manager
-            .start(StartRequest {
-                plan,
-                inputs: Map::new(),
-                workflow_id: None,
-                only: None,
-                definition_version: String::new(),
-                step_through: None,
-                restart: None,
-            })
-            .unwrap();
-        run.id.clone()
+        start_stop(&manager).id.clone()
     };
     let (a, b) = (first_run_id(), first_run_id());
     // What follows the time: the count (1 for both) and the random part.
