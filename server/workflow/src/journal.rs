@@ -671,6 +671,18 @@ pub enum JournalError {
     Io(#[from] std::io::Error),
 }
 
+impl JournalError {
+    /// The store itself failed — a shared store that did not answer, a runs directory or a
+    /// journal file that could not be read — rather than the run: not the run's fault, and
+    /// the words (a path, a server's address) are for the log, not a client.
+    pub fn is_store_failure(&self) -> bool {
+        matches!(
+            self,
+            JournalError::Store(_) | JournalError::Io(_) | JournalError::File(FileError::Io { .. })
+        )
+    }
+}
+
 /// Fold journal `text` back into a `JournalState`. A torn last line (a process killed while
 /// writing) is ignored; any other bad line, a missing header or another version is an error.
 pub fn read(text: &str) -> Result<JournalState, String> {

@@ -17,6 +17,7 @@ use vai_contract::{
     RunState, StartRun,
 };
 use vai_runtime::library::version_of;
+use vai_runtime::runs::history::HistoryError;
 use vai_runtime::runs::kept::Kept;
 use vai_runtime::runs::{AnswerError, ResumeError, ResumeJournalError, StartError, StartRequest};
 use vai_workflow::format::format;
@@ -75,7 +76,10 @@ pub(super) async fn start(
                         .runs()
                         .record(id)
                         .await
-                        .map_err(|_| not_found(&state, id))?
+                        .map_err(|e| match e {
+                            HistoryError::Store(cause) => ApiError::RunHistory(cause),
+                            _ => not_found(&state, id),
+                        })?
                         .steps
                         .into_iter()
                         .filter_map(|s| Some((s.id, s.output?)))
@@ -169,6 +173,7 @@ fn journal_error(state: &AppState, id: &str, e: ResumeJournalError) -> ApiError 
             "run \"{}\" cannot be resumed: {why}",
             clip(id, QUOTE_LIMIT)
         )),
+        ResumeJournalError::Store(cause) => ApiError::RunHistory(cause),
     }
 }
 

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use vai_http::AppState;
+use vai_workflow::fsutil::FileError;
 use vai_workflow::journal::{
     JournalError, JournalState, Pruned, Retention, RunBackend, RunInfo, RunJournal, RunStart,
     RunStore,
@@ -169,8 +170,8 @@ async fn an_interrupted_run_is_listed_and_continued_without_rerunning_what_compl
     assert_eq!(code, StatusCode::CONFLICT);
 }
 
-/// The data directory's store, whose reads fail once `broken` is set (a shared store that
-/// stopped answering).
+/// The data directory's store, whose reads and takes fail once `broken` is set (a shared store
+/// that stopped answering, a journal file that cannot be read), in words a client must not see.
 struct Unreadable {
     inner: RunStore,
     broken: Arc<AtomicBool>,
@@ -199,11 +200,21 @@ impl RunBackend for Unreadable {
         id: &str,
         limit: u64,
     ) -> Result<(JournalState, Arc<dyn RunJournal>), JournalError> {
+        if self.broken.load(Ordering::SeqCst) {
+            return Err(JournalError::Store(
+                "mongodb://db.internal: the store is down".into(),
+            ));
+        }
         RunBackend::take(&self.inner, id, limit).await
     }
     async fn read(&self, id: &str) -> Result<JournalState, JournalError> {
         if self.broken.load(Ordering::SeqCst) {
-            return Err(JournalError::Io(std::io::Error::other("the store is down")));
+            // As the runs directory answers a journal file it cannot read.
+            return Err(JournalError::File(FileError::Io {
+                action: "read",
+                name: format!("/srv/private/{id}.jsonl"),
+                source: std::io::Error::other("the store is down"),
+            }));
         }
         RunBackend::read(&self.inner, id).await
     }
@@ -254,6 +265,7 @@ async fn an_answer_whose_journal_cannot_be_read_back_runs_nothing_again() {
         error.contains("could not be read back") && error.contains("vai runs resume"),
         "{failed}"
     );
+    assert!(!error.contains("store is down"), "{failed}");
     // Step `a` completed before the wait and was not run again; nothing after the wait ran.
     assert_ne!(failed["steps"]["b"]["status"], "completed", "{failed}");
     assert_eq!(failed["steps"]["a"]["status"], "completed", "{failed}");
@@ -265,7 +277,7 @@ async fn an_answer_whose_journal_cannot_be_read_back_runs_nothing_again() {
 }
 
 #[tokio::test]
-async fn a_run_store_out_of_reach_answers_the_run_history_with_503_and_no_cause() {
+async fn a_run_store_out_of_reach_answers_the_history_and_taking_up_a_run_with_503_and_no_cause() {
     let (app, broken, data) = over_unreadable_store(true);
     for uri in ["/api/history", "/api/history/run-1"] {
         let (code, body) = app.get(uri).await;
@@ -274,6 +286,19 @@ async fn a_run_store_out_of_reach_answers_the_run_history_with_503_and_no_cause(
         let message = body["error"]["message"].as_str().unwrap_or_default();
         assert!(message.contains("run history cannot be read now"), "{body}");
         assert!(!message.contains("the store is down"), "{body}");
+    }
+    // Nor can a run be taken up: 503, not a conflict quoting the store.
+    for (uri, body) in [
+        ("/api/runs/run-1/continue", json!({})),
+        (
+            "/api/runs/run-1/input",
+            json!({"input": {"approved": true}}),
+        ),
+    ] {
+        let (code, body) = app.post(uri, body).await;
+        assert_eq!(code, StatusCode::SERVICE_UNAVAILABLE, "{uri}: {body}");
+        assert_eq!(body["error"]["code"], "HISTORY_UNAVAILABLE", "{body}");
+        assert!(!body.to_string().contains("store is down"), "{body}");
     }
     // Once the store answers again, so does the history.
     broken.store(false, Ordering::SeqCst);

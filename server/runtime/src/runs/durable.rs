@@ -101,10 +101,11 @@ impl RunJournal {
                 logged(id, "what the run did", journal.flush().await);
                 backend.read(id).await.map(|state| state.recorded).map_err(|e| {
                     tracing::warn!(run_id = %id, error = %e, "the run's journal cannot be read back");
+                    // The store's words (a path, a server's address) stay in the log.
                     format!(
-                        "the run's journal could not be read back ({e}); nothing ran again, and \
-                         the run stays in the run history: take it up with `vai runs resume {id}` \
-                         once the store answers"
+                        "the run's journal could not be read back (the log says why); nothing \
+                         ran again, and the run stays in the run history: take it up with `vai \
+                         runs resume {id}` once the store answers"
                     )
                 })
             }

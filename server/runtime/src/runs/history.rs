@@ -69,11 +69,7 @@ impl RunManager {
             .ok_or_else(|| HistoryError::NotFound(id.to_string()))?;
         store.read(id).await.map_err(|e| match e {
             JournalError::NotFound(_) => HistoryError::NotFound(id.to_string()),
-            // The store did not answer: not the run's fault, and its words (a path, a
-            // server's address) are for the log, not the client.
-            e @ (JournalError::Store(_) | JournalError::Io(_)) => {
-                HistoryError::Store(e.to_string())
-            }
+            e if e.is_store_failure() => HistoryError::Store(e.to_string()),
             other => HistoryError::Unusable(other.to_string()),
         })
     }

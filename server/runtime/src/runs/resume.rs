@@ -24,6 +24,9 @@ pub enum ResumeJournalError {
     Invalid(Vec<vai_workflow::expects::FieldError>),
     #[error("{0}")]
     NotResumable(String),
+    /// The store did not answer (see [`JournalError::is_store_failure`]).
+    #[error("the run history cannot be read: {0}")]
+    Store(String),
 }
 
 impl RunManager {
@@ -53,6 +56,7 @@ impl RunManager {
         let limit = self.0.run_limits.run_bytes.saturating_mul(2);
         let (state, held) = store.take(id, limit).await.map_err(|e| match e {
             JournalError::NotFound(_) => ResumeJournalError::NotFound,
+            e if e.is_store_failure() => ResumeJournalError::Store(e.to_string()),
             other => ResumeJournalError::NotResumable(other.to_string()),
         })?;
         let taken = self
