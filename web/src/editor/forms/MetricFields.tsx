@@ -60,7 +60,7 @@ export default function MetricFields({ row, n, field, problems, diagnostics, onC
         fullWidth
         onChange={(e) => onChange({ ...row, description: e.target.value })}
         slotProps={{ htmlInput: fieldAttrs(`${field}.description`), inputLabel: { shrink: true } }}
-        helperText={notes.length > 0 || diagnostics.length > 0 ? <FieldMessages diagnostics={diagnostics} note={notes.join(' · ') || undefined} /> : undefined}
+        helperText={notes.length > 0 || diagnostics.length > 0 ? <FieldMessages diagnostics={diagnostics} note={notes} /> : undefined}
       />
     </Box>
   )

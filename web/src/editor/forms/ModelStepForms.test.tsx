@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react'
 import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
-import type { Step, ToolView } from '../../api/types'
+import type { Diagnostic, Step, ToolView } from '../../api/types'
 import { toolView } from '../../test/toolView'
 import type { ToolChoice } from './agentTools'
 import StepForm from './StepForm'
@@ -43,7 +43,7 @@ const agentTools: ToolChoice[] = [
 ]
 
 /** The form around a state holder, as the editor renders it; the last step it wrote. */
-function renderForm(step: Step, tool: ToolView, stepIds = [step.id]) {
+function renderForm(step: Step, tool: ToolView, stepIds = [step.id], diagnostics: Diagnostic[] = []) {
   let last: Step | undefined
   function Harness() {
     const [current, setCurrent] = useState(step)
@@ -53,7 +53,7 @@ function renderForm(step: Step, tool: ToolView, stepIds = [step.id]) {
         tool={tool}
         stepIds={stepIds}
         inputNames={[]}
-        diagnostics={[]}
+        diagnostics={diagnostics}
         onChange={(next) => {
           last = next
           setCurrent(next)
@@ -144,6 +144,16 @@ describe('the metrics editor', () => {
     const b = within(screen.getByRole('group', { name: 'Metric b' }))
     fireEvent.change(b.getByRole('textbox', { name: /Metric name/ }), { target: { value: 'a' } })
     expect(screen.getAllByText(/"a" is listed twice/)).toHaveLength(2)
+  })
+
+  it("says a problem once when the validator finds what the form flags, and shows the validator's others", () => {
+    const metrics = [{ name: 'grounded', range: { min: 11, max: 10 } }]
+    const found = (message: string): Diagnostic => ({ severity: 'error', code: 'INVALID_INPUT', message, stepId: 'judge', field: 'inputs.metrics[0].range' })
+    const diagnostics = [found('evaluator: input "metrics[0].range" min 11 is more than max 10'), found('evaluator: input "metrics[0].range" is out of bounds')]
+    renderForm({ id: 'judge', tool: 'evaluator', inputs: { content: 'x', metrics } }, evaluatorTool, ['judge'], diagnostics)
+    const metric = within(screen.getByRole('group', { name: 'Metric grounded' }))
+    expect(metric.getAllByText(/min 11 is more than max 10/)).toHaveLength(1)
+    expect(metric.getByText(/is out of bounds/)).toBeTruthy()
   })
 })
 

@@ -81,7 +81,7 @@ export default function RouteFields({ row, n, field, problems, diagnostics, opti
             label="Steps"
             placeholder={row.steps.length === 0 ? 'Steps that run on this route' : undefined}
             error={stepNotes.length > 0 || hasError(diagnostics)}
-            helperText={<FieldMessages diagnostics={diagnostics} note={stepNotes.join(' · ') || undefined} />}
+            helperText={<FieldMessages diagnostics={diagnostics} note={stepNotes} />}
             slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, ...fieldAttrs(`${field}.steps`) } }}
           />
         )}
