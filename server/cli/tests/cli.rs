@@ -962,6 +962,17 @@ impl Playground {
         Playground { child, url }
     }
 
+    /// Stop it as Ctrl-C stops it (SIGTERM: runs end, their journals and last spans go) and
+    /// wait until it has.
+    fn stop(&mut self) {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill -TERM");
+        assert!(sent.success());
+        let _ = self.child.wait();
+    }
+
     /// The token the printed URL carries.
     fn token(&self) -> &str {
         let query = self.url.split_once('?').map_or("", |(_, q)| q);

@@ -237,12 +237,7 @@ fn a_run_started_in_one_machines_playground_is_answered_from_another() {
     assert_eq!(listed["runs"][0]["status"], "waiting", "{listed}");
 
     // The playground stops as Ctrl-C stops it, letting the run go; machine b answers it.
-    let stopped = Command::new("kill")
-        .args(["-TERM", &playground.child.id().to_string()])
-        .status()
-        .expect("kill -TERM");
-    assert!(stopped.success());
-    let _ = playground.child.wait();
+    playground.stop();
     let out = on(
         &dir,
         "b",

@@ -1,6 +1,6 @@
-//! `--otlp-endpoint` and `OTEL_EXPORTER_OTLP_ENDPOINT` on `vai workflow run`: spans reach a
-//! collector on loopback, a bad URL is refused before anything runs, and a closed collector
-//! changes nothing but one warning line.
+//! `--otlp-endpoint` and `OTEL_EXPORTER_OTLP_ENDPOINT` on `vai workflow run` (and a rerun, and
+//! the playground): spans reach a collector on loopback, a bad URL is refused before anything
+//! runs, and a closed collector changes nothing but one warning line.
 
 use super::support::collector::{collector, contains, sent};
 use super::{scratch, text, vai_command};
@@ -178,6 +178,46 @@ fn a_rerun_sends_the_new_runs_spans_too() {
 
     let body = sent(&requests);
     for name in ["run trip", "step greet", "step book", "run book", new_id] {
+        assert!(contains(&body, name), "{name} was sent");
+    }
+}
+
+#[test]
+fn a_playground_run_sends_its_spans_by_the_time_the_playground_stops() {
+    let dir = workflows("traces-playground");
+    let (port, requests) = collector();
+    let url = format!("http://127.0.0.1:{port}");
+    let mut playground = super::Playground::start_with(&dir, &["--otlp-endpoint", &url], &[]);
+    let trip: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("trip.vai-workflow.json")).unwrap())
+            .unwrap();
+    let start = serde_json::json!({"definition": trip, "inputs": {}});
+    let (status, body) = playground.post("/api/runs", &start.to_string());
+    assert!(status.contains(" 201 "), "{status} {body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["runId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut snapshot = serde_json::Value::Null;
+    for _ in 0..200 {
+        snapshot = serde_json::from_str(&playground.get(&format!("/api/runs/{id}")).1).unwrap();
+        if snapshot["status"] == "completed" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(snapshot["status"], "completed", "{snapshot}");
+    playground.stop();
+
+    let body = sent(&requests);
+    for name in [
+        "run trip",
+        "step greet",
+        "step book",
+        "run book",
+        "step seat",
+        &id,
+    ] {
         assert!(contains(&body, name), "{name} was sent");
     }
 }

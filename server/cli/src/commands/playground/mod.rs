@@ -7,13 +7,14 @@ use crate::app::{self, ChatHistory};
 use crate::config::Config;
 use crate::exit::{EXIT_INVALID, EXIT_OK};
 use crate::serving::{listen, sample_seeding, stop_signal, url_host};
-use crate::traces::{self, TraceArgs};
+use crate::traces::{TraceArgs, traced};
 use clap::Args;
 use std::io::Write;
 use std::net::IpAddr;
 use std::sync::Arc;
 use vai_contract::WorkflowSource;
 use vai_http::{AccessToken, AppState, ServerSettings};
+use vai_otlp::Exporter;
 use vai_runtime::tool_schema::BeforeTool;
 use vai_runtime::{BeforeRun, FILE_SUFFIX, Library, id_of};
 
@@ -53,6 +54,13 @@ pub(super) struct PlaygroundArgs {
 }
 
 pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
+    let traces = args.traces.clone();
+    traced(&traces, |exporter| serve(args, exporter)).await
+}
+
+/// Serve the playground until it is stopped, each run's spans going to `exporter` when there is
+/// one.
+async fn serve(args: PlaygroundArgs, exporter: Option<Exporter>) -> anyhow::Result<u8> {
     let given = args
         .token
         .clone()
@@ -64,13 +72,6 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         Ok(token) => token,
         Err(e) => {
             eprintln!("error: --token (or {TOKEN_ENV}): {e}");
-            return Ok(EXIT_INVALID);
-        }
-    };
-    let exporter = match args.traces.start() {
-        Ok(exporter) => exporter,
-        Err(e) => {
-            eprintln!("error: {e}");
             return Ok(EXIT_INVALID);
         }
     };
@@ -169,7 +170,7 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         run_journals,
         pricing: live.providers.pricing.clone(),
     });
-    if let Some(exporter) = exporter.clone() {
+    if let Some(exporter) = exporter {
         eprintln!("traces: each run is sent to {}", exporter.endpoint());
         let wrap = move |run_id: &str, sink| exporter.sink(sink, run_id);
         state.runs().wrap_sinks(Arc::new(wrap));
@@ -218,11 +219,8 @@ pub(super) async fn run(args: PlaygroundArgs) -> anyhow::Result<u8> {
         let code = stop_rx.await.unwrap_or(EXIT_OK);
         let _ = code_tx.send(code);
     };
+    // The runs have ended when this returns: `traced` then sends their last spans.
     vai_http::serve(listener, state, shutdown).await?;
-    // The runs have ended: their last spans go, and a loss is told once.
-    if let Some(warning) = traces::finish(exporter).await {
-        tracing::warn!("{warning}");
-    }
     Ok(code_rx.await.unwrap_or(EXIT_OK))
 }
 
