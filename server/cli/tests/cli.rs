@@ -973,6 +973,15 @@ impl Playground {
         let _ = self.child.wait();
     }
 
+    /// Start a run of `definition` with no inputs: its id.
+    fn start_run(&self, definition: serde_json::Value) -> String {
+        let start = serde_json::json!({"definition": definition, "inputs": {}});
+        let (status, body) = self.post("/api/runs", &start.to_string());
+        assert!(status.contains(" 201 "), "{status} {body}");
+        let created: serde_json::Value = serde_json::from_str(&body).unwrap();
+        created["runId"].as_str().unwrap().to_string()
+    }
+
     /// The token the printed URL carries.
     fn token(&self) -> &str {
         let query = self.url.split_once('?').map_or("", |(_, q)| q);

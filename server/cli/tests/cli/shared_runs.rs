@@ -216,13 +216,7 @@ fn a_run_started_in_one_machines_playground_is_answered_from_another() {
         .args(["playground", "--port", "0", "--no-open"])
         .env_remove("VAI_PLAYGROUND_TOKEN");
     let mut playground = super::Playground::spawn(command, &dir, &[]);
-    let start = serde_json::json!({"definition": serde_json::from_str::<serde_json::Value>(APPROVE).unwrap(), "inputs": {}});
-    let (status, body) = playground.post("/api/runs", &start.to_string());
-    assert!(status.contains(" 201 "), "{status} {body}");
-    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["runId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = playground.start_run(serde_json::from_str(APPROVE).unwrap());
 
     // Machine b sees the playground's run waiting, in the shared store.
     let mut listed = serde_json::Value::Null;

@@ -65,16 +65,15 @@ fn a_run_sends_its_spans_to_the_collector_the_flag_names() {
         assert_eq!(kind, "application/x-protobuf");
     }
     // Protobuf keeps strings as they are: the span names and attributes can be read off.
-    for name in [
+    let names = [
         "run trip",
         "step greet",
         "step book",
         "run book",
         "step seat",
         "vai.run.id",
-    ] {
-        assert!(contains(&body, name), "{name} was sent");
-    }
+    ];
+    assert_sent(&body, &names);
 }
 
 #[test]
@@ -176,10 +175,10 @@ fn a_rerun_sends_the_new_runs_spans_too() {
     let new_id = rerun["runId"].as_str().unwrap();
     assert_ne!(new_id, id);
 
-    let body = sent(&requests);
-    for name in ["run trip", "step greet", "step book", "run book", new_id] {
-        assert!(contains(&body, name), "{name} was sent");
-    }
+    assert_sent(
+        &sent(&requests),
+        &["run trip", "step greet", "step book", "run book", new_id],
+    );
 }
 
 #[test]
@@ -188,16 +187,8 @@ fn a_playground_run_sends_its_spans_by_the_time_the_playground_stops() {
     let (port, requests) = collector();
     let url = format!("http://127.0.0.1:{port}");
     let mut playground = super::Playground::start_with(&dir, &["--otlp-endpoint", &url], &[]);
-    let trip: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("trip.vai-workflow.json")).unwrap())
-            .unwrap();
-    let start = serde_json::json!({"definition": trip, "inputs": {}});
-    let (status, body) = playground.post("/api/runs", &start.to_string());
-    assert!(status.contains(" 201 "), "{status} {body}");
-    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["runId"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let trip = std::fs::read(dir.join("trip.vai-workflow.json")).unwrap();
+    let id = playground.start_run(serde_json::from_slice(&trip).unwrap());
     let mut snapshot = serde_json::Value::Null;
     for _ in 0..200 {
         snapshot = serde_json::from_str(&playground.get(&format!("/api/runs/{id}")).1).unwrap();
@@ -209,15 +200,22 @@ fn a_playground_run_sends_its_spans_by_the_time_the_playground_stops() {
     assert_eq!(snapshot["status"], "completed", "{snapshot}");
     playground.stop();
 
-    let body = sent(&requests);
-    for name in [
-        "run trip",
-        "step greet",
-        "step book",
-        "run book",
-        "step seat",
-        &id,
-    ] {
-        assert!(contains(&body, name), "{name} was sent");
+    assert_sent(
+        &sent(&requests),
+        &[
+            "run trip",
+            "step greet",
+            "step book",
+            "run book",
+            "step seat",
+            &id,
+        ],
+    );
+}
+
+/// Each of `names` is in the spans the collector was sent.
+fn assert_sent(body: &[u8], names: &[&str]) {
+    for name in names {
+        assert!(contains(body, name), "{name} was sent");
     }
 }
